@@ -1,0 +1,68 @@
+import Foundation
+
+/// A page the SDK asks the host's presenter to show: the hosted checkout, or
+/// the 3-D Secure challenge (which starts with a form POST).
+public struct PageRequest: Sendable {
+    /// Why the page is shown.
+    public enum Purpose: Sendable, Equatable {
+        /// The hosted checkout page.
+        case hostedCheckout
+        /// The issuer's 3-D Secure challenge.
+        case challenge
+    }
+
+    /// The first URL to load.
+    public var url: URL
+    /// When non-nil, the first load is a `application/x-www-form-urlencoded`
+    /// POST of these fields, in order; when nil, a GET.
+    public var formFields: [(name: String, value: String)]?
+    /// Why the page is shown.
+    public var purpose: Purpose
+
+    /// Creates a page request.
+    public init(url: URL, formFields: [(name: String, value: String)]? = nil, purpose: Purpose) {
+        self.url = url
+        self.formFields = formFields
+        self.purpose = purpose
+    }
+}
+
+/// The presenter's answer to "may the page go to this URL?".
+public enum NavigationDecision: Sendable, Equatable {
+    /// Load it.
+    case allow
+    /// Do not load it: the SDK has what it needed (e.g. the return URL was reached).
+    case cancel
+}
+
+/// What a presented page reports back to the SDK. The presenter may call
+/// these from any thread; the SDK serialises them.
+public protocol PageEventHandler: AnyObject, Sendable {
+    /// Called before every navigation, the first included, with the URL about
+    /// to load (after each redirect and form submission too). Synchronous:
+    /// the presenter does not load the URL when the answer is `.cancel`.
+    func page(decidePolicyFor url: URL) -> NavigationDecision
+    /// The page at `url` finished loading.
+    func pageDidFinishLoad(_ url: URL)
+    /// The page at `url` failed to load (transport failure or HTTP error page).
+    func pageDidFailLoad(_ url: URL, reason: String)
+    /// The buyer closed the page.
+    func pageWasClosedByBuyer()
+}
+
+/// The host's stand-in for the `from: UIViewController` of the iOS SDK: it
+/// shows the pages the SDK asks for and reports what happens on them.
+///
+/// The SDK never draws. It calls `present` and `dismiss` on its callback
+/// queue (the main queue by default), at most one page at a time, and always
+/// dismisses a page it presented before delivering the result.
+public protocol PaymentPresenter: AnyObject, Sendable {
+    /// Shows `page` and reports its events to `handler`. Calls `completion`
+    /// exactly once: `true` once the page is on screen (its first navigation
+    /// may already be under way), `false` when it cannot be shown at all.
+    func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void)
+    /// Removes the page. Calls `completion` exactly once, when it is gone
+    /// (at once when nothing is shown). After `dismiss` the presenter reports
+    /// no more events.
+    func dismiss(completion: @escaping @Sendable () -> Void)
+}
