@@ -16,6 +16,9 @@ CURLcode ccurl_setopt_write_function(CURL *handle, CURLoption option,
                                      size_t (*callback)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, option, callback);
 }
+CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -9,6 +9,7 @@ CURLcode ccurl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
 CURLcode ccurl_setopt_write_function(CURL *handle, CURLoption option,
                                      size_t (*callback)(char *, size_t, size_t, void *));
+CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double *value);

@@ -1,0 +1,260 @@
+import Foundation
+internal import CCurl
+internal import CCurlShim
+
+/// Initialises libcurl once per process (thread-safe through `static let`).
+enum CurlGlobal {
+    static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// `libcurl/7.88.1`, for the default User-Agent.
+    static let versionText: String = {
+        // curl_version() reads "libcurl/7.88.1 OpenSSL/3.0.19 ...": keep the first word.
+        guard let text = curl_version() else { return "libcurl" }
+        return String(cString: text).split(separator: " ").first.map(String.init) ?? "libcurl"
+    }()
+}
+
+/// Everything one hop needs, already validated: no Foundation URL parsing or
+/// policy decisions happen below this point.
+struct CurlHop {
+    var method: String
+    var url: String
+    var host: String
+    var headerLines: [String]
+    var body: [UInt8]?
+    var connectTimeoutMilliseconds: Int
+    var totalTimeoutMilliseconds: Int
+    var maxResponseBytes: Int
+    var protocols: String
+    var pinnedPublicKey: String?
+    var userAgent: String
+    var caBundlePath: String?
+    var usesProxyEnvironment: Bool
+}
+
+/// What one hop produced before it is mapped to `HTTPResponse` / `TransportError`.
+enum CurlHopOutcome {
+    case response(status: Int, headers: [HTTPHeader], body: [UInt8])
+    case failure(TransportError)
+}
+
+/// Collects one transfer's headers and body; reached from the C callbacks
+/// through an unretained pointer that lives for the duration of the perform.
+final class CurlResponseSink {
+    let limit: Int
+    var body: [UInt8] = []
+    var headers: [HTTPHeader] = []
+    var headerBytes = 0
+    var exceededLimit = false
+
+    /// Header bytes tolerated for one response (all hops' status lines and fields).
+    static let headerLimit = 256 * 1024
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if body.count + bytes.count > limit {
+            exceededLimit = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        headerBytes += bytes.count
+        if headerBytes > Self.headerLimit {
+            exceededLimit = true
+            return false
+        }
+        // Trim CR/LF as bytes: in a Swift String "\r\n" is one Character.
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D {
+            end -= 1
+        }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        if line.isEmpty {
+            return true
+        }
+        if line.hasPrefix("HTTP/") {
+            // A new response starts (an interim 1xx, or the next response):
+            // only the last response's headers are reported.
+            headers.removeAll()
+            return true
+        }
+        if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
+            // Obsolete line folding: continue the previous value.
+            headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+            return true
+        }
+        guard let colon = line.firstIndex(of: ":") else {
+            return true
+        }
+        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        headers.append(HTTPHeader(name, value))
+        return true
+    }
+}
+
+private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, context in
+    guard let context else { return 0 }
+    let sink = Unmanaged<CurlResponseSink>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard length > 0, let data else { return length }
+    return sink.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, context in
+    guard let context else { return 0 }
+    let sink = Unmanaged<CurlResponseSink>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard length > 0, let data else { return length }
+    return sink.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// One libcurl easy handle with the memory it points to (header list, error
+/// buffer, body copy). Used by one thread at a time; `deinit` frees it all.
+final class CurlEasyHandle {
+    private let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// `nil` when libcurl cannot allocate a handle.
+    init?() {
+        guard CurlGlobal.initialised, let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        if let headerList {
+            curl_slist_free_all(headerList)
+        }
+        errorBuffer.deallocate()
+    }
+
+    /// Performs one hop (no redirect following) and reports what came back.
+    func perform(_ hop: CurlHop) -> CurlHopOutcome {
+        if let failure = configure(hop) {
+            return .failure(failure)
+        }
+        let sink = CurlResponseSink(limit: hop.maxResponseBytes)
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        var code = ccurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
+        if code == CURLE_OK { code = ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context) }
+        if code == CURLE_OK { code = ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) }
+        if code == CURLE_OK { code = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) }
+        if code != CURLE_OK {
+            return .failure(CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false))
+        }
+        code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
+        if code != CURLE_OK {
+            let detail = String(cString: errorBuffer)
+            return .failure(CurlErrors.error(for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit))
+        }
+        var status = 0
+        _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return .response(status: status, headers: sink.headers, body: sink.body)
+    }
+
+    /// Applies every option; returns an error when libcurl refuses one.
+    private func configure(_ hop: CurlHop) -> TransportError? {
+        var failed: (CURLoption, CURLcode)?
+        func set(_ option: CURLoption, _ value: Int) {
+            guard failed == nil else { return }
+            let code = ccurl_setopt_long(handle, option, value)
+            if code != CURLE_OK { failed = (option, code) }
+        }
+        func set(_ option: CURLoption, _ value: String) {
+            guard failed == nil else { return }
+            // libcurl copies string options (since 7.17), so a temporary C string is enough.
+            let code = value.withCString { ccurl_setopt_string(handle, option, $0) }
+            if code != CURLE_OK { failed = (option, code) }
+        }
+
+        _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_URL, hop.url)
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_NOPROGRESS, 1)
+        set(CURLOPT_PROTOCOLS_STR, hop.protocols)
+        set(CURLOPT_REDIR_PROTOCOLS_STR, hop.protocols)
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        set(CURLOPT_SSL_VERIFYPEER, 1)
+        set(CURLOPT_SSL_VERIFYHOST, 2)
+        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        set(CURLOPT_CONNECTTIMEOUT_MS, hop.connectTimeoutMilliseconds)
+        set(CURLOPT_TIMEOUT_MS, hop.totalTimeoutMilliseconds)
+        set(CURLOPT_USERAGENT, hop.userAgent)
+        if !hop.usesProxyEnvironment {
+            // An empty proxy string disables proxies, including the environment's.
+            set(CURLOPT_PROXY, "")
+        }
+        if let caBundlePath = hop.caBundlePath {
+            set(CURLOPT_CAINFO, caBundlePath)
+        }
+        if let pinnedPublicKey = hop.pinnedPublicKey {
+            set(CURLOPT_PINNEDPUBLICKEY, pinnedPublicKey)
+        }
+        if failed == nil {
+            let code = ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(hop.maxResponseBytes))
+            if code != CURLE_OK { failed = (CURLOPT_MAXFILESIZE_LARGE, code) }
+        }
+
+        switch hop.method {
+        case "GET" where hop.body == nil:
+            set(CURLOPT_HTTPGET, 1)
+        case "HEAD":
+            set(CURLOPT_NOBODY, 1)
+        default:
+            let body = hop.body ?? []
+            if failed == nil {
+                let code = ccurl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                if code != CURLE_OK { failed = (CURLOPT_POSTFIELDSIZE_LARGE, code) }
+            }
+            if failed == nil {
+                // COPYPOSTFIELDS copies POSTFIELDSIZE bytes, so the body may contain NULs
+                // and need not outlive this call.
+                let code = body.withUnsafeBytes { raw -> CURLcode in
+                    var byte: UInt8 = 0
+                    if let base = raw.baseAddress {
+                        return ccurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+                    }
+                    return ccurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, &byte)
+                }
+                if code != CURLE_OK { failed = (CURLOPT_COPYPOSTFIELDS, code) }
+            }
+            if hop.method != "POST" {
+                set(CURLOPT_CUSTOMREQUEST, hop.method)
+            }
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in hop.headerLines {
+            guard let appended = curl_slist_append(list, line) else {
+                if let list { curl_slist_free_all(list) }
+                return TransportError(.other, "out of memory building the request headers")
+            }
+            list = appended
+        }
+        if let headerList {
+            curl_slist_free_all(headerList)
+        }
+        headerList = list
+        if failed == nil {
+            let code = ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+            if code != CURLE_OK { failed = (CURLOPT_HTTPHEADER, code) }
+        }
+
+        if let (option, code) = failed {
+            return CurlErrors.error(for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false)
+        }
+        return nil
+    }
+}

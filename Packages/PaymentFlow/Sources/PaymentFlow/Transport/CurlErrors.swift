@@ -1,0 +1,45 @@
+internal import CCurl
+
+/// The one funnel from a `CURLcode` to a `TransportError`.
+enum CurlErrors {
+    /// The failure class for `code`. `exceededLimit` says our own write
+    /// callback refused data because of the response-size cap.
+    static func kind(for code: CURLcode, exceededLimit: Bool) -> TransportError.Kind {
+        if exceededLimit {
+            return .responseTooLarge
+        }
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return .invalidURL
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT:
+            return .connect
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timeout
+        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return .pinningFailed
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS,
+            CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            return .tls
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE,
+            CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return .reset
+        case CURLE_FILESIZE_EXCEEDED:
+            return .responseTooLarge
+        default:
+            return .other
+        }
+    }
+
+    /// A `TransportError` naming the curl code and host (never a body).
+    static func error(for code: CURLcode, detail: String, host: String, exceededLimit: Bool) -> TransportError {
+        let kind = kind(for: code, exceededLimit: exceededLimit)
+        var text = exceededLimit ? "response exceeded the size cap" : String(cString: curl_easy_strerror(code))
+        if !detail.isEmpty && !exceededLimit {
+            text += " (\(detail))"
+        }
+        return TransportError(kind, "\(host): \(text) [curl \(code.rawValue)]")
+    }
+}
