@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "JWE",
+    products: [
+        .library(name: "JWE", targets: ["JWE"]),
+        .executable(name: "egw-jwe", targets: ["egw-jwe"]),
+        .executable(name: "jwe-bench", targets: ["jwe-bench"]),
+    ],
+    targets: [
+        // The system libcrypto (OpenSSL 3). Only the JWE target imports it, with `internal import`.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "JWE", dependencies: ["COpenSSL"]),
+        .executableTarget(name: "egw-jwe", dependencies: ["JWE"]),
+        .executableTarget(name: "jwe-bench", dependencies: ["JWE"]),
+        .testTarget(
+            name: "JWETests",
+            dependencies: ["JWE"],
+            exclude: ["Vectors"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

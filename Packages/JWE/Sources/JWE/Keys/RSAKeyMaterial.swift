@@ -1,0 +1,274 @@
+internal import COpenSSL
+
+/// Size limits the package enforces on RSA keys.
+enum RSAKeyLimits {
+    /// Keys under this many bits are refused on import and generation.
+    static let minimumBits = 2048
+    /// Keys over this many bits are refused on import (decryption cost grows with the cube of the size).
+    static let maximumBits = 8192
+    /// Sizes ``RSAPrivateKey/generate(bits:kid:)`` accepts.
+    static let generatableBits: Set<Int> = [2048, 3072, 4096]
+}
+
+/// The members of an RSA JWK (RFC 7518 section 6.3), decoded from base64url, checked for form.
+struct RSAJWKComponents {
+    var n: [UInt8]
+    var e: [UInt8]
+    var kid: String?
+    /// d, p, q, dp, dq, qi when present (p..qi all or none).
+    var d: [UInt8]?
+    var crt: (p: [UInt8], q: [UInt8], dp: [UInt8], dq: [UInt8], qi: [UInt8])?
+
+    mutating func wipe() {
+        if d != nil { Crypto.wipe(&d!) }
+        if var values = crt {
+            Crypto.wipe(&values.p)
+            Crypto.wipe(&values.q)
+            Crypto.wipe(&values.dp)
+            Crypto.wipe(&values.dq)
+            Crypto.wipe(&values.qi)
+            crt = nil
+        }
+    }
+
+    /// Parses the JSON text of one RSA JWK. `requirePrivate` demands `d`.
+    static func parse(_ text: String, requirePrivate: Bool) throws(JWEError) -> RSAJWKComponents {
+        let value: JSONValue
+        do {
+            value = try StrictJSONParser.parse(Array(text.utf8))
+        } catch {
+            throw JWEError(.malformed, "the JWK is not strict JSON: \(error)")
+        }
+        guard case .object = value else { throw JWEError(.malformed, "the JWK is not a JSON object") }
+
+        func string(_ name: String) throws(JWEError) -> String? {
+            switch value[member: name] {
+            case nil: return nil
+            case .string(let text)?: return text
+            case _?: throw JWEError(.invalidKey, "JWK member \"\(name)\" is not a string")
+            }
+        }
+        func integer(_ name: String, required: Bool) throws(JWEError) -> [UInt8]? {
+            guard let text = try string(name) else {
+                if required { throw JWEError(.invalidKey, "JWK member \"\(name)\" is missing") }
+                return nil
+            }
+            guard let bytes = Base64URL.decode(text), !bytes.isEmpty else {
+                throw JWEError(.invalidKey, "JWK member \"\(name)\" is not unpadded base64url of a non-empty value")
+            }
+            return bytes
+        }
+
+        guard let kty = try string("kty") else { throw JWEError(.invalidKey, "JWK member \"kty\" is missing") }
+        guard kty == "RSA" else { throw JWEError(.invalidKey, "JWK kty is \"\(kty)\", expected \"RSA\"") }
+        if let alg = try string("alg"), alg != JWEPolicy.keyManagementAlgorithm {
+            throw JWEError(.unsupportedAlgorithm, "the JWK is for \"\(alg)\", not RSA-OAEP-256")
+        }
+        if let use = try string("use"), use != "enc" {
+            throw JWEError(.invalidKey, "the JWK's use is \"\(use)\", expected \"enc\"")
+        }
+        if value[member: "oth"] != nil {
+            throw JWEError(.invalidKey, "multi-prime RSA keys (\"oth\") are not supported")
+        }
+        let kid = try string("kid")
+        let n = try integer("n", required: true)!
+        let e = try integer("e", required: true)!
+        guard n[0] != 0 else {
+            throw JWEError(.invalidKey, "JWK \"n\" has a leading zero octet (RFC 7518 section 6.3.1.1 forbids it)")
+        }
+        guard e[0] != 0 else { throw JWEError(.invalidKey, "JWK \"e\" has a leading zero octet") }
+        let bits = (n.count - 1) * 8 + (8 - n[0].leadingZeroBitCount)
+        guard bits >= RSAKeyLimits.minimumBits else {
+            throw JWEError(.keyTooSmall, "the RSA key has \(bits) bits; at least \(RSAKeyLimits.minimumBits) are required")
+        }
+        guard bits <= RSAKeyLimits.maximumBits else {
+            throw JWEError(.invalidKey, "the RSA key has \(bits) bits; at most \(RSAKeyLimits.maximumBits) are supported")
+        }
+        guard n[n.count - 1] & 1 == 1 else { throw JWEError(.invalidKey, "the RSA modulus is even") }
+        guard e.count <= 8, e[e.count - 1] & 1 == 1, e.count > 1 || e[0] >= 3 else {
+            throw JWEError(.invalidKey, "the RSA public exponent must be odd, at least 3 and at most 64 bits")
+        }
+
+        var components = RSAJWKComponents(n: n, e: e, kid: kid, d: nil, crt: nil)
+        components.d = try integer("d", required: requirePrivate)
+        if components.d != nil {
+            let p = try integer("p", required: false)
+            let q = try integer("q", required: false)
+            let dp = try integer("dp", required: false)
+            let dq = try integer("dq", required: false)
+            let qi = try integer("qi", required: false)
+            if let p, let q, let dp, let dq, let qi {
+                components.crt = (p, q, dp, dq, qi)
+            } else if p != nil || q != nil || dp != nil || dq != nil || qi != nil {
+                components.wipe()
+                throw JWEError(.invalidKey, "JWK CRT members p, q, dp, dq, qi must be all present or all absent")
+            }
+        }
+        return components
+    }
+}
+
+/// Builds and checks `EVP_PKEY` values.
+enum RSAKeyFactory {
+    // EVP_PKEY_PUBLIC_KEY and EVP_PKEY_KEYPAIR are nested macros Swift cannot import.
+    private static let selectPublic = Int32(OSSL_KEYMGMT_SELECT_ALL_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY)
+    private static let selectKeyPair = selectPublic | Int32(OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
+
+    /// An `EVP_PKEY` from JWK components: public when `includePrivate` is false or `d` is absent.
+    static func makeKey(_ components: RSAJWKComponents, includePrivate: Bool) throws(JWEError) -> EVPKey {
+        guard let builder = OSSL_PARAM_BLD_new() else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "OSSL_PARAM_BLD_new failed")
+        }
+        defer { OSSL_PARAM_BLD_free(builder) }
+        var bignums: [OpaquePointer] = []
+        defer { for bignum in bignums { BN_clear_free(bignum) } }
+
+        // The builder keeps the name pointer until OSSL_PARAM_BLD_to_param: only static C strings will do.
+        func push(_ name: StaticString, _ bytes: [UInt8]) throws(JWEError) {
+            guard let bignum = bytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) })
+            else { throw OpenSSLErrorQueue.error(.internalFailure, "BN_bin2bn failed") }
+            bignums.append(bignum)
+            let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+            guard OSSL_PARAM_BLD_push_BN(builder, cName, bignum) == 1 else {
+                throw OpenSSLErrorQueue.error(.internalFailure, "OSSL_PARAM_BLD_push_BN failed")
+            }
+        }
+        try push("n", components.n)
+        try push("e", components.e)
+        let isPrivate = includePrivate && components.d != nil
+        if isPrivate, let d = components.d {
+            try push("d", d)
+            if let crt = components.crt {
+                try push("rsa-factor1", crt.p)
+                try push("rsa-factor2", crt.q)
+                try push("rsa-exponent1", crt.dp)
+                try push("rsa-exponent2", crt.dq)
+                try push("rsa-coefficient1", crt.qi)
+            }
+        }
+        guard let params = OSSL_PARAM_BLD_to_param(builder) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "OSSL_PARAM_BLD_to_param failed")
+        }
+        defer { OSSL_PARAM_free(params) }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_name(RSA) failed")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var pkey: OpaquePointer? = nil
+        guard EVP_PKEY_fromdata_init(context) == 1,
+            EVP_PKEY_fromdata(context, &pkey, isPrivate ? selectKeyPair : selectPublic, params) == 1,
+            let pkey
+        else {
+            throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL refused the RSA key parameters")
+        }
+        let key = EVPKey(taking: pkey, isPrivate: isPrivate)
+        try check(key)
+        return key
+    }
+
+    /// Refuses keys whose parameters are inconsistent (for key pairs: n = p·q, d·e ≡ 1, CRT values).
+    static func check(_ key: EVPKey) throws(JWEError) {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_pkey failed")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        let result = key.isPrivate ? EVP_PKEY_pairwise_check(context) : EVP_PKEY_public_check(context)
+        guard result == 1 else {
+            throw OpenSSLErrorQueue.error(.invalidKey, "the RSA key fails OpenSSL's consistency check")
+        }
+    }
+
+    /// Checks type and size of a key read from PEM or generated.
+    static func checkTypeAndSize(_ key: EVPKey) throws(JWEError) {
+        guard EVP_PKEY_is_a(key.pointer, "RSA") == 1 else {
+            throw JWEError(.invalidKey, "the key is not an RSA key (RSA-PSS and other types are refused)")
+        }
+        guard key.bitCount >= RSAKeyLimits.minimumBits else {
+            throw JWEError(.keyTooSmall, "the RSA key has \(key.bitCount) bits; at least \(RSAKeyLimits.minimumBits) are required")
+        }
+        guard key.bitCount <= RSAKeyLimits.maximumBits else {
+            throw JWEError(.invalidKey, "the RSA key has \(key.bitCount) bits; at most \(RSAKeyLimits.maximumBits) are supported")
+        }
+    }
+
+    /// Reads a PEM block whose first `BEGIN` label must be `label`.
+    static func readPEM(_ text: String, label: String, isPrivate: Bool) throws(JWEError) -> EVPKey {
+        let expected = "-----BEGIN \(label)-----"
+        var bytes = Array(text.utf8)
+        let marker = Array("-----BEGIN ".utf8)
+        guard let begin = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else {
+            throw JWEError(.malformed, "no PEM block found; expected \(expected)")
+        }
+        guard bytes[begin...].starts(with: expected.utf8) else {
+            throw JWEError(.malformed, "the PEM block is not \(expected)")
+        }
+        defer { if isPrivate { Crypto.wipe(&bytes) } }
+        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "BIO_new_mem_buf failed")
+        }
+        defer { BIO_free(bio) }
+        let pkey: OpaquePointer?
+        if isPrivate {
+            // A non-nil passphrase (empty) so OpenSSL never prompts on a terminal.
+            var empty: CChar = 0
+            pkey = PEM_read_bio_PrivateKey(bio, nil, nil, &empty)
+        } else {
+            pkey = PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+        }
+        guard let pkey else {
+            throw OpenSSLErrorQueue.error(.malformed, "OpenSSL cannot read the \(label) PEM")
+        }
+        let key = EVPKey(taking: pkey, isPrivate: isPrivate)
+        try checkTypeAndSize(key)
+        try check(key)
+        return key
+    }
+
+    /// PEM text of `key` (SPKI `PUBLIC KEY` or PKCS#8 `PRIVATE KEY`).
+    static func writePEM(_ key: EVPKey, isPrivate: Bool) -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        let ok = isPrivate
+            ? PEM_write_bio_PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
+            : PEM_write_bio_PUBKEY(bio, key.pointer)
+        guard ok == 1 else {
+            OpenSSLErrorQueue.discard()
+            return ""
+        }
+        var data: UnsafeMutablePointer<CChar>? = nil
+        let length = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &data)
+        guard length > 0, let data else { return "" }
+        let text = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if isPrivate { OPENSSL_cleanse(data, length) }
+        return text
+    }
+
+    /// A fresh RSA key pair of `bits` bits.
+    static func generate(bits: Int) throws(JWEError) -> EVPKey {
+        guard bits >= RSAKeyLimits.minimumBits else {
+            throw JWEError(.keyTooSmall, "\(bits)-bit RSA keys are refused; at least \(RSAKeyLimits.minimumBits) are required")
+        }
+        guard RSAKeyLimits.generatableBits.contains(bits) else {
+            throw JWEError(.invalidKey, "RSA keys are generated with 2048, 3072 or 4096 bits, not \(bits)")
+        }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_name(RSA) failed")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var pkey: OpaquePointer? = nil
+        guard EVP_PKEY_keygen_init(context) == 1,
+            EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
+            EVP_PKEY_generate(context, &pkey) == 1,
+            let pkey
+        else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "RSA key generation failed")
+        }
+        return EVPKey(taking: pkey, isPrivate: true)
+    }
+
+    /// RFC 7638 thumbprint of an RSA public key: base64url(SHA-256(`{"e":…,"kty":"RSA","n":…}`)).
+    static func thumbprint(n: [UInt8], e: [UInt8]) throws(JWEError) -> String {
+        let canonical = "{\"e\":\"\(Base64URL.encode(e))\",\"kty\":\"RSA\",\"n\":\"\(Base64URL.encode(n))\"}"
+        return Base64URL.encode(try Crypto.sha256(Array(canonical.utf8)))
+    }
+}

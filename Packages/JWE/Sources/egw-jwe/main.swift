@@ -1,0 +1,1 @@
+print("egw-jwe: not yet")
