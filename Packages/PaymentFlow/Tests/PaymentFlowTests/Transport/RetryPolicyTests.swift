@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PaymentFlow
+
+/// A transport that answers from a script, asynchronously, and counts attempts.
+final class ScriptedTransport: HTTPTransport {
+    private let script: Mutex<[Result<HTTPResponse, TransportError>]>
+    private let sent = Mutex<[HTTPRequest]>([])
+
+    init(_ script: [Result<HTTPResponse, TransportError>]) {
+        self.script = Mutex(script)
+    }
+
+    var requests: [HTTPRequest] { sent.withLock { $0 } }
+
+    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+        sent.withLock { $0.append(request) }
+        let next = script.withLock { $0.isEmpty ? .failure(TransportError(.other, "script exhausted")) : $0.removeFirst() }
+        DispatchQueue.global().async { completion(next) }
+    }
+}
+
+/// Records the sleeps it is asked for and fires at once (no wall-clock waits).
+final class RecordingSleeper: Sendable {
+    private let delays = Mutex<[TimeInterval]>([])
+    var recorded: [TimeInterval] { delays.withLock { $0 } }
+    var sleep: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void {
+        { seconds, work in
+            self.delays.withLock { $0.append(seconds) }
+            DispatchQueue.global().async(execute: work)
+        }
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    static let url = URL(string: "http://127.0.0.1:9/x")!
+
+    static func status(_ code: Int) -> Result<HTTPResponse, TransportError> {
+        .success(HTTPResponse(status: code, url: url))
+    }
+    static func fault(_ kind: TransportError.Kind) -> Result<HTTPResponse, TransportError> {
+        .failure(TransportError(kind, "scripted"))
+    }
+
+    func run(
+        _ method: String, _ script: [Result<HTTPResponse, TransportError>], random: Double = 0.5
+    ) async -> (Result<HTTPResponse, TransportError>, ScriptedTransport, RecordingSleeper) {
+        let base = ScriptedTransport(script)
+        let sleeper = RecordingSleeper()
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0.25, maxDelay: 2, unitRandom: { random }, sleep: sleeper.sleep)
+        let transport = RetryingTransport(base: base, policy: policy)
+        let result = await send(HTTPRequest(method: method, url: Self.url), over: transport)
+        return (result, base, sleeper)
+    }
+
+    @Test func transientFailuresOfAGetAreRetriedWithJitteredBackoff() async throws {
+        let (result, base, sleeper) = await run("GET", [Self.fault(.connect), Self.status(503), Self.status(200)])
+        #expect(try result.get().status == 200)
+        #expect(base.requests.count == 3)
+        // Hand-computed: retry 1 ceiling 0.25 -> 0.125 + 0.5*0.125 = 0.1875;
+        // retry 2 ceiling 0.5 -> 0.25 + 0.5*0.25 = 0.375.
+        #expect(sleeper.recorded == [0.1875, 0.375])
+    }
+
+    @Test(arguments: [TransportError.Kind.connect, .timeout, .reset])
+    func eachTransientKindIsRetried(kind: TransportError.Kind) async throws {
+        let (result, base, _) = await run("GET", [Self.fault(kind), Self.status(200)])
+        #expect(try result.get().status == 200)
+        #expect(base.requests.count == 2)
+    }
+
+    @Test func attemptsAreBoundedAndTheLastResultIsReported() async throws {
+        let (result, base, sleeper) = await run("GET", [Self.status(500), Self.status(502), Self.status(504), Self.status(200)])
+        #expect(try result.get().status == 504)
+        #expect(base.requests.count == 3)
+        #expect(sleeper.recorded.count == 2)
+    }
+
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH"])
+    func nonIdempotentRequestsAreNeverRetried(method: String) async {
+        let (result, base, sleeper) = await run(method, [Self.fault(.timeout), Self.status(200)])
+        #expect(result.failureKind == .timeout)
+        #expect(base.requests.count == 1)
+        #expect(sleeper.recorded.isEmpty)
+    }
+
+    @Test(arguments: [TransportError.Kind.tls, .pinningFailed, .responseTooLarge, .invalidURL, .insecureScheme, .other])
+    func permanentFailuresAreFinal(kind: TransportError.Kind) async {
+        let (result, base, _) = await run("GET", [Self.fault(kind), Self.status(200)])
+        #expect(result.failureKind == kind)
+        #expect(base.requests.count == 1)
+    }
+
+    @Test(arguments: [200, 302, 400, 404, 409, 422])
+    func nonServerErrorStatusesAreFinal(status: Int) async throws {
+        let (result, base, _) = await run("GET", [Self.status(status), Self.status(200)])
+        #expect(try result.get().status == status)
+        #expect(base.requests.count == 1)
+    }
+
+    @Test func backoffIsCappedAndJitterSpansTheUpperHalf() {
+        let low = RetryPolicy(baseDelay: 0.25, maxDelay: 2, unitRandom: { 0 })
+        let high = RetryPolicy(baseDelay: 0.25, maxDelay: 2, unitRandom: { 0.999_999 })
+        // Retry 10: 0.25 * 2^9 = 128 s, capped at 2 s -> jitter range [1, 2).
+        #expect(low.delay(beforeRetry: 10) == 1.0)
+        #expect(high.delay(beforeRetry: 10) < 2.0)
+        #expect(high.delay(beforeRetry: 10) > 1.99)
+        // Retry 3: ceiling 1 s -> [0.5, 1).
+        #expect(low.delay(beforeRetry: 3) == 0.5)
+    }
+
+    @Test func neverMeansOneAttempt() async {
+        let base = ScriptedTransport([Self.fault(.reset), Self.status(200)])
+        let result = await send(HTTPRequest(method: "GET", url: Self.url), over: RetryingTransport(base: base, policy: .never))
+        #expect(result.failureKind == .reset)
+        #expect(base.requests.count == 1)
+    }
+}
