@@ -162,8 +162,33 @@ enum RSAKeyFactory {
             throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL refused the RSA key parameters")
         }
         let key = EVPKey(taking: pkey, isPrivate: isPrivate)
-        try check(key)
+        if isPrivate && components.crt == nil {
+            // OpenSSL's pairwise check needs p and q; without them a trial round trip proves n, e, d agree.
+            try trialRoundTrip(key)
+        } else {
+            try check(key)
+        }
         return key
+    }
+
+    /// Encrypts 32 random bytes with the public half and decrypts them with the private half.
+    static func trialRoundTrip(_ key: EVPKey) throws(JWEError) {
+        let encryptor = try CryptoWorkspace(key: key, direction: .encrypt)
+        let decryptor = try CryptoWorkspace(key: key, direction: .decrypt)
+        let probe = encryptor.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        try Crypto.randomPrivate(UnsafeMutableRawBufferPointer(start: probe, count: 32))
+        guard let count = encryptor.wrap(probe, count: 32) else {
+            throw OpenSSLErrorQueue.error(.invalidKey, "the RSA public key cannot encrypt")
+        }
+        let unwrapped = decryptor.unwrap(UnsafeBufferPointer(
+            start: encryptor.block.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+        let matches = unwrapped == 32
+            && memcmp(probe, decryptor.block.baseAddress!, 32) == 0
+        encryptor.wipe()
+        decryptor.wipe()
+        guard matches else {
+            throw JWEError(.invalidKey, "the private exponent does not match the public key")
+        }
     }
 
     /// Refuses keys whose parameters are inconsistent (for key pairs: n = p·q, d·e ≡ 1, CRT values).

@@ -43,3 +43,30 @@ enum Vectors {
         case missing
     }
 }
+
+extension Vectors {
+    static func text(_ name: String) throws -> String {
+        try String(decoding: Data(contentsOf: directory.appendingPathComponent(name)), as: UTF8.self)
+    }
+
+    /// Standard base64url without padding, via Foundation (independent of the package's encoder).
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func unbase64url(_ text: String) -> [UInt8]? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard).map { Array($0) }
+    }
+
+    static func jsonObject(_ text: String) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw VectorError.notAnObject(text)
+        }
+        return object
+    }
+}
