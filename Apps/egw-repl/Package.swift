@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// egw-repl: the interactive shell that composes every package of the SDK.
+// Sibling packages are added to the dependency list as they land.
+let package = Package(
+    name: "egw-repl",
+    products: [
+        .executable(name: "egw-repl", targets: ["egw-repl"])
+    ],
+    dependencies: [],
+    targets: [
+        // The system BSD editline library (apt: libedit-dev), readline-compatible API.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // Fixed-arity C functions for what Swift cannot or should not touch directly:
+        // the rl_* globals, the completion hook, history files, the terminal size.
+        .target(name: "CEditLineShim", dependencies: ["CEditLine"]),
+        // The interpreter as a pure function of input lines: tokenizer, command table,
+        // parser, errors with positions, completion, history policy, option parsing.
+        .target(name: "ReplCore", path: "Sources/ReplCore"),
+        .executableTarget(
+            name: "egw-repl",
+            dependencies: ["ReplCore", "CEditLineShim"]
+        ),
+        .testTarget(name: "ReplCoreTests", dependencies: ["ReplCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+#ifndef EGW_EDITLINE_H
+#define EGW_EDITLINE_H
+
+#include <stddef.h>
+
+/// Completion hook called by the shim when the user presses Tab.
+/// `line` is the edit buffer up to the cursor (NUL-terminated UTF-8).
+/// Returns a malloc'ed, NULL-terminated array in readline's convention
+/// (element 0 is the text that replaces the current word, then the candidates),
+/// or NULL when there is nothing to offer. libedit frees it.
+typedef char *_Nullable *_Nullable (*egw_el_completer)(const char *_Nonnull line);
+
+/// Configures libedit's readline emulation for the REPL: program name, the
+/// completion hook, whitespace-only word breaks, and no signal handlers of
+/// its own (the REPL handles SIGINT itself).
+void egw_el_setup(const char *_Nonnull program_name, egw_el_completer _Nullable completer);
+
+/// Reads one line with editing; returns a malloc'ed string or NULL at end of input.
+char *_Nullable egw_el_readline(const char *_Nonnull prompt);
+
+/// Adds a line to the in-memory history.
+void egw_el_add_history(const char *_Nonnull line);
+
+/// Loads a history file; returns 0 on success.
+int egw_el_read_history(const char *_Nonnull path);
+
+/// Writes the in-memory history to a file; returns 0 on success.
+int egw_el_write_history(const char *_Nonnull path);
+
+/// Limits the in-memory history to `count` entries.
+void egw_el_stifle_history(int count);
+
+/// Allocates a NULL-terminated match array with room for `count` strings.
+char *_Nullable *_Nullable egw_el_matches_alloc(size_t count);
+
+/// Stores a copy of `value` at `index` of a match array.
+void egw_el_matches_set(char *_Nullable *_Nonnull matches, size_t index, const char *_Nonnull value);
+
+/// The width of the terminal on `fd` in columns, or 0 when it is not a terminal.
+int egw_term_columns(int fd);
+
+#endif

@@ -1,0 +1,441 @@
+/// A line matched against the command table, before it becomes a ``Command``.
+public struct Invocation: Equatable, Sendable {
+    /// The command path (`["card", "number"]`), canonical lower case.
+    public var path: [String]
+    /// Positional values by argument name; a rest argument's words are joined
+    /// by single spaces into one token spanning them.
+    public var arguments: [String: Token]
+    /// Flags present, by name; a flag without a value maps to its own token.
+    public var flags: [String: Token]
+    /// The column just past the end of the line (where a missing word would go).
+    public var endColumn: Int
+}
+
+/// Turns one input line into a ``Command`` using a ``CommandTable``.
+///
+/// Pure: no I/O, no state. Every error carries the column of the offending
+/// word and never quotes a secret argument.
+public struct CommandParser: Sendable {
+    /// The table to parse against.
+    public var table: CommandTable
+
+    /// Creates a parser over `table`.
+    public init(table: CommandTable = .standard) {
+        self.table = table
+    }
+
+    /// Parses `line`; `nil` for a blank line or a comment.
+    ///
+    /// - Throws: ``ReplError`` with the column of the problem.
+    public func parse(_ line: String) throws(ReplError) -> Command? {
+        guard let invocation = try match(line) else {
+            return nil
+        }
+        return try Self.build(invocation)
+    }
+
+    /// Matches `line` against the table without building a command.
+    public func match(_ line: String) throws(ReplError) -> Invocation? {
+        let tokens = try Tokenizer.tokenize(line)
+        guard let first = tokens.first else {
+            return nil
+        }
+        let endColumn = line.count + 1
+        guard var spec = table.command(first.text) else {
+            var message = "unknown command '\(first.text)'"
+            if let guess = Self.closest(to: first.text, among: table.commands.map(\.name)) {
+                message += " (did you mean '\(guess)'?)"
+            } else {
+                message += " (type help for the list)"
+            }
+            if first.text.contains(where: \.isNumber) {
+                // Never quote a word with digits: it may be a card number or a code typed at the prompt.
+                message = "unknown command (type help for the list)"
+            }
+            throw ReplError(.unknownCommand, message, column: first.column, length: first.length)
+        }
+        var path = [spec.name]
+        var index = 1
+        while !spec.subcommands.isEmpty {
+            guard index < tokens.count else {
+                if spec.runsAlone {
+                    break
+                }
+                let names = spec.subcommands.map(\.name).joined(separator: ", ")
+                throw ReplError(
+                    .missingSubcommand, "'\(path.joined(separator: " "))' needs a sub-command: \(names)",
+                    column: endColumn)
+            }
+            let word = tokens[index]
+            guard let sub = spec.subcommand(word.text) else {
+                let shown = word.text.contains(where: \.isNumber) ? "" : " '\(word.text)'"
+                var message = "unknown sub-command\(shown) for '\(path.joined(separator: " "))'"
+                if let guess = Self.closest(to: word.text, among: spec.subcommands.map(\.name)) {
+                    message += " (did you mean '\(guess)'?)"
+                } else {
+                    message += " (expected one of: \(spec.subcommands.map(\.name).joined(separator: ", ")))"
+                }
+                throw ReplError(.unknownSubcommand, message, column: word.column, length: word.length)
+            }
+            spec = sub
+            path.append(sub.name)
+            index += 1
+        }
+
+        var arguments: [String: Token] = [:]
+        var flags: [String: Token] = [:]
+        var positional: [Token] = []
+        var onlyPositional = false
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if !onlyPositional && token.text == "--" {
+                onlyPositional = true
+                continue
+            }
+            if !onlyPositional && token.text.hasPrefix("--") && token.text.count > 2 {
+                var name = token.text
+                var inlineValue: Token?
+                if let equals = name.firstIndex(of: "=") {
+                    let offset = name.distance(from: name.startIndex, to: equals)
+                    let valueText = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                    inlineValue = Token(
+                        text: valueText, column: token.column + offset + 1, length: max(1, token.length - offset - 1))
+                }
+                guard let flag = spec.flag(name) else {
+                    let known = spec.flags.map(\.name)
+                    let hint = known.isEmpty ? "it takes none" : "expected \(known.joined(separator: ", "))"
+                    throw ReplError(
+                        .unknownFlag, "unknown flag '\(name)' for '\(path.joined(separator: " "))' (\(hint))",
+                        column: token.column, length: token.length)
+                }
+                if let valueSpec = flag.value {
+                    let value: Token
+                    if let inlineValue {
+                        value = inlineValue
+                    } else {
+                        guard index < tokens.count else {
+                            throw ReplError(
+                                .missingFlagValue, "\(flag.name) needs a value (\(valueSpec.synopsis))",
+                                column: endColumn)
+                        }
+                        value = tokens[index]
+                        index += 1
+                    }
+                    flags[flag.name] = try Self.validate(value, against: valueSpec)
+                } else {
+                    if inlineValue != nil {
+                        throw ReplError(
+                            .invalidValue, "\(flag.name) takes no value", column: token.column, length: token.length)
+                    }
+                    flags[flag.name] = token
+                }
+                continue
+            }
+            positional.append(token)
+        }
+
+        var remaining = positional[...]
+        for argument in spec.arguments {
+            guard let first = remaining.first else {
+                if argument.isOptional {
+                    break
+                }
+                throw ReplError(
+                    .missingArgument, "'\(path.joined(separator: " "))' needs \(argument.name)", column: endColumn)
+            }
+            if argument.takesRest {
+                let last = remaining.last ?? first
+                let joined = Token(
+                    text: remaining.map(\.text).joined(separator: " "), column: first.column,
+                    length: last.column + last.length - first.column)
+                arguments[argument.name] = try Self.validate(joined, against: argument)
+                remaining = []
+            } else {
+                arguments[argument.name] = try Self.validate(first, against: argument)
+                remaining = remaining.dropFirst()
+            }
+        }
+        if let extra = remaining.first {
+            let secret = spec.arguments.contains { $0.isSecret }
+            let shown = secret || extra.text.contains(where: \.isNumber) ? "" : " '\(extra.text)'"
+            let usage = ([path.joined(separator: " ")] + [spec.argumentSynopsis]).joined(separator: " ")
+            throw ReplError(
+                .unexpectedArgument, "unexpected argument\(shown) (usage: \(usage))",
+                column: extra.column, length: extra.length)
+        }
+        return Invocation(path: path, arguments: arguments, flags: flags, endColumn: endColumn)
+    }
+
+    /// Checks one value against its domain; returns it with a canonical spelling.
+    static func validate(_ token: Token, against argument: ArgumentSpec) throws(ReplError) -> Token {
+        var token = token
+        switch argument.domain {
+        case .text, .testCard, .command:
+            if token.text.isEmpty && !argument.isOptional {
+                throw ReplError(.invalidValue, "\(argument.name) is empty", column: token.column, length: token.length)
+            }
+        case .integer(let range):
+            guard let value = Int(token.text), range.contains(value) else {
+                throw ReplError(
+                    .invalidValue,
+                    "\(argument.name) must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+                    column: token.column, length: token.length)
+            }
+        case .positiveNumber:
+            guard let value = Double(token.text), value > 0, value.isFinite else {
+                throw ReplError(
+                    .invalidValue, "\(argument.name) must be a positive number", column: token.column,
+                    length: token.length)
+            }
+        case .choices(let values):
+            guard let match = values.first(where: { $0 == token.text.lowercased() }) else {
+                throw ReplError(
+                    .invalidValue, "\(argument.name) must be one of: \(values.joined(separator: ", "))",
+                    column: token.column, length: token.length)
+            }
+            token.text = match
+        }
+        return token
+    }
+
+    /// Builds the typed command from a matched invocation.
+    static func build(_ invocation: Invocation) throws(ReplError) -> Command {
+        let args = invocation.arguments
+        func text(_ name: String) -> String? { args[name]?.text }
+        switch invocation.path {
+        case ["help"]:
+            return .help(topic: (text("COMMAND") ?? "").split(separator: " ").map { $0.lowercased() })
+        case ["quit"], ["exit"]:
+            return .quit
+        case ["config"]:
+            return .configShow
+        case ["config", "set"]:
+            guard let keyText = text("KEY"), let key = ConfigKey(rawValue: keyText), let valueToken = args["VALUE"]
+            else {
+                throw ReplError(.missingArgument, "'config set' needs KEY VALUE", column: invocation.endColumn)
+            }
+            try validateConfigValue(key: key, token: valueToken)
+            return .configSet(key: key, value: valueToken.text)
+        case ["payment", "create"]:
+            var currency = text("CURRENCY")
+            if let token = args["CURRENCY"] {
+                let upper = token.text.uppercased()
+                guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                    throw ReplError(
+                        .invalidValue, "CURRENCY must be a three-letter code such as EUR",
+                        column: token.column, length: token.length)
+                }
+                currency = upper
+            }
+            return .paymentCreate(
+                amount: text("AMOUNT").flatMap { Int($0) }, currency: currency,
+                orderNumber: invocation.flags["--order"]?.text)
+        case ["payment", "use"]:
+            let checkout = args["CHECKOUT_URL"]
+            if checkout != nil, args["RETURN_URL"] == nil {
+                throw ReplError(
+                    .missingArgument, "a CHECKOUT_URL needs its RETURN_URL too", column: invocation.endColumn)
+            }
+            for token in [checkout, args["RETURN_URL"]].compactMap({ $0 }) {
+                try requireHTTPURL(token, name: "URL")
+            }
+            return .paymentUse(
+                paymentId: text("ID") ?? "", verificationKey: text("VERIFICATION_KEY") ?? "",
+                checkoutURL: checkout?.text, returnURL: text("RETURN_URL"))
+        case ["payment", "show"]:
+            return .paymentShow
+        case ["card", "number"]:
+            return .cardNumber(text("N"))
+        case ["card", "name"]:
+            return .cardName(text("NAME") ?? "")
+        case ["card", "expiry"]:
+            guard let token = args["MM/YY"], let (month, year) = parseExpiry(token.text) else {
+                let token = args["MM/YY"]
+                throw ReplError(
+                    .invalidValue, "expiry must be MM/YY, e.g. 12/30", column: token?.column ?? invocation.endColumn,
+                    length: token?.length ?? 1)
+            }
+            return .cardExpiry(month: month, year: year)
+        case ["card", "cvc"]:
+            if let token = args["CODE"] {
+                guard (3...4).contains(token.text.count), token.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    throw ReplError(
+                        .invalidValue, "the security code is 3 or 4 digits", column: token.column,
+                        length: token.length)
+                }
+            }
+            return .cardSecurityCode(text("CODE"))
+        case ["card", "test"]:
+            return .cardTest(name: (text("NAME") ?? "").lowercased())
+        case ["card", "show"]:
+            return .cardShow
+        case ["card", "check"]:
+            return .cardCheck
+        case ["card", "clear"]:
+            return .cardClear
+        case ["buyer", "hosted"]:
+            guard let choice = text("CHOICE").flatMap(HostedChoice.init(rawValue:)) else {
+                throw ReplError(.missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
+            }
+            return .buyerHosted(choice)
+        case ["buyer", "challenge"]:
+            return .buyerChallenge(code: text("CODE") ?? "")
+        case ["buyer", "close"]:
+            return .buyerClose
+        case ["buyer", "show"]:
+            return .buyerShow
+        case ["buyer", "clear"]:
+            return .buyerClear
+        case ["pay", "card"]:
+            return .payCard(step: invocation.flags["--step"] != nil)
+        case ["pay", "hosted"]:
+            return .payHosted(method: invocation.flags["--method"]?.text, step: invocation.flags["--step"] != nil)
+        case ["step"]:
+            return .step
+        case ["continue"]:
+            return .continue
+        case ["cancel"]:
+            return .cancel
+        case ["result"]:
+            return .result(json: invocation.flags["--json"] != nil)
+        case ["status"]:
+            return .status(paymentId: text("PAYMENT_ID"))
+        case ["brand"]:
+            return .brand(text("N") ?? "")
+        case ["luhn"]:
+            return .luhn(text("N") ?? "")
+        case ["format"]:
+            return .format(text("N") ?? "")
+        case ["jwe", "header"]:
+            return .jweHeader(text("TOKEN") ?? "")
+        case ["sandbox", "cards"]:
+            return .sandboxCards
+        case ["sandbox", "fault"]:
+            let kind = text("KIND") ?? ""
+            let argument = args["ARG"]
+            switch kind {
+            case "latency", "status":
+                let range = kind == "latency" ? 0...60_000 : 100...599
+                guard let argument else {
+                    let what = kind == "latency" ? "MS (milliseconds)" : "CODE (HTTP status)"
+                    throw ReplError(.missingArgument, "a \(kind) fault needs \(what)", column: invocation.endColumn)
+                }
+                guard let value = Int(argument.text), range.contains(value) else {
+                    throw ReplError(
+                        .invalidValue, "\(kind) takes a whole number from \(range.lowerBound) to \(range.upperBound)",
+                        column: argument.column, length: argument.length)
+                }
+            default:
+                if let argument {
+                    throw ReplError(
+                        .unexpectedArgument, "a \(kind) fault takes no argument", column: argument.column,
+                        length: argument.length)
+                }
+            }
+            return .sandboxFault(
+                endpoint: text("ENDPOINT") ?? "", kind: kind, argument: argument?.text,
+                times: invocation.flags["--times"].flatMap { Int($0.text) })
+        case ["sandbox", "faults"]:
+            return args["clear"] == nil ? .sandboxFaults : .sandboxFaultsClear
+        case ["sandbox", "log"]:
+            return .sandboxLog
+        default:
+            throw ReplError(
+                .unknownCommand, "'\(invocation.path.joined(separator: " "))' has no handler", column: 1,
+                length: invocation.path.first?.count ?? 1)
+        }
+    }
+
+    /// `MM/YY`, `MM/YYYY` or `MMYY` -> two-digit month and year.
+    static func parseExpiry(_ text: String) -> (String, String)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let month: String
+        var year: String
+        if parts.count == 2 {
+            (month, year) = (parts[0], parts[1])
+        } else if parts.count == 1, text.count == 4 {
+            (month, year) = (String(text.prefix(2)), String(text.suffix(2)))
+        } else {
+            return nil
+        }
+        let digits = { (value: String) in value.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard digits(month), digits(year), (1...2).contains(month.count), year.count == 2 || year.count == 4 else {
+            return nil
+        }
+        guard let monthValue = Int(month), (1...12).contains(monthValue) else {
+            return nil
+        }
+        if year.count == 4 {
+            year = String(year.suffix(2))
+        }
+        return (monthValue < 10 ? "0\(monthValue)" : "\(monthValue)", year)
+    }
+
+    static func validateConfigValue(key: ConfigKey, token: Token) throws(ReplError) {
+        switch key {
+        case .apiBaseURL, .checkoutAPIBaseURL, .checkoutBaseURL, .merchantBaseURL:
+            if token.text == "none" || token.text == "-" {
+                return
+            }
+            try requireHTTPURL(token, name: key.rawValue)
+        case .environment:
+            guard CommandTable.environments.contains(token.text.lowercased()) else {
+                throw ReplError(
+                    .invalidValue, "environment must be sandbox or live", column: token.column, length: token.length)
+            }
+        case .timeout:
+            guard let seconds = Double(token.text), seconds > 0, seconds <= 600 else {
+                throw ReplError(
+                    .invalidValue, "timeout must be a number of seconds from 0 to 600", column: token.column,
+                    length: token.length)
+            }
+        case .logLevel:
+            guard CommandTable.logLevels.contains(token.text.lowercased()) else {
+                throw ReplError(
+                    .invalidValue, "log-level must be one of: \(CommandTable.logLevels.joined(separator: ", "))",
+                    column: token.column, length: token.length)
+            }
+        }
+    }
+
+    static func requireHTTPURL(_ token: Token, name: String) throws(ReplError) {
+        let lower = token.text.lowercased()
+        let hasScheme = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        let afterScheme = lower.drop { $0 != ":" }.dropFirst(3)
+        guard hasScheme, !afterScheme.isEmpty, !afterScheme.hasPrefix("/") else {
+            throw ReplError(
+                .invalidValue, "\(name) must be an http or https URL", column: token.column, length: token.length)
+        }
+    }
+
+    /// The candidate closest to `word` by edit distance, if it is close enough to suggest.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let word = Array(word.lowercased())
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(word, Array(candidate))
+            if distance <= max(1, candidate.count / 3), best == nil || distance < best!.1 {
+                best = (candidate, distance)
+            }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,219 @@
+import ReplCore
+
+/// The shell: reads lines, parses them with the pure ``Interpreter``, runs the
+/// commands, reports errors with their position, and decides the exit status.
+///
+/// Runs on the main thread. While a payment runs it keeps the main queue
+/// turning (the SDK delivers results there) instead of sitting in `readline`.
+@MainActor
+final class Shell {
+    /// Whether to keep reading after a command.
+    enum Flow {
+        case proceed
+        case quit
+    }
+
+    static let version = "0.1.0"
+
+    let options: Options
+    let source: LineSource
+    let console: Console
+    var interpreter = Interpreter()
+    var configuration = ShellConfiguration()
+    var payment: CurrentPayment?
+    var buyerSteps: [BuyerStep] = []
+    /// Set when any command failed (the exit status of a script).
+    private(set) var anyFailed = false
+
+    init(options: Options, source: LineSource, console: Console) {
+        self.options = options
+        self.source = source
+        self.console = console
+        configuration.apiBaseURL = options.apiBaseURL
+        configuration.checkoutAPIBaseURL = options.checkoutAPIBaseURL
+        configuration.checkoutBaseURL = options.checkoutBaseURL
+        configuration.merchantBaseURL = options.merchantBaseURL
+        configuration.environment = options.environment
+        if let timeout = options.timeout {
+            configuration.timeout = timeout
+        }
+        if let level = options.logLevel {
+            configuration.logLevel = level
+        }
+    }
+
+    var prompt: String { "egw> " }
+
+    /// Runs until end of input, `quit`, or (with `--bail`) the first failure.
+    /// Returns the exit status: 0, or 1 when a command failed in a script.
+    func run() -> Int32 {
+        if source.isInteractive {
+            printBanner()
+        }
+        while let line = source.readLine(prompt: prompt) {
+            source.remember(line)
+            if handle(line: line) == .quit {
+                break
+            }
+            if anyFailed && options.bail {
+                break
+            }
+        }
+        source.close()
+        return anyFailed && !source.isInteractive ? 1 : 0
+    }
+
+    /// Parses and runs one line.
+    func handle(line: String) -> Flow {
+        let step = interpreter.feed(line)
+        let lineNumber = interpreter.lineNumber
+        switch step {
+        case .blank:
+            return .proceed
+        case .error(let error):
+            fail(error, line: line, lineNumber: lineNumber)
+            return .proceed
+        case .command(let command):
+            do {
+                return try execute(command)
+            } catch {
+                fail(error, line: line, lineNumber: lineNumber)
+                return .proceed
+            }
+        }
+    }
+
+    func fail(_ error: ReplError, line: String, lineNumber: Int) {
+        anyFailed = true
+        console.report(error, line: line, lineNumber: lineNumber)
+    }
+
+    func printBanner() {
+        console.out(console.styled("egw-repl \(Self.version)", .bold) + " — the EGWPay SDK shell")
+        console.out("Type help for the commands, Tab to complete, Ctrl-D to leave.")
+    }
+
+    /// Runs one parsed command.
+    func execute(_ command: Command) throws(ReplError) -> Flow {
+        switch command {
+        case .help(let topic):
+            console.out(try HelpText.render(topic: topic))
+        case .quit:
+            return .quit
+        case .configShow:
+            showConfiguration()
+        case .configSet(let key, let value):
+            try setConfiguration(key, value)
+        case .paymentCreate(let amount, let currency, let orderNumber):
+            try createPayment(amount: amount, currency: currency, orderNumber: orderNumber)
+        case .paymentUse(let paymentId, let key, let checkoutURL, let returnURL):
+            payment = CurrentPayment(
+                paymentId: paymentId, verificationKey: key, checkoutURL: checkoutURL, returnURL: returnURL)
+            console.out("Using payment \(paymentId) (verification key \(SecretPolicy.maskedKey(key))).")
+        case .paymentShow:
+            try showPayment()
+        case .buyerHosted(let choice):
+            queueBuyer(.hosted(choice))
+        case .buyerChallenge(let code):
+            queueBuyer(.challenge(code: code))
+        case .buyerClose:
+            queueBuyer(.close)
+        case .buyerShow:
+            showBuyer()
+        case .buyerClear:
+            buyerSteps.removeAll()
+            console.out("Buyer actions cleared.")
+        case .step, .continue, .cancel:
+            throw ReplError(.notAvailable, "no payment is running (start one with pay card --step)")
+        case .cardNumber, .cardName, .cardExpiry, .cardSecurityCode, .cardTest, .cardShow, .cardCheck, .cardClear,
+            .brand, .luhn, .format:
+            throw ReplError(.notAvailable, "card commands need the CardValidation package, not in this build yet")
+        case .jweHeader:
+            throw ReplError(.notAvailable, "jwe commands need the JWE package, not in this build yet")
+        case .sandboxCards, .sandboxFault, .sandboxFaults, .sandboxFaultsClear, .sandboxLog:
+            throw ReplError(.notAvailable, "sandbox commands need the GatewaySandbox package, not in this build yet")
+        case .payCard, .payHosted, .result, .status:
+            throw ReplError(.notAvailable, "payments need the PaymentFlow package, not in this build yet")
+        }
+        return .proceed
+    }
+
+    // MARK: config
+
+    func showConfiguration() {
+        if options.json {
+            var object: [(String, JSONValue)] = []
+            for key in ConfigKey.allCases {
+                object.append((key.rawValue, .string(configuration.value(of: key))))
+            }
+            console.out(JSONValue.object(object).text)
+            return
+        }
+        console.table(ConfigKey.allCases.map { ($0.rawValue, configuration.value(of: $0)) })
+    }
+
+    func setConfiguration(_ key: ConfigKey, _ value: String) throws(ReplError) {
+        var updated = configuration
+        updated.set(key, value)
+        if updated.environment == "live" {
+            let urls = [updated.apiBaseURL, updated.checkoutAPIBaseURL, updated.checkoutBaseURL].compactMap { $0 }
+            if let plain = urls.first(where: { !$0.lowercased().hasPrefix("https://") }) {
+                throw ReplError(.commandFailed, "the live environment needs https URLs (\(plain) is not)")
+            }
+        }
+        configuration = updated
+        console.out("\(key.rawValue) = \(configuration.value(of: key))")
+    }
+
+    // MARK: payment
+
+    func createPayment(amount: Int?, currency: String?, orderNumber: String?) throws(ReplError) {
+        throw ReplError(.notAvailable, "payment create needs the GatewaySandbox package, not in this build yet")
+    }
+
+    func showPayment() throws(ReplError) {
+        guard let payment else {
+            throw ReplError(.notAvailable, "no payment yet: payment create, or payment use ID KEY")
+        }
+        if options.json {
+            console.out(
+                JSONValue.object([
+                    ("paymentId", .string(payment.paymentId)),
+                    ("verificationKey", .string(SecretPolicy.maskedKey(payment.verificationKey))),
+                    ("checkoutURL", payment.checkoutURL.map(JSONValue.string) ?? .null),
+                    ("returnURL", payment.returnURL.map(JSONValue.string) ?? .null),
+                ]).text)
+            return
+        }
+        var rows = [
+            ("payment id", payment.paymentId), ("verification key", SecretPolicy.maskedKey(payment.verificationKey)),
+        ]
+        if let amount = payment.amount, let currency = payment.currency {
+            rows.append(("amount", "\(amount) \(currency) (minor units)"))
+        }
+        if let order = payment.orderNumber {
+            rows.append(("order number", order))
+        }
+        rows.append(("checkout URL", payment.checkoutURL ?? "(none: pay hosted needs one)"))
+        rows.append(("return URL", payment.returnURL ?? "(none)"))
+        console.table(rows)
+    }
+
+    // MARK: buyer
+
+    func queueBuyer(_ step: BuyerStep) {
+        buyerSteps.append(step)
+        console.out("Buyer will: \(step) (\(buyerSteps.count) queued).")
+    }
+
+    func showBuyer() {
+        if buyerSteps.isEmpty {
+            let fallback = source.isInteractive ? "the shell will ask you" : "pages will be closed"
+            console.out("No buyer actions queued: \(fallback).")
+            return
+        }
+        for (index, step) in buyerSteps.enumerated() {
+            console.out("  \(index + 1). \(step)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import ReplCore
+
+// Card numbers are from the published sandbox test-card table (GATEWAY.md) and
+// the classic Luhn example 79927398713 (Wikipedia, "Luhn algorithm").
+@Suite struct SecretPolicyTests {
+    @Test(arguments: [
+        "card number 4111111111111111",
+        "card number 4111 1111 1111 1111",
+        "card number 4111-1111-1111-1111",
+        "brand 378282246310005",
+        "luhn 3782 822463 10005",
+        "format 555555555555",  // twelve digits: the shortest card number
+        "status 12345678901234567890123",  // longer than 19: still refused
+        "card cvc 123",
+        "card cvc",
+        "CARD  CVC 9999",
+        "card cvv 123",
+        "card 4111",
+        "card number 4111",
+        "payment use p1 k3y",
+        "buyer challenge 1234",
+        "",
+        "   ",
+    ])
+    func linesNeverRecorded(line: String) {
+        #expect(!SecretPolicy.shouldRecordInHistory(line))
+    }
+
+    @Test(arguments: [
+        "help", "card number", "card test visa", "card name Ada Lovelace", "card expiry 12/30", "card show",
+        "payment create 1250 EUR --order 12345678901", "luhn 79927398713", "pay card --step", "buyer hosted pay",
+        "status pay_123", "sandbox fault jwks latency 2000",
+    ])
+    func ordinaryLinesRecorded(line: String) {
+        #expect(SecretPolicy.shouldRecordInHistory(line))
+    }
+
+    @Test func masksCardNumbersKeepingLengthAndLastFour() {
+        #expect(SecretPolicy.maskCardNumbers(in: "n=4111 1111 1111 1111.") == "n=•••• •••• •••• 1111.")
+        #expect(SecretPolicy.maskCardNumbers(in: "378282246310005") == "•••••••••••0005")
+        #expect(SecretPolicy.maskCardNumbers(in: "order 12345678901") == "order 12345678901")
+    }
+
+    @Test func redactsSecretWordsForDisplay() {
+        #expect(SecretPolicy.redactedForDisplay("card cvc 123 45") == "card cvc ••• ••")
+        #expect(SecretPolicy.redactedForDisplay("payment use p1 abc https://x") == "payment use p1 ••• https://x")
+        #expect(SecretPolicy.redactedForDisplay("buyer challenge 1234") == "buyer challenge ••••")
+        #expect(SecretPolicy.redactedForDisplay("card nmber 4111") == "card nmber ••••")
+        #expect(SecretPolicy.redactedForDisplay("card name Ada") == "card name Ada")
+        let line = "brand 5555 5555 5555 4444 x"
+        #expect(SecretPolicy.redactedForDisplay(line) == "brand •••• •••• •••• 4444 x")
+        #expect(SecretPolicy.redactedForDisplay(line).count == line.count)
+    }
+
+    @Test func maskedKeyNeverShowsTheKey() {
+        #expect(!SecretPolicy.maskedKey("vk_live_abcdef").contains("abcdef"))
+    }
+}
