@@ -1,0 +1,180 @@
+/// The card networks the SDK recognises, for display and input formatting only.
+///
+/// The brand is derived from the leading digits of the card number (see
+/// ``detect(_:)`` and ``iinRanges``). It is never sent to the gateway and never a
+/// reason to reject a card: whether a store accepts a brand is decided by the
+/// gateway. Cards of networks not listed here (JCB, Diners Club, UnionPay, Mir,
+/// ...) are `.unknown`, never a guess at one of these.
+///
+/// Raw values are fixed by the SDK contract and stable across versions.
+public enum CardBrand: Int, CaseIterable, Sendable, CustomStringConvertible {
+    /// Not one of the brands below, or not yet decidable from what was typed.
+    case unknown = 0
+    /// Visa (IIN 4).
+    case visa = 1
+    /// Mastercard (IIN 51–55 and 2221–2720).
+    case mastercard = 2
+    /// American Express (IIN 34, 37).
+    case amex = 3
+    /// Maestro (IIN 5018, 5020, 5038, 5893, 56–58, 6304, 6759, 6761–6763, 67).
+    case maestro = 4
+    /// Discover (IIN 6011, 644–649, 65).
+    case discover = 5
+
+    /// The case name, e.g. `"visa"`; stable, suitable for logs and JSON.
+    public var description: String {
+        switch self {
+        case .unknown: "unknown"
+        case .visa: "visa"
+        case .mastercard: "mastercard"
+        case .amex: "amex"
+        case .maestro: "maestro"
+        case .discover: "discover"
+        }
+    }
+
+    /// The network's name as a buyer knows it, e.g. `"American Express"`.
+    public var displayName: String {
+        switch self {
+        case .unknown: "Unknown"
+        case .visa: "Visa"
+        case .mastercard: "Mastercard"
+        case .amex: "American Express"
+        case .maestro: "Maestro"
+        case .discover: "Discover"
+        }
+    }
+
+    /// The most digits a card number of this brand can have: Amex 15,
+    /// Mastercard 16, every other brand (and `.unknown`) 19.
+    ///
+    /// The number editor stops accepting digits here. Validation itself stays
+    /// brand-agnostic (12 to 19 digits and Luhn), so this never rejects a card.
+    public var maximumNumberLength: Int {
+        switch self {
+        case .amex: 15
+        case .mastercard: 16
+        case .unknown, .visa, .maestro, .discover: 19
+        }
+    }
+
+    /// The most digits the security-code editor accepts for this brand: 4 for
+    /// Amex and for `.unknown` (which may still turn out to be Amex), 3 otherwise.
+    ///
+    /// Validation itself accepts 3 or 4 digits for every brand.
+    public var securityCodeLength: Int {
+        switch self {
+        case .amex, .unknown: 4
+        case .visa, .mastercard, .maestro, .discover: 3
+        }
+    }
+
+    /// The sizes of the digit groups the number is displayed in: `[4, 6, 5]`
+    /// for Amex, `[4, 4, 4, 4, 3]` for every other brand (16 digits as
+    /// 4-4-4-4, longer numbers continue with a fifth group).
+    ///
+    /// Digits beyond the last group (only possible past the brand's maximum
+    /// length) are appended to the last group.
+    public var numberGrouping: [Int] {
+        switch self {
+        case .amex: [4, 6, 5]
+        case .unknown, .visa, .mastercard, .maestro, .discover: [4, 4, 4, 4, 3]
+        }
+    }
+
+    /// The brand of a card number, read from its leading digits as typed.
+    ///
+    /// - Spaces and dashes (Unicode categories Zs and Pd) are skipped.
+    /// - Works on partial input: `"4"` is `.visa`. A prefix that could still
+    ///   become either of two brands in ``iinRanges`` is `.unknown` until one more
+    ///   digit decides (`"5"` may be Mastercard or Maestro; `"51"` is Mastercard).
+    ///   A prefix that only one brand's ranges can still complete is that brand
+    ///   (`"2"` is Mastercard, `"3"` is Amex); one that no range can complete is
+    ///   `.unknown` (`"35"`, a JCB prefix).
+    /// - The most specific range wins: with overlapping ranges, the one with the
+    ///   most digits decides.
+    /// - Only the leading digits are read (as many as the longest range has,
+    ///   four); a character other than a digit, space or dash among them makes
+    ///   the result `.unknown`; what follows them is not examined.
+    ///
+    /// Pure and thread-safe; allocation-free for native strings.
+    @inlinable
+    public static func detect(_ number: some StringProtocol) -> CardBrand {
+        if let brand = number.utf8.withContiguousStorageIfAvailable({ IINTable.detect(utf8: $0) }), let brand {
+            return brand
+        }
+        return IINTable.detect(scalars: number.unicodeScalars)
+    }
+}
+
+/// A range of issuer identification numbers (the leading digits of a card
+/// number) that belongs to one brand.
+///
+/// `low...high` compares the first `digits` digits of a card number, so
+/// `IINRange(low: 2221, high: 2720, digits: 4, brand: .mastercard)` covers every
+/// number that starts with 2221 up to every number that starts with 2720.
+public struct IINRange: Sendable, Equatable, CustomStringConvertible {
+    /// The lowest prefix in the range, as a number of exactly `digits` digits.
+    public let low: Int
+    /// The highest prefix in the range (inclusive), exactly `digits` digits.
+    public let high: Int
+    /// How many leading digits of a card number the range compares.
+    public let digits: Int
+    /// The brand every number in the range belongs to.
+    public let brand: CardBrand
+
+    /// A range; `low` and `high` must both have exactly `digits` digits and
+    /// `low <= high` (the built-in table is checked by the tests).
+    public init(low: Int, high: Int, digits: Int, brand: CardBrand) {
+        self.low = low
+        self.high = high
+        self.digits = digits
+        self.brand = brand
+    }
+
+    /// `"2221-2720 mastercard"` or `"4 visa"`.
+    public var description: String {
+        low == high ? "\(low) \(brand)" : "\(low)-\(high) \(brand)"
+    }
+}
+
+extension CardBrand {
+    /// The IIN table brand detection is computed from.
+    ///
+    /// Sources: the project's issue 2, which fixes the ranges to support; the
+    /// IIN table of Wikipedia's "Payment card number" article (ISO/IEC 7812
+    /// registrations: Maestro 5018, 5020, 5038, 5893, 6304, 6759, 6761–6763);
+    /// Braintree `credit-card-type`, `src/lib/card-types.ts` (Visa 4,
+    /// Mastercard 51–55 and 2221–2720, Amex 34/37, Discover 6011/644–649/65).
+    ///
+    /// | brand | ranges |
+    /// |---|---|
+    /// | Visa | 4 |
+    /// | Mastercard | 51–55, 2221–2720 |
+    /// | American Express | 34, 37 |
+    /// | Discover | 6011, 644–649, 65 |
+    /// | Maestro | 5018, 5020, 5038, 5893, 56–58, 6304, 6759, 6761–6763, 67 |
+    ///
+    /// Deliberately absent: Maestro's wider 50–69 claims and Discover's
+    /// co-branded 622126–622925 (both overlap UnionPay, Elo, RuPay and others:
+    /// a wrong logo is worse than none); those numbers are `.unknown`.
+    public static let iinRanges: [IINRange] = [
+        IINRange(low: 4, high: 4, digits: 1, brand: .visa),
+        IINRange(low: 51, high: 55, digits: 2, brand: .mastercard),
+        IINRange(low: 2221, high: 2720, digits: 4, brand: .mastercard),
+        IINRange(low: 34, high: 34, digits: 2, brand: .amex),
+        IINRange(low: 37, high: 37, digits: 2, brand: .amex),
+        IINRange(low: 6011, high: 6011, digits: 4, brand: .discover),
+        IINRange(low: 644, high: 649, digits: 3, brand: .discover),
+        IINRange(low: 65, high: 65, digits: 2, brand: .discover),
+        IINRange(low: 5018, high: 5018, digits: 4, brand: .maestro),
+        IINRange(low: 5020, high: 5020, digits: 4, brand: .maestro),
+        IINRange(low: 5038, high: 5038, digits: 4, brand: .maestro),
+        IINRange(low: 5893, high: 5893, digits: 4, brand: .maestro),
+        IINRange(low: 56, high: 58, digits: 2, brand: .maestro),
+        IINRange(low: 6304, high: 6304, digits: 4, brand: .maestro),
+        IINRange(low: 6759, high: 6759, digits: 4, brand: .maestro),
+        IINRange(low: 6761, high: 6763, digits: 4, brand: .maestro),
+        IINRange(low: 67, high: 67, digits: 2, brand: .maestro),
+    ]
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+
+/// The headless card model: what the buyer typed, read at submit time.
+///
+/// Fill it from any UI (the three editors of this package, your own fields, a
+/// REPL) and ask ``isValid`` or ``validationError(for:)`` before paying:
+///
+/// ```swift
+/// let card = CardInput()
+/// card.cardholderName = "Jane Doe"
+/// card.cardNumber = "4242 4242 4242 4242"
+/// card.expiryMonth = "12"
+/// card.expiryYear = "30"
+/// card.securityCode = "123"
+/// if let error = card.validationError(for: .cardNumber) { show(error.localizedDescription) }
+/// ```
+///
+/// Rules (brand-agnostic; the brand never rejects a card):
+/// - number: digits after removing spaces and dashes, any other character is
+///   an error, 12 to 19 digits, Luhn check digit;
+/// - expiry: two-digit month `01`–`12` and two-digit year, valid through the
+///   last day of the expiry month in the clock's time zone;
+/// - security code: 3 or 4 digits;
+/// - cardholder name: not blank, at most 45 characters, no control characters.
+///
+/// Thread safety: every property and method may be used from any thread; each
+/// call sees a consistent set of fields. ``description``, ``debugDescription``
+/// and the reflection mirror never show the number (last four digits at most)
+/// or the security code.
+public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    struct Fields: Sendable {
+        var cardholderName = ""
+        var cardNumber = ""
+        var expiryMonth = ""
+        var expiryYear = ""
+        var securityCode = ""
+    }
+
+    struct State: Sendable {
+        var fields = Fields()
+        var window: MonthWindow?
+    }
+
+    private let state: Mutex<State>
+
+    /// The clock the expiry check reads.
+    public let clock: CardClock
+
+    /// An empty card judged against the system clock in the current time zone.
+    public convenience init() {
+        self.init(clock: .system)
+    }
+
+    /// An empty card judged against `clock` (inject a fixed clock in tests).
+    public init(clock: CardClock) {
+        self.clock = clock
+        self.state = Mutex(State())
+    }
+
+    /// A filled card; every field defaults to `""`.
+    public convenience init(
+        cardholderName: String = "", cardNumber: String = "", expiryMonth: String = "", expiryYear: String = "",
+        securityCode: String = "", clock: CardClock = .system
+    ) {
+        self.init(clock: clock)
+        state.withLock {
+            $0.fields = Fields(
+                cardholderName: cardholderName, cardNumber: cardNumber, expiryMonth: expiryMonth,
+                expiryYear: expiryYear, securityCode: securityCode)
+        }
+    }
+
+    /// The name as printed on the card. Default `""`.
+    public var cardholderName: String {
+        get { state.withLock { $0.fields.cardholderName } }
+        set { state.withLock { $0.fields.cardholderName = newValue } }
+    }
+
+    /// The card number; spaces and dashes are accepted. Default `""`.
+    public var cardNumber: String {
+        get { state.withLock { $0.fields.cardNumber } }
+        set { state.withLock { $0.fields.cardNumber = newValue } }
+    }
+
+    /// Two digits, `"01"` to `"12"`. Default `""`.
+    public var expiryMonth: String {
+        get { state.withLock { $0.fields.expiryMonth } }
+        set { state.withLock { $0.fields.expiryMonth = newValue } }
+    }
+
+    /// Two digits, e.g. `"30"` for 2030. Default `""`.
+    public var expiryYear: String {
+        get { state.withLock { $0.fields.expiryYear } }
+        set { state.withLock { $0.fields.expiryYear = newValue } }
+    }
+
+    /// The 3- or 4-digit code from the card. Default `""`.
+    public var securityCode: String {
+        get { state.withLock { $0.fields.securityCode } }
+        set { state.withLock { $0.fields.securityCode = newValue } }
+    }
+
+    /// The brand derived from ``cardNumber`` (see ``CardBrand/detect(_:)``),
+    /// for display and input formatting only: never sent to the gateway and
+    /// never a reason to reject the card.
+    public var brand: CardBrand {
+        CardBrand.detect(cardNumber)
+    }
+
+    /// `true` when every field passes validation.
+    public var isValid: Bool {
+        let fields = state.withLock { $0.fields }
+        return FieldRules.number(fields.cardNumber) == nil
+            && FieldRules.securityCode(fields.securityCode) == nil
+            && FieldRules.cardholderName(fields.cardholderName) == nil
+            && FieldRules.expiry(month: fields.expiryMonth, year: fields.expiryYear, today: today) == nil
+    }
+
+    /// `nil` when `field` is valid; otherwise an `NSError` in domain
+    /// `com.egw.egwpay`, code 7 (`cardValidationFailed`), whose
+    /// `localizedDescription` names the problem and never contains card data.
+    ///
+    /// `userInfo` also carries the field and a reason code (see
+    /// ``CardValidationIssue/nsError``). An incomplete field is an error here:
+    /// this is the submit-time verdict. For live UIs see ``fieldState(for:)``.
+    public func validationError(for field: CardField) -> NSError? {
+        validationIssue(for: field)?.nsError
+    }
+
+    /// The structured form of ``validationError(for:)``: `nil` when valid.
+    public func validationIssue(for field: CardField) -> CardValidationIssue? {
+        let fields = state.withLock { $0.fields }
+        let failure: FieldRules.Failure?
+        switch field {
+        case .cardholderName: failure = FieldRules.cardholderName(fields.cardholderName)
+        case .cardNumber: failure = FieldRules.number(fields.cardNumber)
+        case .expiry: failure = FieldRules.expiry(month: fields.expiryMonth, year: fields.expiryYear, today: today)
+        case .securityCode: failure = FieldRules.securityCode(fields.securityCode)
+        }
+        return failure.map { CardValidationIssue(field: field, reason: $0.reason, state: $0.state) }
+    }
+
+    /// The field's live state: `.valid`, `.incomplete` (empty or partial, more
+    /// typing could fix it: `"4242"`), or `.invalid` (no typing can fix it).
+    public func fieldState(for field: CardField) -> FieldState {
+        validationIssue(for: field)?.state ?? .valid
+    }
+
+    /// The first failing field's issue, in form order (name, number, expiry,
+    /// security code); `nil` when the card is valid.
+    public var firstIssue: CardValidationIssue? {
+        for field in [CardField.cardholderName, .cardNumber, .expiry, .securityCode] {
+            if let issue = validationIssue(for: field) { return issue }
+        }
+        return nil
+    }
+
+    /// Empties every field.
+    public func clear() {
+        state.withLock { $0.fields = Fields() }
+    }
+
+    /// The current calendar month per ``clock``, cached until the month ends.
+    private func today() -> YearMonth {
+        let now = clock.now()
+        if let window = state.withLock({ $0.window }), window.contains(now) {
+            return window.month
+        }
+        let window = MonthWindow(containing: now, timeZone: clock.timeZone)
+        state.withLock { $0.window = window }
+        return window.month
+    }
+
+    // MARK: Safe descriptions
+
+    /// A summary for logs: brand, the number masked to its last four digits,
+    /// the expiry, whether a code and a name are present, and each field's
+    /// state. Never the number, the code or the name.
+    public var description: String {
+        let fields = state.withLock { $0.fields }
+        let states = CardField.allCases.map { "\($0)=\(fieldState(for: $0))" }.joined(separator: " ")
+        return "CardInput(brand: \(CardBrand.detect(fields.cardNumber)), "
+            + "cardNumber: \(Self.shown(CardNumber.masked(fields.cardNumber))), "
+            + "expiry: \(Self.safeExpiry(fields)), "
+            + "securityCode: \(Self.presence(fields.securityCode, shownAs: "•••")), "
+            + "cardholderName: \(Self.presence(fields.cardholderName, shownAs: "<set>")), "
+            + "\(states))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Masked children only, so `dump(card)` shows no card data either.
+    public var customMirror: Mirror {
+        let fields = state.withLock { $0.fields }
+        return Mirror(
+            self,
+            children: [
+                "brand": CardBrand.detect(fields.cardNumber),
+                "cardNumber": Self.shown(CardNumber.masked(fields.cardNumber)),
+                "expiry": Self.safeExpiry(fields),
+                "securityCode": Self.presence(fields.securityCode, shownAs: "•••"),
+                "cardholderName": Self.presence(fields.cardholderName, shownAs: "<set>"),
+            ],
+            displayStyle: .class)
+    }
+
+    private static func shown(_ text: String) -> String { text.isEmpty ? "<empty>" : text }
+
+    private static func presence(_ text: String, shownAs mask: String) -> String {
+        text.isEmpty ? "<empty>" : mask
+    }
+
+    /// `MM/YY` when both parts are at most two ASCII digits (anything else
+    /// could be a misplaced card number or code, so it is not shown).
+    private static func safeExpiry(_ fields: Fields) -> String {
+        func isShort(_ text: String) -> Bool {
+            text.utf8.count <= 2 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        if fields.expiryMonth.isEmpty && fields.expiryYear.isEmpty { return "<empty>" }
+        guard isShort(fields.expiryMonth), isShort(fields.expiryYear) else { return "<not shown>" }
+        return "\(fields.expiryMonth)/\(fields.expiryYear)"
+    }
+}
