@@ -8,7 +8,9 @@ let package = Package(
     products: [
         .executable(name: "egw-repl", targets: ["egw-repl"])
     ],
-    dependencies: [],
+    dependencies: [
+        .package(path: "../../Packages/JWE")
+    ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
         .systemLibrary(
@@ -24,7 +26,10 @@ let package = Package(
         .target(name: "ReplCore", path: "Sources/ReplCore"),
         .executableTarget(
             name: "egw-repl",
-            dependencies: ["ReplCore", "CEditLineShim"]
+            dependencies: [
+                "ReplCore", "CEditLineShim",
+                .product(name: "JWE", package: "JWE"),
+            ]
         ),
         .testTarget(name: "ReplCoreTests", dependencies: ["ReplCore"]),
     ],

@@ -54,6 +54,7 @@ case .run(let options):
     }
     let color = !scriptMode && source.isInteractive
         && Platform.usesColor(fd: 1, noColorFlag: options.noColor, environment: environment)
-    let shell = Shell(options: options, source: source, console: Console(usesColor: color))
+    let interrupts = Interrupts(exitsWhenIdle: !source.isInteractive)
+    let shell = Shell(options: options, source: source, console: Console(usesColor: color), interrupts: interrupts)
     exit(shell.run())
 }

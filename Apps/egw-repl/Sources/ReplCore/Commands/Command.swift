@@ -35,7 +35,7 @@ public enum Command: Equatable, Sendable {
     /// `card clear`.
     case cardClear
     /// `buyer hosted pay|decline|cancel|abandon|pending`.
-    case buyerHosted(HostedChoice)
+    case buyerHosted(BuyerHostedChoice)
     /// `buyer challenge CODE`.
     case buyerChallenge(code: String)
     /// `buyer close`.
@@ -87,7 +87,7 @@ public enum Command: Equatable, Sendable {
 }
 
 /// What the buyer does on the hosted checkout page.
-public enum HostedChoice: String, Sendable, CaseIterable {
+public enum BuyerHostedChoice: String, Sendable, CaseIterable {
     /// Pays: status `SETTLED`.
     case pay
     /// Declines: status `FAILED`.

@@ -276,7 +276,7 @@ public struct CommandParser: Sendable {
         case ["card", "clear"]:
             return .cardClear
         case ["buyer", "hosted"]:
-            guard let choice = text("CHOICE").flatMap(HostedChoice.init(rawValue:)) else {
+            guard let choice = text("CHOICE").flatMap(BuyerHostedChoice.init(rawValue:)) else {
                 throw ReplError(.missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
             }
             return .buyerHosted(choice)

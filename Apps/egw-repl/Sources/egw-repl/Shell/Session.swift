@@ -53,7 +53,7 @@ struct CurrentPayment: Equatable {
 
 /// One scripted buyer action (`buyer ...`).
 enum BuyerStep: Equatable, CustomStringConvertible {
-    case hosted(HostedChoice)
+    case hosted(BuyerHostedChoice)
     case challenge(code: String)
     case close
 

@@ -18,6 +18,7 @@ final class Shell {
     let options: Options
     let source: LineSource
     let console: Console
+    let interrupts: Interrupts
     var interpreter = Interpreter()
     var configuration = ShellConfiguration()
     var payment: CurrentPayment?
@@ -25,8 +26,9 @@ final class Shell {
     /// Set when any command failed (the exit status of a script).
     private(set) var anyFailed = false
 
-    init(options: Options, source: LineSource, console: Console) {
+    init(options: Options, source: LineSource, console: Console, interrupts: Interrupts) {
         self.options = options
+        self.interrupts = interrupts
         self.source = source
         self.console = console
         configuration.apiBaseURL = options.apiBaseURL
@@ -128,8 +130,8 @@ final class Shell {
         case .cardNumber, .cardName, .cardExpiry, .cardSecurityCode, .cardTest, .cardShow, .cardCheck, .cardClear,
             .brand, .luhn, .format:
             throw ReplError(.notAvailable, "card commands need the CardValidation package, not in this build yet")
-        case .jweHeader:
-            throw ReplError(.notAvailable, "jwe commands need the JWE package, not in this build yet")
+        case .jweHeader(let token):
+            try showJWEHeader(token)
         case .sandboxCards, .sandboxFault, .sandboxFaults, .sandboxFaultsClear, .sandboxLog:
             throw ReplError(.notAvailable, "sandbox commands need the GatewaySandbox package, not in this build yet")
         case .payCard, .payHosted, .result, .status:

@@ -1,0 +1,130 @@
+"""Shared helpers for the egw-repl end-to-end tests (no tests in this module).
+
+The tests drive the built binary named by EGW_REPL_BIN (the Makefile sets it):
+piped scripts through subprocess, and a real pseudo-terminal through tmux on a
+private socket. Every transcript they produce can be scanned for card data.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+
+REPL_BIN = os.environ.get("EGW_REPL_BIN", "")
+
+# The sandbox test cards (GATEWAY.md, "Test cards"): the numbers that must
+# never appear in clear in a transcript or a history file.
+TEST_CARD_NUMBERS = [
+    "4111111111111111",
+    "5555555555554444",
+    "6759649826438453",
+    "4000000000003063",
+    "5200828282828210",
+    "4000000000000002",
+    "6011111111111117",
+    "378282246310005",
+]
+
+needs_repl = unittest.skipUnless(REPL_BIN and os.access(REPL_BIN, os.X_OK), "EGW_REPL_BIN is not set")
+needs_tmux = unittest.skipUnless(shutil.which("tmux"), "tmux is not installed")
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def clean_env(**extra):
+    """A small, predictable environment: no colour, a private HOME."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": extra.pop("HOME", tempfile.mkdtemp(prefix="egw-repl-home-")),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+    }
+    env.update(extra)
+    return env
+
+
+def run_repl(script, args=(), env=None, timeout=120):
+    """Runs the REPL with `script` piped to stdin; returns the CompletedProcess (text)."""
+    return subprocess.run(
+        [REPL_BIN, *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env if env is not None else clean_env(),
+    )
+
+
+def digits_only(text):
+    return re.sub(r"[\s\-]", "", text)
+
+
+def assert_no_card_data(testcase, text, extra_secrets=()):
+    """Fails when `text` holds a test card number (with or without separators),
+    any run of 12+ digits, or one of `extra_secrets` (codes, verification keys)."""
+    squeezed = digits_only(ANSI.sub("", text))
+    for number in TEST_CARD_NUMBERS:
+        testcase.assertNotIn(number, squeezed, "a test card number appears in clear")
+    # Any 12-19 digit run once spaces and dashes are removed is a card number to us.
+    for match in re.finditer(r"\d{12,}", squeezed):
+        testcase.fail(f"a {len(match.group())}-digit run appears in clear")
+    for secret in extra_secrets:
+        if secret:
+            testcase.assertNotIn(secret, text, "a secret appears in clear")
+
+
+class Tmux:
+    """One tmux server on a private socket, one window running a command."""
+
+    def __init__(self, command, width=160, height=50, env=None):
+        self.socket = f"egw-repl-test-{os.getpid()}-{id(self)}"
+        env_prefix = ""
+        if env:
+            env_prefix = "env " + " ".join(f"{k}={shquote(v)}" for k, v in env.items()) + " "
+        # Keep the pane after the REPL exits and show its exit status.
+        wrapped = f"{env_prefix}{command}; echo \"[exited $?]\"; sleep 600"
+        subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "t",
+             "-x", str(width), "-y", str(height), wrapped],
+            check=True,
+        )
+
+    def send(self, *keys):
+        """Sends tmux key names (Tab, Enter, C-c, C-d, Up)."""
+        subprocess.run(["tmux", "-L", self.socket, "send-keys", "-t", "t", *keys], check=True)
+
+    def type(self, text):
+        """Types `text` literally."""
+        subprocess.run(["tmux", "-L", self.socket, "send-keys", "-t", "t", "-l", "--", text], check=True)
+
+    def screen(self, escapes=False):
+        """The pane's text (with its colour escape sequences when `escapes`)."""
+        flags = ["-e"] if escapes else []
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, "capture-pane", "-p", "-J", *flags, "-S", "-2000", "-t", "t"],
+            capture_output=True, text=True, check=True,
+        )
+        return out.stdout
+
+    def wait_for(self, predicate, timeout=30.0, what="text"):
+        """Polls the screen until `predicate(screen)` (or a substring) holds."""
+        if isinstance(predicate, str):
+            needle = predicate
+            predicate = lambda screen: needle in screen  # noqa: E731
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if predicate(screen):
+                return screen
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; screen:\n{self.screen()}")
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def shquote(value):
+    return "'" + str(value).replace("'", "'\\''") + "'"

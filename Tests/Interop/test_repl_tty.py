@@ -1,0 +1,113 @@
+"""egw-repl on a real pseudo-terminal (tmux): completion, history, Ctrl-C.
+
+tmux runs on a private socket per test; the REPL's history goes to a file in a
+temporary directory, which is scanned for card data afterwards.
+"""
+
+import os
+import tempfile
+import unittest
+
+from test_repl_support import REPL_BIN, Tmux, assert_no_card_data, needs_repl, needs_tmux, shquote
+
+PROMPT = "egw> "
+
+
+@needs_repl
+@needs_tmux
+class Terminal(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="egw-repl-tty-")
+        self.history = os.path.join(self.home, "history")
+        self.sessions = []
+
+    def tearDown(self):
+        for session in self.sessions:
+            session.close()
+
+    def start(self, *args, **env):
+        command = " ".join(shquote(part) for part in [REPL_BIN, "--history", self.history, *args])
+        environment = {"HOME": self.home, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+        environment.update(env)
+        session = Tmux(command, env=environment)
+        self.sessions.append(session)
+        session.wait_for(PROMPT, what="the first prompt")
+        return session
+
+    def last_line(self, session):
+        lines = [line for line in session.screen().splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+
+    def test_tab_completes_commands_subcommands_flags_and_values(self):
+        repl = self.start()
+        repl.type("pay ho")
+        repl.send("Tab")
+        repl.wait_for(lambda s: s.rstrip().endswith("egw> pay hosted"), what="sub-command completion")
+        repl.type("--me")
+        repl.send("Tab")
+        repl.wait_for(lambda s: s.rstrip().endswith("egw> pay hosted --method"), what="flag completion")
+        repl.type("cl")
+        repl.send("Tab")
+        repl.wait_for(lambda s: s.rstrip().endswith("--method click-to-pay"), what="value completion")
+        repl.send("C-u")
+        repl.type("config set check")
+        repl.send("Tab")
+        repl.send("Tab")
+        # Two candidates share "checkout-": the second Tab lists both.
+        screen = repl.wait_for("checkout-api-base-url", what="the candidate list")
+        self.assertIn("checkout-base-url", screen)
+        self.assertIn("egw> config set checkout-", screen)
+
+    def test_history_is_recalled_in_a_second_run_and_never_holds_card_data(self):
+        repl = self.start()
+        for line in ("config set timeout 17", "card cvc 123", "brand 4111 1111 1111 1111",
+                     "payment use pay_9 vk_secret_A1b2C3", "help card"):
+            repl.type(line)
+            repl.send("Enter")
+        repl.wait_for("card cvc", what="help card output")
+        repl.send("C-d")
+        repl.wait_for("[exited 0]", what="exit on Ctrl-D")
+
+        with open(self.history, encoding="utf-8", errors="replace") as handle:
+            recorded = handle.read()
+        self.assertIn("timeout", recorded)
+        assert_no_card_data(self, recorded, extra_secrets=["vk_secret_A1b2C3", "cvc\\040123", "cvc 123"])
+        self.assertEqual(os.stat(self.history).st_mode & 0o777, 0o600)
+
+        again = self.start()
+        again.send("Up")
+        again.wait_for(lambda s: s.rstrip().endswith("egw> help card"), what="the last line recalled")
+        again.send("Up")
+        again.wait_for(lambda s: s.rstrip().endswith("egw> config set timeout 17"), what="the earlier line")
+        again.send("Enter")
+        again.wait_for("timeout = 17s", what="the recalled command's output")
+
+    def test_ctrl_c_at_the_prompt_does_not_end_the_shell(self):
+        repl = self.start()
+        repl.send("C-c")
+        repl.type("config set timeout 5")
+        repl.send("Enter")
+        repl.wait_for("timeout = 5s", what="the shell still running after Ctrl-C")
+        repl.type("quit")
+        repl.send("Enter")
+        repl.wait_for("[exited 0]", what="quit")
+
+    def test_colour_on_a_terminal_but_not_with_no_color(self):
+        # An error is red (SGR 31) on a terminal...
+        repl = self.start()
+        repl.type("nope")
+        repl.send("Enter")
+        repl.wait_for("unknown command", what="an error")
+        self.assertRegex(repl.screen(escapes=True), r"\x1b\[(\d+;)*31m")
+        # ...but never with NO_COLOR, TERM=dumb or --no-color.
+        for args, env in (((), {"NO_COLOR": "1"}), ((), {"TERM": "dumb"}), (("--no-color",), {})):
+            with self.subTest(args=args, env=env):
+                plain = self.start(*args, **env)
+                plain.type("nope")
+                plain.send("Enter")
+                plain.wait_for("unknown command", what="an error")
+                self.assertNotRegex(plain.screen(escapes=True), r"\x1b\[(\d+;)*31m")
+
+
+if __name__ == "__main__":
+    unittest.main()
