@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// GatewaySandbox: a loopback payment gateway (libmicrohttpd) that plays every host of
+// GATEWAY.md, plus the `egw-sandbox` executable.
+let package = Package(
+    name: "GatewaySandbox",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GatewaySandbox", targets: ["GatewaySandbox"]),
+        .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
+    ],
+    dependencies: [
+        .package(path: "../StatusMapping")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        .target(
+            name: "GatewaySandbox",
+            dependencies: [
+                "CMicroHTTPD",
+                "CMicroHTTPDShim",
+                .product(name: "StatusMapping", package: "StatusMapping"),
+            ]
+        ),
+        .executableTarget(name: "egw-sandbox", dependencies: ["GatewaySandbox"]),
+        .testTarget(name: "GatewaySandboxTests", dependencies: ["GatewaySandbox"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+// libmicrohttpd as a Swift-importable module. The variadic entry points are
+// reached through CMicroHTTPDShim.
+#include <microhttpd.h>

@@ -1,0 +1,175 @@
+import Foundation
+
+extension SandboxCore {
+    /// Creates a payment as a merchant backend would (also used by `Sandbox.createPayment`).
+    func makePayment(amount: Int, currency: String, orderNumber: String?, shopRedirectURL: String?) -> PaymentRecord {
+        state.withLock { state in
+            var id: String
+            repeat {
+                id = "pay_" + state.ids.hex(bytes: 10)
+            } while state.payments[id] != nil
+            state.orderCounter += 1
+            let order = orderNumber ?? String(format: "ORDER-%06d", state.orderCounter)
+            let record = PaymentRecord(
+                id: id, verificationKey: "vk_" + state.ids.hex(bytes: 16), amount: amount, currency: currency,
+                orderNumber: order, shopRedirectURL: shopRedirectURL ?? "\(origin)/sandbox/return/\(id)")
+            state.payments[id] = record
+            return record
+        }
+    }
+
+    func checkoutURL(for paymentId: String) -> String { "\(checkoutBase)/checkout/pay/\(paymentId)" }
+
+    /// `POST /sandbox/payments` `{"amount", "currency", "orderNumber", "shopRedirectUrl"}` (all optional).
+    func merchantCreatePayment(_ request: HTTPRequest) -> HTTPResponse {
+        let body: JSONObject
+        switch jsonObjectBody(request, emptyIsObject: true) {
+        case .success(let object): body = object
+        case .failure(let error): return error.response
+        }
+        var amount = 1250
+        if let value = body["amount"] {
+            guard let int = value.intValue, (1...99_999_999).contains(int) else {
+                return .error(400, "INVALID_REQUEST", "\"amount\" must be an integer from 1 to 99999999 (minor units)")
+            }
+            amount = int
+        }
+        var currency = "EUR"
+        if let value = body["currency"] {
+            guard let text = value.stringValue, text.utf8.count == 3,
+                text.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+            else { return .error(400, "INVALID_REQUEST", "\"currency\" must be three upper-case letters (ISO 4217)") }
+            currency = text
+        }
+        var orderNumber: String?
+        if let value = body["orderNumber"] {
+            guard let text = value.stringValue, (1...64).contains(text.count),
+                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return .error(400, "INVALID_REQUEST", "\"orderNumber\" must be a string of 1 to 64 characters") }
+            orderNumber = text
+        }
+        var shopRedirectURL: String?
+        if let value = body["shopRedirectUrl"] {
+            guard let text = value.stringValue, Self.isHTTPURL(text) else {
+                return .error(400, "INVALID_REQUEST", "\"shopRedirectUrl\" must be an absolute http or https URL")
+            }
+            shopRedirectURL = text
+        }
+        let payment = makePayment(
+            amount: amount, currency: currency, orderNumber: orderNumber, shopRedirectURL: shopRedirectURL)
+        return .json(201, merchantView(payment, includeKey: true))
+    }
+
+    /// `GET /sandbox/payments/{id}`: the payment with its card sessions (never card data).
+    func merchantGetPayment(_ paymentId: String) -> HTTPResponse {
+        let found = state.withLock { state -> (PaymentRecord, [CardSession])? in
+            guard let payment = state.payments[paymentId] else { return nil }
+            let sessions = state.sessions.values.filter { $0.paymentId == paymentId }.sorted { $0.id < $1.id }
+            return (payment, sessions)
+        }
+        guard let (payment, sessions) = found else {
+            return .error(404, "PAYMENT_NOT_FOUND", "no payment \(paymentId)")
+        }
+        guard case .object(var view) = merchantView(payment, includeKey: true) else { return .error(500, "INTERNAL_ERROR", "") }
+        view["method"] = payment.method.map { .string($0) } ?? .null
+        view["cardSessions"] = .array(
+            sessions.map { session in
+                guard case .object(var object) = sessionView(session) else { return .null }
+                object["last4"] = .string(session.last4)
+                return .object(object)
+            })
+        return .json(200, .object(view))
+    }
+
+    func merchantView(_ payment: PaymentRecord, includeKey: Bool) -> JSONValue {
+        .object(
+            JSONObject([
+                "paymentId": .string(payment.id),
+                "verificationKey": includeKey ? .string(payment.verificationKey) : nil,
+                "paymentStatus": .string(payment.status),
+                "orderNumber": .string(payment.orderNumber),
+                "amount": .int(payment.amount),
+                "currency": .string(payment.currency),
+                "shopRedirectUrl": .string(payment.shopRedirectURL),
+                "_links": .object(
+                    JSONObject(["checkoutRedirect": .object(JSONObject(["href": .string(checkoutURL(for: payment.id))]))])),
+            ]))
+    }
+
+    /// `GET {apiBaseURL}/checkout/api/egw/v1/payments/{id}` (the seeds' status lookup).
+    func statusLookup(_ request: HTTPRequest, paymentId: String) -> HTTPResponse {
+        switch authorize(request, paymentId: paymentId) {
+        case .failure(let error): return error.response
+        case .success(let payment):
+            return .json(
+                200,
+                .object(
+                    JSONObject([
+                        "paymentId": .string(payment.id), "paymentStatus": .string(payment.status),
+                        "orderNumber": .string(payment.orderNumber), "amount": .int(payment.amount),
+                        "currency": .string(payment.currency),
+                    ])))
+        }
+    }
+
+    /// `GET /sandbox/return/{id}`: the default `shopRedirectUrl`, a page that shows where the buyer landed.
+    func shopReturnPage(_ paymentId: String) -> HTTPResponse {
+        let status = state.withLock { $0.payments[paymentId]?.status }
+        return .html(
+            200,
+            Pages.document(
+                page: "shop-return", title: "Back at the shop",
+                meta: [("egw-payment-id", paymentId), ("egw-payment-status", status ?? "")],
+                body: """
+                    <h1>Back at the shop</h1>
+                    <p>Payment <code>\(HTML.escape(paymentId))</code>: \(HTML.escape(status ?? "unknown payment")).</p>
+                    <p>A real shop would now ask its backend for the payment status.</p>
+                    """))
+    }
+
+    /// `GET /`: the base URLs and where to start.
+    func indexPage() -> HTTPResponse {
+        .html(
+            200,
+            Pages.document(
+                page: "index", title: "EGWPay sandbox gateway",
+                meta: [
+                    ("egw-api-base-url", apiBase), ("egw-checkout-api-base-url", checkoutAPIBase),
+                    ("egw-checkout-base-url", checkoutBase), ("egw-merchant-base-url", origin),
+                ],
+                body: """
+                    <h1>EGWPay sandbox gateway</h1>
+                    <ul>
+                    <li>apiBaseURL: <code>\(HTML.escape(apiBase))</code></li>
+                    <li>checkoutAPIBaseURL: <code>\(HTML.escape(checkoutAPIBase))</code></li>
+                    <li>checkoutBaseURL: <code>\(HTML.escape(checkoutBase))</code></li>
+                    <li>merchant backend: <code>POST \(HTML.escape(origin))/sandbox/payments</code></li>
+                    </ul>
+                    """))
+    }
+
+    /// `GET /sandbox/cards`: the test-card table.
+    func testCards() -> HTTPResponse {
+        .json(
+            200,
+            .object(
+                JSONObject([
+                    "cards": .array(
+                        SandboxTestCard.all.map { card in
+                            .object(
+                                JSONObject([
+                                    "name": .string(card.name), "number": .string(card.number),
+                                    "brand": .string(card.brand), "behaviour": .string(card.behaviour),
+                                ]))
+                        }),
+                    "challengeCode": .string(CardSession.challengeCode),
+                ])))
+    }
+
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+
+/// A payment as the sandbox's merchant backend created it.
+struct PaymentRecord: Sendable, Equatable {
+    let id: String
+    let verificationKey: String
+    let amount: Int
+    let currency: String
+    let orderNumber: String
+    let shopRedirectURL: String
+    var status = "INITIALIZED"
+    /// The method chosen on the hosted page, if any.
+    var method: String?
+}
+
+/// Everything the sandbox remembers, behind one lock.
+struct SandboxState: Sendable {
+    var ids: SeededRandom
+    var payments: [String: PaymentRecord] = [:]
+    var sessions: [String: CardSession] = [:]
+    var sessionsByACSTransID: [String: String] = [:]
+    var faults: FaultSchedule
+    var log = RequestLog()
+    var orderCounter = 0
+
+    init(seed: UInt64) {
+        ids = SeededRandom(seed: seed)
+        faults = FaultSchedule(seed: seed)
+    }
+}
+
+/// The settings the core runs with (resolved from `Sandbox.Configuration`).
+struct SandboxSettings: Sendable {
+    var seed: UInt64
+    var keyMaxAge: Int
+    var bodyLimit: Int
+    var now: @Sendable () -> Date
+    var sleep: @Sendable (Duration) -> Void
+    var observer: (@Sendable (SandboxRequestLogEntry) -> Void)? = nil
+}
+
+/// The gateway's behaviour: routing, fault injection, the log, and every endpoint.
+/// Thread-safe: all state sits in one `Mutex`; handlers run on the server's connection threads.
+final class SandboxCore: Sendable {
+    let settings: SandboxSettings
+    let keys: any CardKeyService
+    let state: Mutex<SandboxState>
+    private let originStorage = Mutex("http://127.0.0.1:0")
+    private let stopping = Atomic(false)
+
+    init(settings: SandboxSettings, keys: any CardKeyService) {
+        self.settings = settings
+        self.keys = keys
+        self.state = Mutex(SandboxState(seed: settings.seed))
+    }
+
+    /// `http://host:port`, set once the server is listening.
+    var origin: String {
+        get { originStorage.withLock { $0 } }
+        set { originStorage.withLock { $0 = newValue } }
+    }
+
+    var apiBase: String { origin + "/" + Route.apiPrefix }
+    var checkoutAPIBase: String { origin + "/" + Route.checkoutAPIPrefix }
+    var checkoutBase: String { origin + "/" + Route.checkoutPrefix }
+    var acsBase: String { origin + "/" + Route.acsPrefix }
+
+    /// Makes injected latency end early so `stop()` does not wait for it.
+    func beginStopping() { stopping.store(true, ordering: .relaxed) }
+
+    // MARK: - The request pipeline
+
+    /// Routes one request through fault injection to its endpoint and logs it.
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let route = Route.match(method: request.method, path: request.path)
+        var decision = FaultSchedule.Decision()
+        if let endpoint = route.endpoint {
+            decision = state.withLock { $0.faults.decide(for: endpoint) }
+        }
+        if decision.latency > .zero { pause(decision.latency) }
+        if decision.rotateKey { keys.rotate() }
+
+        var response: HTTPResponse
+        if let fault = decision.action, !fault.processesRequest {
+            response = fault.apply(to: nil)
+        } else {
+            response = dispatch(route, request)
+            if let fault = decision.action { response = fault.apply(to: response) }
+        }
+        if request.method == "HEAD" { response.body = [] }
+
+        if route != .logRead {
+            let duration = clock.now - started
+            let status = response.delivery == .dropConnection ? nil : response.status
+            let entry = state.withLock {
+                $0.log.append(
+                    method: request.method, path: request.path, endpoint: route.endpoint, status: status,
+                    duration: duration, faults: decision.applied, requestId: request.header("X-Request-Id"))
+            }
+            settings.observer?(entry)
+        }
+        return response
+    }
+
+    /// Sleeps in short slices through the injected sleeper, ending early when stopping.
+    private func pause(_ total: Duration) {
+        var left = total
+        let slice = Duration.milliseconds(20)
+        while left > .zero, !stopping.load(ordering: .relaxed) {
+            let step = min(left, slice)
+            settings.sleep(step)
+            left -= step
+        }
+    }
+
+    private func dispatch(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        switch route {
+        case .statusLookup(let paymentId): statusLookup(request, paymentId: paymentId)
+        case .cardSessionCreate(let paymentId): createCardSession(request, paymentId: paymentId)
+        case .cardSessionGet(let paymentId, let sessionId): getCardSession(request, paymentId, sessionId)
+        case .authentication(let paymentId, let sessionId): authenticate(request, paymentId, sessionId)
+        case .challengeResult(let paymentId, let sessionId): challengeResult(request, paymentId, sessionId)
+        case .jwks: jwks()
+        case .hostedPage(let paymentId): hostedPage(request, paymentId: paymentId)
+        case .hostedChoice(let paymentId): hostedChoice(request, paymentId: paymentId)
+        case .notification(let sessionId): notificationPage(request, sessionId: sessionId)
+        case .acsChallenge: acsChallengePage(request)
+        case .acsSubmit: acsSubmit(request)
+        case .merchantCreatePayment: merchantCreatePayment(request)
+        case .merchantGetPayment(let paymentId): merchantGetPayment(paymentId)
+        case .shopReturn(let paymentId): shopReturnPage(paymentId)
+        case .faultsList: faultsList()
+        case .faultsAdd: faultsAdd(request)
+        case .faultsClear: faultsClear()
+        case .logRead: logRead()
+        case .logClear: logClear()
+        case .testCards: testCards()
+        case .rotateKey: rotateKeyEndpoint()
+        case .index: indexPage()
+        case .methodNotAllowed(let allowed):
+            {
+                var response = HTTPResponse.error(
+                    405, "INVALID_REQUEST", "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))")
+                response.headers.append(("Allow", allowed.joined(separator: ", ")))
+                return response
+            }()
+        case .notFound:
+            .error(404, "NOT_FOUND", "no endpoint at \(request.path) (see GET / for the base URLs)")
+        }
+    }
+
+    // MARK: - Shared checks
+
+    /// The checks of every checkout-API and status call, in order: `X-Request-Id` present
+    /// (400 INVALID_REQUEST), the payment exists (404 PAYMENT_NOT_FOUND), `Obp-Verification-Key`
+    /// matches it (401 INVALID_VERIFICATION_KEY).
+    func authorize(_ request: HTTPRequest, paymentId: String) -> Result<PaymentRecord, ErrorResponse> {
+        guard let requestId = request.header("X-Request-Id"), !requestId.allSatisfy(\.isWhitespace) else {
+            return .failure(ErrorResponse(.error(400, "INVALID_REQUEST", "the X-Request-Id header is missing")))
+        }
+        guard let payment = state.withLock({ $0.payments[paymentId] }) else {
+            return .failure(ErrorResponse(.error(404, "PAYMENT_NOT_FOUND", "no payment \(paymentId)")))
+        }
+        guard let key = request.header("Obp-Verification-Key") else {
+            return .failure(
+                ErrorResponse(.error(401, "INVALID_VERIFICATION_KEY", "the Obp-Verification-Key header is missing")))
+        }
+        guard constantTimeEquals(key, payment.verificationKey) else {
+            return .failure(
+                ErrorResponse(.error(401, "INVALID_VERIFICATION_KEY", "the verification key does not match the payment")))
+        }
+        return .success(payment)
+    }
+
+    /// The request body as a JSON object, or the 400 answer. An empty body reads as `{}` when `emptyIsObject`.
+    func jsonObjectBody(_ request: HTTPRequest, emptyIsObject: Bool = false) -> Result<JSONObject, ErrorResponse> {
+        if request.bodyExceededLimit {
+            return .failure(
+                ErrorResponse(.error(400, "INVALID_REQUEST", "the request body is larger than \(settings.bodyLimit) bytes")))
+        }
+        if request.body.isEmpty, emptyIsObject { return .success(JSONObject()) }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(request.body)
+        } catch {
+            return .failure(ErrorResponse(.error(400, "INVALID_REQUEST", "the body is not valid JSON: \(error)")))
+        }
+        guard let object = value.objectValue else {
+            return .failure(
+                ErrorResponse(.error(400, "INVALID_REQUEST", "the body must be a JSON object, not \(value.typeName)")))
+        }
+        return .success(object)
+    }
+
+    /// A form body (`application/x-www-form-urlencoded`), or the 400 page.
+    func formBody(_ request: HTTPRequest) -> Result<[(name: String, value: String)], ErrorResponse> {
+        if request.bodyExceededLimit {
+            return .failure(
+                ErrorResponse(Pages.error(400, "The form is larger than \(settings.bodyLimit) bytes.")))
+        }
+        guard let pairs = FormEncoding.decode(request.body) else {
+            return .failure(ErrorResponse(Pages.error(400, "The form could not be decoded.")))
+        }
+        return .success(pairs)
+    }
+
+    private func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in 0..<x.count { difference |= x[i] ^ y[i] }
+        return difference == 0
+    }
+}
+
+/// An early answer from a shared check, carried through `Result`.
+struct ErrorResponse: Error, Sendable {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}

@@ -1,0 +1,45 @@
+/// The EMV 3-D Secure browser messages the sandbox exchanges, as base64url JSON
+/// (EMV 3DS 2.2 `CReq` / `CRes`, the fields a browser-based challenge carries).
+enum ThreeDSMessages {
+    static let version = "2.2.0"
+
+    /// `{"threeDSServerTransID": sessionId, "acsTransID", "challengeWindowSize": "05", "messageType": "CReq", "messageVersion"}`.
+    static func creq(for session: CardSession) -> String {
+        let object = JSONObject([
+            "threeDSServerTransID": .string(session.id), "acsTransID": .string(session.acsTransID),
+            "challengeWindowSize": .string("05"), "messageType": .string("CReq"),
+            "messageVersion": .string(version),
+        ])
+        return Base64URL.encode(Array(JSONValue.object(object).serialized.utf8))
+    }
+
+    /// `{"threeDSServerTransID", "acsTransID", "messageType": "CRes", "messageVersion", "transStatus"}`.
+    static func cres(for session: CardSession, transStatus: String) -> String {
+        let object = JSONObject([
+            "threeDSServerTransID": .string(session.id), "acsTransID": .string(session.acsTransID),
+            "messageType": .string("CRes"), "messageVersion": .string(version), "transStatus": .string(transStatus),
+        ])
+        return Base64URL.encode(Array(JSONValue.object(object).serialized.utf8))
+    }
+
+    /// A decoded CReq or CRes: the members the sandbox checks.
+    struct Message: Sendable, Equatable {
+        var messageType: String
+        var threeDSServerTransID: String
+        var acsTransID: String
+        var transStatus: String?
+    }
+
+    /// Decodes a `creq`/`cres` field; `nil` when it is not base64url JSON with the expected members.
+    static func decode(_ field: String, expecting type: String) -> Message? {
+        guard field.utf8.count <= 4096, let bytes = Base64URL.decode(field),
+            let object = try? JSONValue.parse(bytes).objectValue,
+            object["messageType"]?.stringValue == type,
+            let server = object["threeDSServerTransID"]?.stringValue,
+            let acs = object["acsTransID"]?.stringValue
+        else { return nil }
+        return Message(
+            messageType: type, threeDSServerTransID: server, acsTransID: acs,
+            transStatus: object["transStatus"]?.stringValue)
+    }
+}

@@ -1,0 +1,117 @@
+// egw-sandbox: the sandbox gateway as a stand-alone server for pointing any client at.
+//
+// Prints the base URLs as `name=value` lines on stdout (one per line, flushed), then serves
+// until SIGINT or SIGTERM. Diagnostics and the live request log (--verbose) go to stderr.
+import Dispatch
+import Foundation
+import GatewaySandbox
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+    usage: egw-sandbox [--host ADDRESS] [--port N] [--key FILE] [--seed N] [--key-max-age SECONDS] [--verbose]
+
+      --host ADDRESS         numeric address to listen on (default 127.0.0.1; "localhost" is accepted)
+      --port N               port, 0 for any free one (default 0)
+      --key FILE             private RSA JWK to decrypt cards with (default: a fresh RSA-2048 key)
+      --seed N               seed for ids and fault probabilities (default 1)
+      --key-max-age SECONDS  Cache-Control max-age of the key endpoint (default 300)
+      --verbose              print each request (method, path, status, time) to stderr
+      --help                 this text
+
+    """
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("egw-sandbox: \(message)\n".utf8))
+    if status == 64 { FileHandle.standardError.write(Data(usage.utf8)) }
+    exit(status)
+}
+
+var configuration = Sandbox.Configuration()
+var keyFile: String?
+var verbose = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    func value() -> String {
+        guard let next = arguments.popFirst() else { fail("\(argument) needs a value", status: 64) }
+        return next
+    }
+    switch argument {
+    case "--host": configuration.host = value()
+    case "--port":
+        let text = value()
+        guard let port = UInt16(text) else { fail("--port must be 0 to 65535, not \"\(text)\"", status: 64) }
+        configuration.port = port
+    case "--seed":
+        let text = value()
+        guard let seed = UInt64(text) else { fail("--seed must be a non-negative integer", status: 64) }
+        configuration.seed = seed
+    case "--key-max-age":
+        let text = value()
+        guard let age = Int(text), age >= 0 else { fail("--key-max-age must be a non-negative integer", status: 64) }
+        configuration.keyMaxAge = age
+    case "--key": keyFile = value()
+    case "--verbose": verbose = true
+    case "--help", "-h":
+        print(usage, terminator: "")
+        exit(0)
+    default: fail("unknown argument \"\(argument)\"", status: 64)
+    }
+}
+
+if let keyFile {
+    do {
+        try SandboxCommandLine.applyKey(file: keyFile, to: &configuration)
+    } catch {
+        fail(error.description, status: 1)
+    }
+}
+if verbose {
+    configuration.requestObserver = { entry in
+        FileHandle.standardError.write(Data("\(entry)\n".utf8))
+    }
+}
+
+let sandbox: Sandbox
+do {
+    sandbox = try Sandbox(configuration: configuration)
+} catch {
+    fail(error.description, status: 1)
+}
+
+// Written straight to the file descriptor (no stdio buffering) so a parent process reading
+// a pipe sees the URLs at once.
+let announcement = """
+    apiBaseURL=\(sandbox.apiBaseURL.absoluteString)
+    checkoutAPIBaseURL=\(sandbox.checkoutAPIBaseURL.absoluteString)
+    checkoutBaseURL=\(sandbox.checkoutBaseURL.absoluteString)
+    merchantBaseURL=\(sandbox.merchantBaseURL.absoluteString)
+    kid=\(sandbox.currentKeyID)
+    seed=\(configuration.seed)
+
+    """
+FileHandle.standardOutput.write(Data(announcement.utf8))
+FileHandle.standardError.write(
+    Data(
+        """
+        egw-sandbox: serving on \(sandbox.merchantBaseURL.absoluteString) (Ctrl-C to stop)
+          create a payment: curl -s -X POST \(sandbox.merchantBaseURL.absoluteString)/sandbox/payments -d '{"amount":1250,"currency":"EUR"}'
+
+        """.utf8))
+
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+var sources: [DispatchSourceSignal] = []
+for number in [SIGINT, SIGTERM] {
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        sandbox.stop()
+        FileHandle.standardError.write(Data("egw-sandbox: stopped\n".utf8))
+        exit(0)
+    }
+    source.resume()
+    sources.append(source)
+}
+dispatchMain()

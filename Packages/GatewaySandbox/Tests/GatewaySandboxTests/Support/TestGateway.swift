@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+@testable import GatewaySandbox
+
+/// A sandbox started for one test, with helpers that speak its wire protocol over `RawHTTPClient`.
+final class TestGateway: Sendable {
+    let sandbox: Sandbox
+    /// Every slice of injected latency the sandbox asked its sleeper for (nothing really sleeps).
+    let sleeps: SleepLog
+
+    init(
+        seed: UInt64 = 1, keys: (any CardKeyService)? = nil, keyMaxAge: Int = 300,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        var configuration = Sandbox.Configuration(seed: seed, keyMaxAge: keyMaxAge)
+        configuration.now = now
+        let sleeps = SleepLog()
+        configuration.sleep = { duration in sleeps.record(duration) }
+        self.sleeps = sleeps
+        sandbox = try Sandbox(configuration: configuration, keys: keys ?? FakeCardKeys())
+    }
+
+    deinit { sandbox.stop() }
+
+    var port: UInt16 { sandbox.port }
+
+    func url(_ path: String) -> URL { URL(string: sandbox.merchantBaseURL.absoluteString + path)! }
+
+    func statusURL(_ paymentId: String) -> URL {
+        sandbox.apiBaseURL.appendingPathComponent("checkout/api/egw/v1/payments/\(paymentId)")
+    }
+
+    func sessionsURL(_ paymentId: String, _ rest: String = "") -> URL {
+        URL(string: sandbox.checkoutAPIBaseURL.absoluteString + "/checkout/api/egw/v1/payments/\(paymentId)/card-sessions" + rest)!
+    }
+
+    var jwksURL: URL { URL(string: sandbox.checkoutBaseURL.absoluteString + "/checkout/.well-known/jwks.json")! }
+
+    func notificationURL(_ sessionId: String) -> String {
+        sandbox.checkoutBaseURL.absoluteString + "/checkout/3ds/notification/\(sessionId)"
+    }
+
+    /// A checkout-API call with the GATEWAY.md headers; pass `nil` to leave one out.
+    func api(
+        _ method: String, _ url: URL, key: String?, requestId: String? = UUID().uuidString, json: String? = nil
+    ) throws -> RawResponse {
+        var headers: [(String, String)] = [("Accept", "application/json"), ("User-Agent", "GatewaySandboxTests/1")]
+        if let key { headers.append(("Obp-Verification-Key", key)) }
+        if let requestId { headers.append(("X-Request-Id", requestId)) }
+        if json != nil { headers.append(("Content-Type", "application/json")) }
+        return try RawHTTPClient.request(method, url, headers: headers, body: json.map { Array($0.utf8) })
+    }
+
+    func postForm(_ url: URL, _ body: [UInt8]) throws -> RawResponse {
+        try RawHTTPClient.request(
+            "POST", url, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
+    }
+
+    func get(_ url: URL) throws -> RawResponse { try RawHTTPClient.request("GET", url) }
+
+}
+
+/// The sleeps a sandbox asked for.
+final class SleepLog: Sendable {
+    private let slices = Mutex<[Duration]>([])
+    func record(_ duration: Duration) { slices.withLock { $0.append(duration) } }
+    var total: Duration { slices.withLock { $0.reduce(.zero, +) } }
+}
+
+/// A stand-in for the card-encryption key that needs no cryptography: a "token" is
+/// `FAKE.<kid>.<base64url(plaintext)>`. Lets the card-session logic be driven before and
+/// beside the real JWE tests.
+final class FakeCardKeys: CardKeyService {
+    private let generation = Mutex(1)
+
+    var currentKid: String { "fake-\(generation.withLock { $0 })" }
+
+    func jwks() -> JSONValue {
+        .object(
+            JSONObject([
+                "keys": .array([
+                    .object(
+                        JSONObject([
+                            "kty": .string("RSA"), "kid": .string(currentKid), "use": .string("enc"),
+                            "alg": .string("RSA-OAEP-256"), "n": .string("AQAB"), "e": .string("AQAB"),
+                        ]))
+                ])
+            ]))
+    }
+
+    func decrypt(_ compact: String) -> Result<[UInt8], CardKeyFailure> {
+        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "FAKE", let plaintext = Base64URL.decode(String(parts[2])) else {
+            return .failure(.decryptionFailed(reason: "not a fake token"))
+        }
+        guard parts[1] == currentKid else { return .failure(.unknownKey(kid: String(parts[1]))) }
+        return .success(plaintext)
+    }
+
+    func rotate() -> String {
+        generation.withLock { $0 += 1 }
+        return currentKid
+    }
+
+    static func seal(_ json: String, kid: String) -> String { "FAKE.\(kid).\(Base64URL.encode(Array(json.utf8)))" }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import GatewaySandbox
+
+/// The strict JSON reader. Valid inputs are RFC 8259's examples (section 13); the refused
+/// inputs are the cases RFC 8259 leaves to implementations, decided strictly here.
+@Suite struct JSONTests {
+    @Test func readsRFC8259ObjectExample() throws {
+        let text = """
+            {"Image": {"Width": 800, "Height": 600, "Title": "View from 15th Floor",
+              "Thumbnail": {"Url": "http://www.example.com/image/481989943", "Height": 125, "Width": 100},
+              "Animated" : false, "IDs": [116, 943, 234, 38793]}}
+            """
+        let image = try #require(try JSONValue.parse(text).objectValue?["Image"]?.objectValue)
+        #expect(image["Width"]?.intValue == 800)
+        #expect(image["Title"]?.stringValue == "View from 15th Floor")
+        #expect(image["Animated"] == .bool(false))
+        #expect(image["IDs"] == .array([.number("116"), .number("943"), .number("234"), .number("38793")]))
+        #expect(image.keys == ["Width", "Height", "Title", "Thumbnail", "Animated", "IDs"])
+    }
+
+    @Test func readsEscapesAndSurrogatePairs() throws {
+        // U+1D11E MUSICAL SYMBOL G CLEF is the surrogate pair D834 DD1E (RFC 8259 section 7).
+        let value = try JSONValue.parse(#"["a\"b\\c\/d\n", "\ud834\udd1e", "\u00e9"]"#)
+        #expect(value == .array([.string("a\"b\\c/d\n"), .string("\u{1D11E}"), .string("é")]))
+    }
+
+    @Test(arguments: [
+        #"{"a": 1, "a": 2}"#,  // duplicated member
+        #"{"a": 1} x"#,  // trailing data
+        #"["\ud834"]"#,  // lone high surrogate
+        #"["\udd1e"]"#,  // lone low surrogate
+        "[01]",  // leading zero
+        "[1.]",  // empty fraction
+        "{'a': 1}",  // single quotes
+        "[1,]",  // trailing comma
+        "\"tab\there\"",  // raw control character
+        "",
+        String(repeating: "[", count: 65) + String(repeating: "]", count: 65),  // deeper than 64
+    ])
+    func refuses(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test func integersAreExact() throws {
+        #expect(try JSONValue.parse("9007199254740993").intValue == 9_007_199_254_740_993)
+        #expect(try JSONValue.parse("12.0").intValue == nil)
+        #expect(try JSONValue.parse("1e3").intValue == nil)
+        #expect(try JSONValue.parse("1e3").doubleValue == 1000)
+    }
+
+    @Test func writesEscapedCompactJSONInMemberOrder() {
+        let value = JSONValue.object(JSONObject(["b": .string("q\"\n\u{01}"), "a": .array([.int(1), .null, .bool(true)])]))
+        #expect(value.serialized == #"{"b":"q\"\n\u0001","a":[1,null,true]}"#)
+    }
+}
+
+/// Base64url and form decoding, checked against RFC 4648 section 10 vectors and the
+/// WHATWG URL standard's application/x-www-form-urlencoded rules.
+@Suite struct WireEncodingTests {
+    @Test(arguments: [
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
+    ])
+    func base64urlRFC4648Vectors(_ plain: String, _ encoded: String) {
+        #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+        #expect(Base64URL.decode(encoded) == Array(plain.utf8))
+    }
+
+    @Test func base64urlUsesTheURLAlphabetAndIsStrict() {
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+        #expect(Base64URL.decode("Zh") == nil)  // non-canonical trailing bits ("Zg" is canonical)
+        #expect(Base64URL.decode("Zg==") == nil)  // padding
+        #expect(Base64URL.decode("Z") == nil)  // impossible length
+        #expect(Base64URL.decode("Zm9v+") == nil)  // standard alphabet
+    }
+
+    @Test func formDecoding() throws {
+        let pairs = try #require(FormEncoding.decode(Array("choice=pay&method=click-to-pay&note=a+b%26c%3D&empty=".utf8)))
+        #expect(pairs.map(\.name) == ["choice", "method", "note", "empty"])
+        #expect(pairs.map(\.value) == ["pay", "click-to-pay", "a b&c=", ""])
+        #expect(FormEncoding.decode(Array("a=%zz".utf8)) == nil)
+        #expect(FormEncoding.decode(Array("a=%C3%28".utf8)) == nil)
+    }
+
+    @Test func htmlEscaping() {
+        #expect(HTML.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+}
