@@ -158,3 +158,41 @@ struct PropertyTests {
         }
     }
 }
+
+private func take(_ reserve: RandomReserve, _ count: Int) throws -> [UInt8] {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+    defer { buffer.deallocate() }
+    try reserve.take(count, into: buffer.baseAddress!)
+    return Array(buffer)
+}
+
+/// The random reserve behind CEKs and IVs.
+@Suite("Random reserve")
+struct RandomReserveTests {
+    @Test func handsOutDistinctBytesAndWipesThem() throws {
+        let reserve = RandomReserve(capacity: 88)
+        var first = [UInt8](repeating: 0, count: 44)
+        var second = [UInt8](repeating: 0, count: 44)
+        first = try take(reserve, 44)
+        #expect(reserve.remaining == 44)
+        second = try take(reserve, 44)
+        #expect(reserve.remaining == 0)
+        #expect(first != second)
+        #expect(first != [UInt8](repeating: 0, count: 44))
+        // Empty: the next take refills.
+        second = try take(reserve, 44)
+        #expect(reserve.remaining == 44)
+    }
+
+    /// After a fork (simulated by advancing the generation the atfork handler advances), the reserve is
+    /// refilled before anything is handed out, so parent and child never share bytes.
+    @Test func refillsAfterFork() throws {
+        let reserve = RandomReserve(capacity: 440)
+        let before = try take(reserve, 44)
+        #expect(reserve.remaining == 396)
+        forkGeneration.add(1, ordering: .relaxed)
+        let after = try take(reserve, 44)
+        #expect(reserve.remaining == 396)
+        #expect(before != after)
+    }
+}

@@ -34,6 +34,12 @@ public struct JWEDecrypter: Sendable {
         try engine.decrypt(compact).plaintext
     }
 
+    /// Benchmark seam: decrypts with contexts obtained as `strategy` says.
+    @_spi(Benchmarks)
+    public func decrypt(_ compact: String, strategy: BenchmarkContextStrategy) throws(JWEError) -> [UInt8] {
+        try engine.decrypt(compact, strategy: strategy).plaintext
+    }
+
     /// Decrypts and also returns the protected header the token carried.
     public func decryptWithHeader(_ compact: String) throws(JWEError) -> (plaintext: [UInt8], header: JWEProtectedHeader) {
         let (plaintext, header) = try engine.decrypt(compact)
@@ -65,13 +71,15 @@ final class DecryptEngine: Sendable {
         self.pool = WorkspacePool(key: key, direction: .decrypt)
     }
 
-    func decrypt(_ compact: String) throws(JWEError) -> (plaintext: [UInt8], header: ParsedProtectedHeader) {
+    func decrypt(
+        _ compact: String, strategy: BenchmarkContextStrategy = .pooled
+    ) throws(JWEError) -> (plaintext: [UInt8], header: ParsedProtectedHeader) {
         guard compact.utf8.count <= policy.maximumCompactLength else {
             throw JWEError(.tooLarge, "the token exceeds the policy's \(policy.maximumCompactLength) bytes")
         }
         var text = compact
         return try text.withUTF8Bytes { (bytes) throws(JWEError) -> ([UInt8], ParsedProtectedHeader) in
-            try decrypt(bytes)
+            try decrypt(bytes, strategy: strategy)
         }
     }
 
@@ -82,7 +90,9 @@ final class DecryptEngine: Sendable {
         return decoded
     }
 
-    private func decrypt(_ bytes: UnsafeBufferPointer<UInt8>) throws(JWEError) -> ([UInt8], ParsedProtectedHeader) {
+    private func decrypt(
+        _ bytes: UnsafeBufferPointer<UInt8>, strategy: BenchmarkContextStrategy
+    ) throws(JWEError) -> ([UInt8], ParsedProtectedHeader) {
         let segments = try CompactSegments.split(bytes)
         let headerSegment = bytes.slice(segments.header)
         let header = try ParsedProtectedHeader.parse(headerSegment)
@@ -100,13 +110,13 @@ final class DecryptEngine: Sendable {
         guard tag.count == 16 else { throw JWEError(.malformed, "the tag has \(tag.count) bytes, A256GCM needs 16") }
         guard ciphertext.count < Int(Int32.max) else { throw JWEError(.tooLarge, "the ciphertext is too large") }
 
-        let plaintext = try pool.withWorkspace { (workspace) throws(JWEError) -> [UInt8] in
+        let plaintext = try pool.withWorkspace(strategy: strategy) { (workspace) throws(JWEError) -> [UInt8] in
             let cek = workspace.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let fallback = cek + 44
             let block = workspace.block.baseAddress!.assumingMemoryBound(to: UInt8.self)
 
             // The fallback CEK is drawn whatever happens, so both paths do the same work.
-            try Crypto.randomPrivate(UnsafeMutableRawBufferPointer(start: fallback, count: 32))
+            try workspace.random.take(32, into: fallback)
             let unwrappedCount = encryptedKey.withUnsafeBufferPointer { workspace.unwrap($0) } ?? 0
             // Constant-time choice between the unwrapped CEK and the random one (RFC 7516 section 11.5).
             let good: UInt8 = unwrappedCount == 32 ? 1 : 0

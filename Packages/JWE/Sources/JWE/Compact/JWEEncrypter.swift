@@ -39,6 +39,14 @@ public struct JWEEncrypter: Sendable {
         try engine.encrypt(plaintext, cekObserver: nil)
     }
 
+    /// Benchmark seam: encrypts with contexts obtained as `strategy` says.
+    @_spi(Benchmarks)
+    public func encrypt(_ plaintext: [UInt8], strategy: BenchmarkContextStrategy) throws(JWEError) -> String {
+        try plaintext.withUnsafeBytesTyped { (bytes) throws(JWEError) -> String in
+            try engine.encrypt(bytes, cekObserver: nil, strategy: strategy)
+        }
+    }
+
     /// Test seam: encrypts and hands the CEK and IV to `observer` before they are wiped.
     func encrypt(_ plaintext: [UInt8], cekObserver: @escaping (_ cek: [UInt8], _ iv: [UInt8]) -> Void) throws(JWEError) -> String {
         try plaintext.withUnsafeBytesTyped { (bytes) throws(JWEError) -> String in
@@ -69,7 +77,8 @@ final class EncryptEngine: Sendable {
 
     func encrypt(
         _ plaintext: UnsafeRawBufferPointer,
-        cekObserver: ((_ cek: [UInt8], _ iv: [UInt8]) -> Void)?
+        cekObserver: ((_ cek: [UInt8], _ iv: [UInt8]) -> Void)?,
+        strategy: BenchmarkContextStrategy = .pooled
     ) throws(JWEError) -> String {
         guard plaintext.count < Int(Int32.max) - 64 else {
             throw JWEError(.tooLarge, "the plaintext is too large to encrypt in one message")
@@ -80,11 +89,11 @@ final class EncryptEngine: Sendable {
         defer { ciphertext.deallocate() }
         var tag: (UInt64, UInt64) = (0, 0)
 
-        return try pool.withWorkspace { (workspace) throws(JWEError) -> String in
+        return try pool.withWorkspace(strategy: strategy) { (workspace) throws(JWEError) -> String in
             let secrets = workspace.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let cek = secrets
             let iv = secrets + 32
-            try Crypto.randomPrivate(UnsafeMutableRawBufferPointer(start: secrets, count: 44))
+            try workspace.random.take(44, into: secrets)
             if let cekObserver {
                 cekObserver(Array(UnsafeBufferPointer(start: cek, count: 32)), Array(UnsafeBufferPointer(start: iv, count: 12)))
             }

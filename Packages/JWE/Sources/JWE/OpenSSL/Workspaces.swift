@@ -18,6 +18,10 @@ final class CryptoWorkspace: @unchecked Sendable {
     let secrets: UnsafeMutableRawBufferPointer
     /// Room for one RSA block (the encrypted key, or the OAEP output on decryption).
     let block: UnsafeMutableRawBufferPointer
+    /// Whether ``block`` holds secrets (the unwrapped CEK on decryption) and must be wiped after a message.
+    let blockIsSecret: Bool
+    /// CEKs, IVs and fallback CEKs, drawn from `RAND_priv_bytes` in advance.
+    let random = RandomReserve()
 
     init(key: EVPKey, direction: Direction) throws(JWEError) {
         let algorithms = try FetchedAlgorithms.get()
@@ -34,6 +38,7 @@ final class CryptoWorkspace: @unchecked Sendable {
         secrets.initializeMemory(as: UInt8.self, repeating: 0)
         block = .allocate(byteCount: max(key.modulusByteCount, 1), alignment: 16)
         block.initializeMemory(as: UInt8.self, repeating: 0)
+        blockIsSecret = direction == .decrypt
 
         let initialised: Bool
         switch direction {
@@ -51,6 +56,27 @@ final class CryptoWorkspace: @unchecked Sendable {
             EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, algorithms.sha256) == 1
         else {
             throw OpenSSLErrorQueue.error(.internalFailure, "cannot prepare RSA-OAEP-256 / A256GCM contexts")
+        }
+    }
+
+    /// A workspace whose contexts are copies of `prototype`'s (`EVP_PKEY_CTX_dup`, `EVP_CIPHER_CTX_copy`).
+    init(duplicating prototype: CryptoWorkspace) throws(JWEError) {
+        guard let keyContext = EVP_PKEY_CTX_dup(prototype.keyContext) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_dup failed")
+        }
+        guard let cipherContext = EVP_CIPHER_CTX_new() else {
+            EVP_PKEY_CTX_free(keyContext)
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_new failed")
+        }
+        self.keyContext = keyContext
+        self.cipherContext = cipherContext
+        secrets = .allocate(byteCount: 76, alignment: 16)
+        secrets.initializeMemory(as: UInt8.self, repeating: 0)
+        block = .allocate(byteCount: prototype.block.count, alignment: 16)
+        block.initializeMemory(as: UInt8.self, repeating: 0)
+        blockIsSecret = prototype.blockIsSecret
+        guard EVP_CIPHER_CTX_copy(cipherContext, prototype.cipherContext) == 1 else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_copy failed")
         }
     }
 
@@ -126,10 +152,10 @@ final class CryptoWorkspace: @unchecked Sendable {
     }
 
     /// Overwrites what the cipher context derived from the last CEK (key schedule, GHASH key) by re-keying it
-    /// with zeros, and wipes the secrets buffer and the RSA block.
+    /// with zeros, and wipes the secrets buffer and (on decryption) the RSA block.
     func wipe() {
         Crypto.wipe(secrets)
-        Crypto.wipe(block)
+        if blockIsSecret { Crypto.wipe(block) }
         _ = EVP_CipherInit_ex2(cipherContext, nil, secrets.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, -1, nil)
         OpenSSLErrorQueue.discard()
     }
@@ -152,10 +178,43 @@ final class WorkspacePool: Sendable {
     private let key: EVPKey
     private let direction: CryptoWorkspace.Direction
     private let slot = Mutex<CryptoWorkspace?>(nil)
+    private let prototype = Mutex<CryptoWorkspace?>(nil)
 
     init(key: EVPKey, direction: CryptoWorkspace.Direction) {
         self.key = key
         self.direction = direction
+    }
+
+    /// Runs `body` with a workspace built for this one call, as `strategy` says (for benchmarks).
+    func withWorkspace<Result>(
+        strategy: BenchmarkContextStrategy,
+        _ body: (CryptoWorkspace) throws(JWEError) -> Result
+    ) throws(JWEError) -> Result {
+        let workspace: CryptoWorkspace
+        switch strategy {
+        case .pooled:
+            return try withWorkspace(body)
+        case .fresh:
+            workspace = try CryptoWorkspace(key: key, direction: direction)
+        case .duplicated:
+            let result: Swift.Result<CryptoWorkspace, JWEError> = prototype.withLock { prototype in
+                do throws(JWEError) {
+                    let source: CryptoWorkspace
+                    if let existing = prototype {
+                        source = existing
+                    } else {
+                        source = try CryptoWorkspace(key: key, direction: direction)
+                        prototype = source
+                    }
+                    return .success(try CryptoWorkspace(duplicating: source))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            workspace = try result.get()
+        }
+        defer { workspace.wipe() }
+        return try body(workspace)
     }
 
     /// Runs `body` with a workspace used by nobody else; the workspace is wiped afterwards.
@@ -182,4 +241,15 @@ final class WorkspacePool: Sendable {
         }
         return try body(workspace)
     }
+}
+
+/// How a message gets its OpenSSL contexts; only benchmarks choose (the library always uses `.pooled`).
+@_spi(Benchmarks)
+public enum BenchmarkContextStrategy: String, CaseIterable, Sendable {
+    /// A cached prepared workspace taken out of a one-slot pool (the library's choice).
+    case pooled
+    /// `EVP_PKEY_CTX_dup` and `EVP_CIPHER_CTX_copy` of a prepared prototype for every message.
+    case duplicated
+    /// Contexts built and initialised from scratch for every message (no reuse).
+    case fresh
 }
