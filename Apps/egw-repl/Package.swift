@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "egw-repl", targets: ["egw-repl"])
     ],
     dependencies: [
-        .package(path: "../../Packages/JWE")
+        .package(path: "../../Packages/CardValidation"),
+        .package(path: "../../Packages/JWE"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -28,6 +29,7 @@ let package = Package(
             name: "egw-repl",
             dependencies: [
                 "ReplCore", "CEditLineShim",
+                .product(name: "CardValidation", package: "CardValidation"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),

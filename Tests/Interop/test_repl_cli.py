@@ -118,5 +118,58 @@ class Output(unittest.TestCase):
         self.assertEqual(json.loads(result.stdout)["timeout"], "4s")
 
 
+@needs_repl
+class CardCommands(unittest.TestCase):
+    """Card entry and the CardValidation helpers; numbers from GATEWAY.md's test-card
+    table, expected brands and Luhn verdicts from the published card lists."""
+
+    def test_card_fields_are_set_and_shown_masked(self):
+        script = ("card number 5555 5555 5555 4444\ncard name Ada Lovelace\ncard expiry 12/39\n"
+                  "card cvc 987\ncard show\ncard check\n")
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("•••• 4444", result.stdout)
+        self.assertIn("Mastercard", result.stdout)
+        self.assertRegex(result.stdout, r"security code\s+•••")
+        self.assertIn("The card is ready", result.stdout)
+        assert_no_card_data(self, result.stdout + result.stderr, extra_secrets=["987"])
+
+    def test_card_check_reports_each_field_state(self):
+        result = run_repl("card number 4111\ncard expiry 01/20\ncard check --json\ncard check\n", args=["--json"])
+        import json
+        # `card check` takes no flags: line 3 fails, line 4 prints JSON (--json on the command line).
+        lines = [line for line in result.stdout.splitlines() if line.startswith("{\"cardholderName\"")]
+        states = json.loads(lines[-1])
+        self.assertEqual(states["cardNumber"]["state"], "incomplete")
+        self.assertEqual(states["expiry"]["state"], "invalid")
+        self.assertEqual(states["cardholderName"]["state"], "incomplete")
+        self.assertEqual(states["securityCode"]["state"], "incomplete")
+        self.assertFalse(states["isValid"])
+        self.assertIn("line 3:12: error: unknown flag '--json'", result.stderr)
+
+    def test_brand_luhn_and_format(self):
+        script = ("brand 3782 822463 10005\nbrand 6011111111111117\nbrand 6759649826438453\n"
+                  "luhn 79927398713\nluhn 79927398710\nformat 378282246310005\nformat 4111111111111111\n")
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        out = result.stdout.splitlines()
+        self.assertTrue(out[0].startswith("American Express"))
+        self.assertTrue(out[1].startswith("Discover"))
+        self.assertTrue(out[2].startswith("Maestro"))
+        # 79927398713 is the classic valid Luhn example; changing its check digit breaks it.
+        self.assertTrue(out[3].startswith("Luhn valid"))
+        self.assertTrue(out[4].startswith("Luhn invalid"))
+        self.assertTrue(out[5].startswith("•••• •••••• •0005"), out[5])
+        self.assertTrue(out[6].startswith("•••• •••• •••• 1111"), out[6])
+        assert_no_card_data(self, result.stdout + result.stderr)
+
+    def test_bad_card_input_is_a_failed_command(self):
+        result = run_repl("card number 4111-11x1\ncard cvc\ncard expiry 13/30\n")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("line 1: error:", result.stderr)
+        self.assertIn("line 2: error: card cvc needs CODE in a script", result.stderr)
+        self.assertIn("line 3:13: error: expiry must be MM/YY", result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -60,11 +60,12 @@ class Terminal(unittest.TestCase):
 
     def test_history_is_recalled_in_a_second_run_and_never_holds_card_data(self):
         repl = self.start()
-        for line in ("config set timeout 17", "card cvc 123", "brand 4111 1111 1111 1111",
-                     "payment use pay_9 vk_secret_A1b2C3", "help card"):
+        for number, line in enumerate(("config set timeout 17", "card cvc 123", "brand 4111 1111 1111 1111",
+                                       "payment use pay_9 vk_secret_A1b2C3", "help card"), start=2):
             repl.type(line)
             repl.send("Enter")
-        repl.wait_for("card cvc", what="help card output")
+            # Wait for the next prompt before typing on.
+            repl.wait_for(lambda s, n=number: s.count(PROMPT) >= n, what=f"prompt {number}")
         repl.send("C-d")
         repl.wait_for("[exited 0]", what="exit on Ctrl-D")
 
@@ -81,6 +82,40 @@ class Terminal(unittest.TestCase):
         again.wait_for(lambda s: s.rstrip().endswith("egw> config set timeout 17"), what="the earlier line")
         again.send("Enter")
         again.wait_for("timeout = 17s", what="the recalled command's output")
+
+    def test_card_number_and_security_code_entry_on_the_terminal(self):
+        repl = self.start()
+        repl.type("card number")
+        repl.send("Enter")
+        repl.wait_for("card number: ", what="the number prompt")
+        repl.type("55555555")
+        # Live grouping while typing, brand shown.
+        repl.wait_for("card number: 5555 5555  Mastercard", what="live formatting")
+        repl.type("55554444")
+        repl.send("Enter")
+        screen = repl.wait_for("Card number •••• 4444 (Mastercard)", what="the number accepted")
+        # Once entered, the line is redrawn masked: the number is gone from the screen.
+        self.assertIn("card number: •••• •••• •••• 4444", screen)
+        assert_no_card_data(self, screen)
+
+        repl.type("card cvc")
+        repl.send("Enter")
+        repl.wait_for("security code (3 digits): ", what="the code prompt")
+        repl.type("98")
+        screen = repl.wait_for("security code (3 digits): ••", what="masked echo")
+        self.assertNotIn("98", screen.split("security code (3 digits):")[-1])
+        repl.type("7")
+        repl.send("Enter")
+        screen = repl.wait_for("Security code set (3 digits, not shown)", what="the code accepted")
+        self.assertNotIn("987", screen)
+        repl.type("card show")
+        repl.send("Enter")
+        screen = repl.wait_for("ready to pay", what="card show")
+        assert_no_card_data(self, screen, extra_secrets=["987"])
+        repl.send("C-d")
+        repl.wait_for("[exited 0]", what="exit")
+        with open(self.history, encoding="utf-8", errors="replace") as handle:
+            assert_no_card_data(self, handle.read(), extra_secrets=["987"])
 
     def test_ctrl_c_at_the_prompt_does_not_end_the_shell(self):
         repl = self.start()

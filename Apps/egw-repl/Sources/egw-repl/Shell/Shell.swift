@@ -1,3 +1,4 @@
+import CardValidation
 import ReplCore
 
 /// The shell: reads lines, parses them with the pure ``Interpreter``, runs the
@@ -23,6 +24,8 @@ final class Shell {
     var configuration = ShellConfiguration()
     var payment: CurrentPayment?
     var buyerSteps: [BuyerStep] = []
+    /// The card `pay card` pays with; only ever shown masked.
+    let card = CardInput()
     /// Set when any command failed (the exit status of a script).
     private(set) var anyFailed = false
 
@@ -127,9 +130,32 @@ final class Shell {
             console.out("Buyer actions cleared.")
         case .step, .continue, .cancel:
             throw ReplError(.notAvailable, "no payment is running (start one with pay card --step)")
-        case .cardNumber, .cardName, .cardExpiry, .cardSecurityCode, .cardTest, .cardShow, .cardCheck, .cardClear,
-            .brand, .luhn, .format:
-            throw ReplError(.notAvailable, "card commands need the CardValidation package, not in this build yet")
+        case .cardNumber(let number):
+            try setCardNumber(number)
+        case .cardName(let name):
+            card.cardholderName = name
+            console.out("Cardholder name set.")
+        case .cardExpiry(let month, let year):
+            card.expiryMonth = month
+            card.expiryYear = year
+            console.out("Expiry set: \(month)/\(year)\(stateNote(.expiry)).")
+        case .cardSecurityCode(let code):
+            try setSecurityCode(code)
+        case .cardTest(let name):
+            try fillTestCard(named: name)
+        case .cardShow:
+            showCard()
+        case .cardCheck:
+            checkCard()
+        case .cardClear:
+            card.clear()
+            console.out("Card cleared.")
+        case .brand(let number):
+            try showBrand(number)
+        case .luhn(let number):
+            try showLuhn(number)
+        case .format(let number):
+            try showFormat(number)
         case .jweHeader(let token):
             try showJWEHeader(token)
         case .sandboxCards, .sandboxFault, .sandboxFaults, .sandboxFaultsClear, .sandboxLog:
