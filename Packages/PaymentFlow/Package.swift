@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "PaymentFlow", targets: ["PaymentFlow"])
     ],
     dependencies: [
-        .package(path: "../StatusMapping")
+        .package(path: "../StatusMapping"),
+        .package(path: "../JWE"),
     ],
     targets: [
         .systemLibrary(
@@ -23,6 +24,7 @@ let package = Package(
             dependencies: [
                 "CCurlShim",
                 .product(name: "StatusMapping", package: "StatusMapping"),
+                .product(name: "JWE", package: "JWE"),
             ]
         ),
         .testTarget(name: "PaymentFlowTests", dependencies: ["PaymentFlow"]),

@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+
+/// Where the SDK talks to and how it behaves.
+///
+/// ```swift
+/// let configuration = Configuration(
+///     apiBaseURL: URL(string: "https://your-backend.example.com"),
+///     checkoutAPIBaseURL: URL(string: "https://sandbox-api.example.com"),
+///     checkoutBaseURL: URL(string: "https://sandbox-checkout.example.com"),
+///     environment: .sandbox
+/// )
+/// ```
+///
+/// None of the three URLs is derived from another. In ``Environment-swift.struct/live``
+/// every URL must be `https`; plain `http` is accepted only in
+/// ``Environment-swift.struct/sandbox``. A configuration that breaks a rule does
+/// not fail here: the payment that uses it ends `.failed` with `invalidRequest`
+/// (see ``validationError()``).
+public struct Configuration: Sendable {
+    /// The gateway environment a configuration targets.
+    public struct Environment: Sendable, Hashable, CustomStringConvertible {
+        /// The gateway's test environment: `http` URLs are accepted (a loopback sandbox, say).
+        public static let sandbox = Environment(name: "sandbox", allowsPlainHTTP: true)
+        /// Production: every URL must be `https`.
+        public static let live = Environment(name: "live", allowsPlainHTTP: false)
+
+        /// `"sandbox"` or `"live"`.
+        public let name: String
+        /// Whether `http` URLs are accepted.
+        public let allowsPlainHTTP: Bool
+
+        /// The name.
+        public var description: String { name }
+    }
+
+    /// Your backend, for the hosted-checkout status lookup
+    /// (`GET {apiBaseURL}/checkout/api/egw/v1/payments/{paymentId}`). Unused by the card flow.
+    /// `nil` and no custom resolver: every hosted payment resolves `.unresolved`.
+    public var apiBaseURL: URL?
+    /// The client-facing checkout API: card sessions and 3-D Secure. Required for card payments
+    /// (missing: `.failed`, `invalidRequest`).
+    public var checkoutAPIBaseURL: URL?
+    /// The checkout page host: serves the card-encryption key and the page the issuer sends the
+    /// challenge result back to. Required for card payments (missing: `.failed`, `encryptionKeyUnavailable`).
+    public var checkoutBaseURL: URL?
+    /// `.sandbox` or `.live`.
+    public var environment: Environment
+
+    /// The total time allowed for each HTTP request the SDK makes, in seconds (connect included).
+    /// Default 30.
+    public var requestTimeout: TimeInterval = 30
+    /// How long a custom ``PaymentStatusResolving`` may take to answer before the payment ends
+    /// `.unresolved` with `statusLookupFailed`, in seconds. Default 30.
+    public var statusResolverTimeout: TimeInterval = 30
+    /// The lowest level passed to ``logSink``. Default `.info`.
+    public var logLevel: LogLevel = .info
+    /// Where log lines go; `nil` (the default) logs nothing. Lines never hold card data or secrets.
+    public var logSink: PaymentLogSink?
+    /// The queue results, delegate calls and presenter calls are made on. Default `.main`; set another
+    /// serial queue only when the host does not run the main queue.
+    public var callbackQueue: DispatchQueue = .main
+    /// Receives every state transition, HTTP exchange and page event of every payment (for tools like
+    /// the REPL). `nil` by default.
+    public var observer: PaymentObserver?
+    /// When set, asked before each action of a payment; the payment waits for `.proceed` or `.cancel`.
+    /// `nil` by default (no pauses).
+    public var stepGate: PaymentStepGate?
+
+    /// Creates a configuration. Every URL is optional; see each property for who needs it.
+    public init(
+        apiBaseURL: URL? = nil, checkoutAPIBaseURL: URL? = nil, checkoutBaseURL: URL? = nil,
+        environment: Environment
+    ) {
+        self.apiBaseURL = apiBaseURL
+        self.checkoutAPIBaseURL = checkoutAPIBaseURL
+        self.checkoutBaseURL = checkoutBaseURL
+        self.environment = environment
+    }
+
+    /// The first rule this configuration breaks, as an `invalidRequest` error, or `nil` when it is usable.
+    /// Checks the scheme of every URL that is set (`https`, or `http` in `.sandbox` only), that each
+    /// has a host, and that the timeouts are positive. Whether a flow's required URLs are present is
+    /// checked when a payment starts.
+    public func validationError() -> NSError? { configurationProblem()?.nsError }
+
+    func configurationProblem() -> FlowError? {
+        let named: [(String, URL?)] = [
+            ("apiBaseURL", apiBaseURL), ("checkoutAPIBaseURL", checkoutAPIBaseURL),
+            ("checkoutBaseURL", checkoutBaseURL),
+        ]
+        for (name, url) in named {
+            guard let url else { continue }
+            if let problem = urlProblem(url, named: name) {
+                return FlowError(.invalidRequest, problem, source: "configuration")
+            }
+        }
+        if !(requestTimeout > 0) || !requestTimeout.isFinite {
+            return FlowError(.invalidRequest, "requestTimeout must be a positive number of seconds", source: "configuration")
+        }
+        if !(statusResolverTimeout > 0) || !statusResolverTimeout.isFinite {
+            return FlowError(
+                .invalidRequest, "statusResolverTimeout must be a positive number of seconds", source: "configuration")
+        }
+        return nil
+    }
+
+    /// Why `url` may not be used as an `http(s)` URL in this environment, or `nil`.
+    func urlProblem(_ url: URL, named name: String) -> String? {
+        let scheme = url.scheme?.lowercased()
+        switch scheme {
+        case "https": break
+        case "http":
+            if !environment.allowsPlainHTTP {
+                return "\(name) must use https in the \(environment) environment (http is accepted only in sandbox)"
+            }
+        default:
+            return "\(name) must be an http or https URL, not \(scheme.map { "'\($0)'" } ?? "a relative URL")"
+        }
+        guard let host = url.host, !host.isEmpty else { return "\(name) has no host" }
+        return nil
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// The SDK's errors, as they reach the app in ``PaymentResult/error``.
+///
+/// `PaymentError` is a namespace (as in the iOS SDK): the error itself is an
+/// `NSError` in ``domain`` whose `code` is a ``Code`` raw value. Compare codes,
+/// not messages:
+///
+/// ```swift
+/// if result.error?.paymentErrorCode == .cardBrandNotAccepted { ... }
+/// ```
+///
+/// Every error carries a `localizedDescription` a developer can act on. It never
+/// contains card data or the verification key.
+public enum PaymentError {
+    /// `"com.egw.egwpay"`, the domain of every error the SDK reports.
+    public static let domain = "com.egw.egwpay"
+
+    /// `userInfo` key: the gateway's error code (`String`, e.g. `"CARD_BRAND_NOT_ACCEPTED"`), when the gateway sent one.
+    public static let gatewayCodeKey = "EGWGatewayErrorCode"
+    /// `userInfo` key: the HTTP status (`Int`) of the response behind the error, when there was one.
+    public static let httpStatusKey = "EGWHTTPStatus"
+    /// `userInfo` key: where the error came from (`String`, e.g. `"POST card-sessions"`, `"status resolver"`).
+    public static let sourceKey = "EGWErrorSource"
+
+    /// The twelve error codes. Raw values are stable across versions.
+    public enum Code: Int, Sendable, CaseIterable, CustomStringConvertible {
+        /// The request or configuration is unusable, or a second payment was started while one runs.
+        case invalidRequest = 1
+        /// The presenter could not show the page.
+        case presentationFailed = 2
+        /// The checkout or challenge page failed to load.
+        case pageLoadFailed = 3
+        /// Transport failure: connect, TLS, timeout, reset.
+        case networkError = 4
+        /// The status lookup failed (the outcome is `.unresolved`).
+        case statusLookupFailed = 5
+        /// The gateway answered something undecodable or out of protocol.
+        case invalidResponse = 6
+        /// The card input failed validation; nothing was sent.
+        case cardValidationFailed = 7
+        /// No `checkoutBaseURL`, or the card-encryption key could not be fetched or is unusable.
+        case encryptionKeyUnavailable = 8
+        /// The card data could not be encrypted.
+        case encryptionFailed = 9
+        /// The card session could not be created, or it ended failed.
+        case cardSessionFailed = 10
+        /// 3-D Secure authentication was rejected or failed.
+        case authenticationFailed = 11
+        /// The gateway does not accept this card brand for this store.
+        case cardBrandNotAccepted = 12
+
+        /// The case name, e.g. `"networkError"`.
+        public var description: String {
+            switch self {
+            case .invalidRequest: "invalidRequest"
+            case .presentationFailed: "presentationFailed"
+            case .pageLoadFailed: "pageLoadFailed"
+            case .networkError: "networkError"
+            case .statusLookupFailed: "statusLookupFailed"
+            case .invalidResponse: "invalidResponse"
+            case .cardValidationFailed: "cardValidationFailed"
+            case .encryptionKeyUnavailable: "encryptionKeyUnavailable"
+            case .encryptionFailed: "encryptionFailed"
+            case .cardSessionFailed: "cardSessionFailed"
+            case .authenticationFailed: "authenticationFailed"
+            case .cardBrandNotAccepted: "cardBrandNotAccepted"
+            }
+        }
+
+        /// A one-line summary of what went wrong, the start of every `localizedDescription`.
+        var summary: String {
+            switch self {
+            case .invalidRequest: "The payment request or configuration is unusable"
+            case .presentationFailed: "The presenter could not show the page"
+            case .pageLoadFailed: "The page failed to load"
+            case .networkError: "The network request failed"
+            case .statusLookupFailed: "The payment status lookup failed"
+            case .invalidResponse: "The gateway sent a response the SDK cannot use"
+            case .cardValidationFailed: "The card details are invalid"
+            case .encryptionKeyUnavailable: "The card-encryption key is unavailable"
+            case .encryptionFailed: "The card data could not be encrypted"
+            case .cardSessionFailed: "The card session failed"
+            case .authenticationFailed: "3-D Secure authentication failed"
+            case .cardBrandNotAccepted: "This card brand is not accepted for this store"
+            }
+        }
+
+        /// What a developer can do about it.
+        var advice: String {
+            switch self {
+            case .invalidRequest:
+                "Check the configuration URLs, the request fields and the verification key; start one payment at a time."
+            case .presentationFailed: "Make sure the presenter can show a page now (nothing else on screen)."
+            case .pageLoadFailed: "Check connectivity and that the checkout URL is the one your backend received."
+            case .networkError: "Check connectivity and the configured base URLs, then retry."
+            case .statusLookupFailed: "Ask your backend for the payment status with the paymentId."
+            case .invalidResponse: "Check that the base URLs point at the gateway API the SDK expects."
+            case .cardValidationFailed: "Ask the buyer to correct the card details."
+            case .encryptionKeyUnavailable: "Check checkoutBaseURL and that its key endpoint is reachable."
+            case .encryptionFailed: "Retry; if it persists, report it with the time of the failure."
+            case .cardSessionFailed: "Create a new payment on your backend and ask the buyer to try again."
+            case .authenticationFailed: "Ask the buyer to retry or to use another card."
+            case .cardBrandNotAccepted: "Ask the buyer to use a card of another brand."
+            }
+        }
+    }
+
+    /// The code of `error` when it is one of the SDK's, else `nil`.
+    public static func code(of error: (any Error)?) -> Code? {
+        guard let error else { return nil }
+        let nsError = error as NSError
+        guard nsError.domain == domain else { return nil }
+        return Code(rawValue: nsError.code)
+    }
+}
+
+extension NSError {
+    /// The SDK error code when this error is in ``PaymentError/domain``, else `nil`.
+    public var paymentErrorCode: PaymentError.Code? { PaymentError.code(of: self) }
+}
+
+/// The SDK's internal structured error: a code, a reason a developer can act
+/// on, and where it came from. Machines carry it (it is `Equatable`, so tests
+/// compare codes); the terminal funnel turns it into the `NSError` the app sees.
+struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
+    var code: PaymentError.Code
+    /// Developer-facing reason, already free of card data and secrets.
+    var reason: String
+    /// Where it came from, e.g. `"GET status"`.
+    var source: String?
+    var httpStatus: Int?
+    var gatewayCode: String?
+    /// A lower-level cause (an SDK error with another code, or the host resolver's error).
+    var underlying: Underlying?
+
+    /// A cause, kept comparable.
+    enum Underlying: Equatable, Sendable {
+        case flow(Box)
+        case foreign(domain: String, code: Int, message: String)
+    }
+
+    /// Indirection so `FlowError` can nest.
+    final class Box: Equatable, Sendable {
+        let error: FlowError
+        init(_ error: FlowError) { self.error = error }
+        static func == (a: Box, b: Box) -> Bool { a.error == b.error }
+    }
+
+    init(
+        _ code: PaymentError.Code, _ reason: String, source: String? = nil, httpStatus: Int? = nil,
+        gatewayCode: String? = nil, underlying: Underlying? = nil
+    ) {
+        self.code = code
+        self.reason = reason
+        self.source = source
+        self.httpStatus = httpStatus
+        self.gatewayCode = gatewayCode
+        self.underlying = underlying
+    }
+
+    /// This error as the cause of a new one with another code.
+    func wrapped(as code: PaymentError.Code, _ reason: String) -> FlowError {
+        FlowError(code, reason, source: source, httpStatus: httpStatus, gatewayCode: gatewayCode,
+                  underlying: .flow(Box(self)))
+    }
+
+    var description: String { "\(code) (\(code.rawValue)): \(reason)" }
+
+    /// The `NSError` the app sees.
+    var nsError: NSError {
+        var info: [String: Any] = [
+            NSLocalizedDescriptionKey: "\(code.summary): \(reason). \(code.advice)",
+            NSLocalizedFailureReasonErrorKey: reason,
+            NSLocalizedRecoverySuggestionErrorKey: code.advice,
+        ]
+        if let source { info[PaymentError.sourceKey] = source }
+        if let httpStatus { info[PaymentError.httpStatusKey] = httpStatus }
+        if let gatewayCode { info[PaymentError.gatewayCodeKey] = gatewayCode }
+        switch underlying {
+        case .flow(let box): info[NSUnderlyingErrorKey] = box.error.nsError
+        case .foreign(let domain, let code, let message):
+            info[NSUnderlyingErrorKey] = NSError(
+                domain: domain, code: code, userInfo: [NSLocalizedDescriptionKey: message])
+        case nil: break
+        }
+        return NSError(domain: PaymentError.domain, code: code.rawValue, userInfo: info)
+    }
+}

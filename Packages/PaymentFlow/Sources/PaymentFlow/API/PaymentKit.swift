@@ -1,0 +1,193 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The entry point: runs one payment at a time, by hosted checkout or by card.
+///
+/// ```swift
+/// let paymentKit = PaymentKit(configuration: configuration)
+/// paymentKit.startPayment(request, from: presenter) { result in
+///     switch result.outcome { ... }
+/// }
+/// ```
+///
+/// The callback contract, for every `start...` overload:
+/// - exactly one result per call — never zero, never two;
+/// - delivered on ``Configuration/callbackQueue`` (the main queue by default),
+///   never synchronously inside the `start...` call;
+/// - after any page the SDK presented has been dismissed (the presenter's
+///   dismissal completion has run);
+/// - every terminal path goes through it: return URL reached, buyer cancelled,
+///   page failed to load, status lookup failed, card session failed, request
+///   unusable, ``cancel()``.
+///
+/// Starting a payment while one runs completes the new one at once (still
+/// asynchronously) as `.failed` with `invalidRequest`; the running one is
+/// untouched. A `PaymentKit` released mid-payment does not end the payment: it
+/// finishes and delivers on its own. Thread-safe: call it from any thread.
+public final class PaymentKit: Sendable {
+    /// The configuration every payment of this kit uses.
+    public let configuration: Configuration
+
+    private let statusResolver: (any PaymentStatusResolving)?
+    private let dependencies: FlowDependencies
+    private let keyCache = EncryptionKeyCache()
+    private let running = Mutex<(token: UInt64, run: FlowRun)?>(nil)
+    private let counter = Mutex<UInt64>(0)
+
+    /// A kit with the built-in status lookup when `configuration.apiBaseURL` is set; otherwise every
+    /// hosted payment resolves `.unresolved`.
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, resolver: nil, dependencies: .live(configuration: configuration))
+    }
+
+    /// A kit whose hosted payments are resolved by `statusResolver` instead of the built-in lookup.
+    public convenience init(configuration: Configuration, statusResolver: any PaymentStatusResolving) {
+        self.init(configuration: configuration, resolver: statusResolver, dependencies: .live(configuration: configuration))
+    }
+
+    /// A kit that sends its HTTP requests through `transport` (Linux addition, for tests and tools).
+    /// Idempotent reads are still retried (bounded, with jitter) around it.
+    public convenience init(
+        configuration: Configuration, statusResolver: (any PaymentStatusResolving)? = nil, transport: any HTTPTransport
+    ) {
+        self.init(
+            configuration: configuration, resolver: statusResolver,
+            dependencies: .live(configuration: configuration, transport: transport))
+    }
+
+    init(configuration: Configuration, resolver: (any PaymentStatusResolving)?, dependencies: FlowDependencies) {
+        self.configuration = configuration
+        self.statusResolver = resolver
+        self.dependencies = dependencies
+    }
+
+    /// Whether a payment of this kit is in progress (its result not yet handed to the callback queue's
+    /// delivery block).
+    public var isPaymentInProgress: Bool { running.withLock { $0 != nil } }
+
+    /// Ends the running payment as `.cancelled` through the normal path: the page (if any) is dismissed
+    /// first, then the one result is delivered. Does nothing when no payment runs or it is already ending.
+    public func cancel() {
+        let run = running.withLock { $0?.run }
+        run?.cancel()
+    }
+
+    // MARK: - Hosted checkout
+
+    /// Starts a hosted-checkout payment and reports its one result to `completion`.
+    ///
+    /// `completion` runs exactly once, on the callback queue, after the page is gone.
+    /// - Parameters:
+    ///   - request: the payment from your backend.
+    ///   - presenter: shows the checkout page (see ``PaymentPresenter``).
+    ///   - completion: receives the result.
+    public func startPayment(
+        _ request: PaymentRequest, from presenter: any PaymentPresenter,
+        completion: @escaping @Sendable (PaymentResult) -> Void
+    ) {
+        _ = beginHosted(request, presenter: presenter, deliver: completion)
+    }
+
+    /// Starts a hosted-checkout payment and reports its one result to `delegate`, held weakly
+    /// (if it is gone by then, the result is dropped).
+    public func startPayment(_ request: PaymentRequest, from presenter: any PaymentPresenter, delegate: any PaymentDelegate) {
+        _ = beginHosted(request, presenter: presenter, deliver: Self.weakDelivery(to: delegate))
+    }
+
+    /// Runs a hosted-checkout payment and returns its result (Linux addition).
+    ///
+    /// The result is produced on the callback queue as with the completion form, so that queue must be
+    /// running (the main queue by default). Cancelling the calling task cancels the payment.
+    public func startPayment(_ request: PaymentRequest, from presenter: any PaymentPresenter) async -> PaymentResult {
+        let slot = Mutex<FlowRun?>(nil)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let run = beginHosted(request, presenter: presenter) { continuation.resume(returning: $0) }
+                slot.withLock { $0 = run }
+            }
+        } onCancel: {
+            slot.withLock { $0 }?.cancel(reason: "the awaiting task was cancelled")
+        }
+    }
+
+    private func beginHosted(
+        _ request: PaymentRequest, presenter: any PaymentPresenter, deliver: @escaping @Sendable (PaymentResult) -> Void
+    ) -> FlowRun {
+        let endpoints = GatewayAPI.Endpoints(
+            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
+            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: request.paymentId,
+            verificationKey: request.verificationKey, timeout: configuration.requestTimeout)
+        let machine: MachineBox
+        if let problem = RequestValidation.hosted(request, configuration: configuration) {
+            machine = .rejected(.failed(problem), finished: false)
+        } else {
+            let source: HostedCheckoutMachine.StatusSource =
+                statusResolver != nil ? .resolver : (configuration.apiBaseURL != nil ? .builtIn : .none)
+            let page = PagePlan(
+                url: GatewayAPI.checkoutPage(checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
+                formFields: nil, purpose: .hostedCheckout)
+            machine = .hosted(HostedCheckoutMachine(.init(page: page, returnURL: request.returnURL, statusSource: source)))
+        }
+        return begin(kind: .hostedCheckout, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
+    }
+
+    // MARK: - Shared
+
+    /// Claims the kit's one slot for `machine` (unless it is already a rejection) and starts the run.
+    func begin(
+        kind: PaymentFlowKind, endpoints: GatewayAPI.Endpoints, presenter: (any PaymentPresenter)?, machine: MachineBox,
+        deliver: @escaping @Sendable (PaymentResult) -> Void
+    ) -> FlowRun {
+        let token = counter.withLock { value -> UInt64 in
+            value += 1
+            return value
+        }
+        let context = { [weak self] (claimed: Bool) -> FlowRun.Context in
+            FlowRun.Context(
+                kind: kind, endpoints: endpoints, configuration: self?.configuration ?? Configuration(environment: .live),
+                presenter: presenter, resolver: self?.statusResolver, keyCache: self?.keyCache ?? EncryptionKeyCache(),
+                dependencies: self?.dependencies ?? .live(configuration: Configuration(environment: .live)),
+                deliver: deliver,
+                willDeliver: { [weak self] in
+                    guard claimed, let self else { return }
+                    self.running.withLock { slot in
+                        if slot?.token == token { slot = nil }
+                    }
+                })
+        }
+        if case .rejected = machine {
+            let run = FlowRun(context: context(false), machine: machine)
+            run.start()
+            return run
+        }
+        let run = FlowRun(context: context(true), machine: machine)
+        let claimed = running.withLock { slot -> Bool in
+            guard slot == nil else { return false }
+            slot = (token, run)
+            return true
+        }
+        if claimed {
+            run.start()
+            return run
+        }
+        let refusal = FlowRun(
+            context: context(false),
+            machine: .rejected(.failed(FlowError(
+                .invalidRequest, "another payment of this PaymentKit is still in progress", source: "PaymentKit")),
+                finished: false))
+        refusal.start()
+        return refusal
+    }
+
+    static func weakDelivery(to delegate: any PaymentDelegate) -> @Sendable (PaymentResult) -> Void {
+        let box = WeakDelegate(delegate)
+        return { result in box.value?.paymentDidFinish(result) }
+    }
+}
+
+/// The weak hold on a ``PaymentDelegate``.
+private struct WeakDelegate: Sendable {
+    weak var value: (any PaymentDelegate)?
+    init(_ value: any PaymentDelegate) { self.value = value }
+}

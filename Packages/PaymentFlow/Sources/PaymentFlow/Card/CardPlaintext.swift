@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The card fields as read from `CardInput` at submit time.
+///
+/// It shares the strings' storage with the `CardInput` (no copy of the
+/// digits is made here). Every textual view of it (`description`, `dump`,
+/// string interpolation, test failure output) shows the last four digits only.
+struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    fileprivate let cardholderName: String
+    fileprivate let cardNumber: String
+    fileprivate let expiryMonth: String
+    fileprivate let expiryYear: String
+    fileprivate let securityCode: String
+
+    init(cardholderName: String, cardNumber: String, expiryMonth: String, expiryYear: String, securityCode: String) {
+        self.cardholderName = cardholderName
+        self.cardNumber = cardNumber
+        self.expiryMonth = expiryMonth
+        self.expiryYear = expiryYear
+        self.securityCode = securityCode
+    }
+
+    /// The last four digits of the number.
+    var last4: String { String(cardNumber.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }.suffix(4).map(Character.init)) }
+
+    var description: String { "card ••••\(last4)" }
+    var debugDescription: String { description }
+    var customMirror: Mirror { Mirror(self, children: ["card": description], displayStyle: .struct) }
+}
+
+/// Builds the JWE plaintext (`{"cardholderName","cardNumber","expiryMonth","expiryYear","securityCode"}`,
+/// the number as digits only) in a buffer allocated once at its exact size, hands it to `body`, then wipes
+/// it with `explicit_bzero` and frees it. No other copy is made: the plaintext never lives in a `String`
+/// or a growable array.
+enum CardPlaintext {
+    static func with<R>(_ card: CardSnapshot, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let fields: [(String, String, Bool)] = [
+            ("cardholderName", card.cardholderName, false),
+            ("cardNumber", card.cardNumber, true),
+            ("expiryMonth", card.expiryMonth, false),
+            ("expiryYear", card.expiryYear, false),
+            ("securityCode", card.securityCode, false),
+        ]
+        var size = 2 + (fields.count - 1)  // braces and commas
+        for (name, value, digitsOnly) in fields {
+            size += name.utf8.count + 3 + 2  // "name": and the value's quotes
+            size += digitsOnly ? value.utf8.filter(isDigit).count : value.utf8.reduce(0) { $0 + escapedLength($1) }
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+        defer {
+            if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
+            buffer.deallocate()
+        }
+        var offset = 0
+        func put(_ byte: UInt8) {
+            buffer[offset] = byte
+            offset += 1
+        }
+        put(UInt8(ascii: "{"))
+        for (index, (name, value, digitsOnly)) in fields.enumerated() {
+            if index > 0 { put(UInt8(ascii: ",")) }
+            put(UInt8(ascii: "\""))
+            for byte in name.utf8 { put(byte) }
+            put(UInt8(ascii: "\""))
+            put(UInt8(ascii: ":"))
+            put(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if digitsOnly {
+                    if isDigit(byte) { put(byte) }
+                } else {
+                    writeEscaped(byte, put)
+                }
+            }
+            put(UInt8(ascii: "\""))
+        }
+        put(UInt8(ascii: "}"))
+        precondition(offset == size, "card plaintext size mismatch")
+        return try body(UnsafeRawBufferPointer(buffer))
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func escapedLength(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): 2
+        case 0..<0x20: 6
+        default: 1
+        }
+    }
+
+    private static func writeEscaped(_ byte: UInt8, _ put: (UInt8) -> Void) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            put(UInt8(ascii: "\\"))
+            put(byte)
+        case 0..<0x20:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            for b in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
+                put(b)
+            }
+        default:
+            put(byte)
+        }
+    }
+}

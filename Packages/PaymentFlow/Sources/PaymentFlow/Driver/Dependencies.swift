@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import Synchronization
+internal import JWE
+
+/// A scheduled piece of work that can be cancelled.
+struct FlowTimer: Sendable {
+    let cancel: @Sendable () -> Void
+}
+
+/// Time, injected: a monotonic clock and a scheduler.
+struct FlowClock: Sendable {
+    /// Monotonic seconds (any origin).
+    var now: @Sendable () -> TimeInterval
+    /// Runs `work` once after `delay` seconds, on any thread, unless cancelled first.
+    var schedule: @Sendable (_ delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> FlowTimer
+
+    /// `DispatchTime` and dispatch timer sources (a cancelled source releases its work at once).
+    static let live = FlowClock(
+        now: { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 },
+        schedule: { delay, work in
+            let timer = DispatchTimer(delay: delay, work: work)
+            return FlowTimer(cancel: { timer.cancel() })
+        })
+}
+
+/// A one-shot dispatch timer source. Dispatch sources are thread-safe (any
+/// thread may cancel), which the compiler cannot see through the protocol
+/// existential: hence the checked-by-hand `Sendable`.
+private final class DispatchTimer: @unchecked Sendable {
+    private let source: any DispatchSourceTimer
+
+    init(delay: TimeInterval, work: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + max(0, min(delay, 86_400 * 365)))
+        source.setEventHandler { [source] in
+            source.cancel()
+            work()
+        }
+        source.resume()
+    }
+
+    /// Cancelling releases the work at once (unlike a cancelled `asyncAfter` item).
+    func cancel() { source.cancel() }
+}
+
+/// Everything a payment run touches outside itself, as small injectable values
+/// (live values below; tests build their own).
+struct FlowDependencies: Sendable {
+    /// The way to the network.
+    var transport: any HTTPTransport
+    /// Time and timers.
+    var clock: FlowClock
+    /// `X-Request-Id` values.
+    var uuid: @Sendable () -> UUID
+    /// Encrypts the card plaintext to the key (compact JWE).
+    var encrypt: @Sendable (EncryptionKey, UnsafeRawBufferPointer) throws -> String
+    /// How long a presenter may take to answer `present` or `dismiss` before the SDK stops waiting.
+    var presenterTimeout: TimeInterval = 60
+    /// Grace added to the request timeout before the run stops waiting for a transport that never answers.
+    var transportGrace: TimeInterval = 5
+
+    /// The live encryption: the key's reusable JWE encrypter.
+    static let liveEncrypt: @Sendable (EncryptionKey, UnsafeRawBufferPointer) throws -> String = { key, plaintext in
+        try key.encrypter.encrypt(bytes: plaintext)
+    }
+
+    /// The live values: `base` (libcurl unless given) wrapped in bounded, jittered retries for idempotent
+    /// reads, the system clock, random UUIDs, JWE encryption.
+    static func live(configuration: Configuration, transport base: (any HTTPTransport)? = nil) -> FlowDependencies {
+        let clock = FlowClock.live
+        let transport = base ?? CurlTransport(options: CurlTransport.Options(
+            connectTimeout: min(10, configuration.requestTimeout),
+            defaultTimeout: configuration.requestTimeout,
+            requireHTTPS: !configuration.environment.allowsPlainHTTP,
+            userAgent: GatewayAPI.userAgent))
+        let policy = RetryPolicy(
+            maxAttempts: 3, baseDelay: 0.25, maxDelay: 2,
+            unitRandom: { Double.random(in: 0..<1) },
+            sleep: { delay, work in _ = clock.schedule(delay, work) })
+        return FlowDependencies(
+            transport: RetryingTransport(base: transport, policy: policy),
+            clock: clock,
+            uuid: { UUID() },
+            encrypt: liveEncrypt)
+    }
+}
+
+/// The card-encryption keys a `PaymentKit` has fetched, per `checkoutBaseURL`, each kept for its `max-age`.
+final class EncryptionKeyCache: Sendable {
+    private struct Entry {
+        var key: EncryptionKey
+        var expires: TimeInterval
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    func key(for base: URL, now: TimeInterval) -> EncryptionKey? {
+        entries.withLock { entries in
+            guard let entry = entries[base.absoluteString] else { return nil }
+            guard now < entry.expires else {
+                entries[base.absoluteString] = nil
+                return nil
+            }
+            return entry.key
+        }
+    }
+
+    func store(_ key: EncryptionKey, for base: URL, maxAge: TimeInterval, now: TimeInterval) {
+        entries.withLock { entries in
+            if maxAge > 0 {
+                entries[base.absoluteString] = Entry(key: key, expires: now + maxAge)
+            } else {
+                entries[base.absoluteString] = nil
+            }
+        }
+    }
+
+    func remove(for base: URL) {
+        _ = entries.withLock { $0.removeValue(forKey: base.absoluteString) }
+    }
+}

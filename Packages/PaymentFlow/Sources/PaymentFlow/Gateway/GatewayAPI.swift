@@ -1,0 +1,493 @@
+import Foundation
+internal import JWE
+
+/// The wire protocol, in one place (CONTRACT.md section 6, GATEWAY.md): the
+/// paths, headers and bodies of every call the SDK makes, how each response is
+/// decoded (strict on required fields, unknown fields ignored) and how errors
+/// map to SDK codes. A different real API changes this file only.
+enum GatewayAPI {
+    /// The SDK version sent in `User-Agent`.
+    static let sdkVersion = "1.0.0"
+    /// `User-Agent` of every SDK request.
+    static let userAgent = "EGWPay-Linux/\(sdkVersion) (PaymentFlow)"
+    /// The `Accept` header the SDK's API calls send (also reported as the browser's).
+    static let acceptHeader = "application/json"
+
+    /// Everything a call needs besides the call itself.
+    struct Endpoints: Sendable {
+        var apiBaseURL: URL?
+        var checkoutAPIBaseURL: URL?
+        var checkoutBaseURL: URL?
+        var paymentId: String
+        var verificationKey: String
+        var timeout: TimeInterval
+    }
+
+    // MARK: - Requests
+
+    /// The HTTP request for `call`, or an `invalidRequest` error when a needed base URL is missing.
+    static func request(_ call: GatewayCall, endpoints: Endpoints, requestId: UUID) -> Result<HTTPRequest, FlowError> {
+        let payment = "/checkout/api/egw/v1/payments/" + pathSegment(endpoints.paymentId)
+        let sessions = payment + "/card-sessions"
+        let method: String
+        let base: URL?
+        let path: String
+        var body: [UInt8]? = nil
+        switch call {
+        case .statusLookup:
+            (method, base, path) = ("GET", endpoints.apiBaseURL, payment)
+        case .keySet:
+            (method, base, path) = ("GET", endpoints.checkoutBaseURL, "/checkout/.well-known/jwks.json")
+        case .createSession(let encryptedCard):
+            (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions)
+            body = JSONText.object([("encryptedCard", .string(encryptedCard))])
+        case .authenticate(let sessionId, let notificationURL):
+            (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/authentication")
+            body = JSONText.object([
+                ("notificationUrl", .string(notificationURL.absoluteString)),
+                ("browser", .object(browserInfo)),
+            ])
+        case .challengeResult(let sessionId):
+            (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/challenge-result")
+            body = Array("{}".utf8)
+        case .readSession(let sessionId):
+            (method, base, path) = ("GET", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId))
+        }
+        guard let base, let url = join(base, path) else {
+            return .failure(FlowError(.invalidRequest, "no base URL configured for \(call)", source: "\(call)"))
+        }
+        var headers = [
+            HTTPHeader("X-Request-Id", requestId.uuidString.lowercased()),
+            HTTPHeader("Accept", acceptHeader),
+            HTTPHeader("User-Agent", userAgent),
+        ]
+        if call != .keySet {
+            headers.insert(HTTPHeader("Obp-Verification-Key", endpoints.verificationKey), at: 0)
+        }
+        if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
+        return .success(HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: endpoints.timeout))
+    }
+
+    /// `{checkoutBaseURL}/checkout/3ds/notification/{sessionId}`: where the issuer sends the buyer back.
+    static func notificationURL(checkoutBaseURL: URL, sessionId: String) -> URL? {
+        join(checkoutBaseURL, "/checkout/3ds/notification/" + pathSegment(sessionId))
+    }
+
+    /// The hosted page to present: `checkoutURL` with `method={hint}` when the hint is one of
+    /// ``PaymentRequest/MethodHint`` (any other value is ignored, as the contract says).
+    static func checkoutPage(checkoutURL: URL, preferredMethod: String?) -> URL {
+        guard let preferredMethod, PaymentRequest.MethodHint.known.contains(preferredMethod),
+            var components = URLComponents(url: checkoutURL, resolvingAgainstBaseURL: true)
+        else { return checkoutURL }
+        var items = (components.queryItems ?? []).filter { $0.name != "method" }
+        items.append(URLQueryItem(name: "method", value: preferredMethod))
+        components.queryItems = items
+        return components.url ?? checkoutURL
+    }
+
+    /// The browser the SDK reports for 3-D Secure (the presenter is a web view of this kind).
+    static let browserInfo: [(String, JSONText.Value)] = [
+        ("userAgent", .string(userAgent)),
+        ("acceptHeader", .string("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")),
+        ("language", .string("en-GB")),
+        ("timeZoneOffsetMinutes", .int(0)),
+    ]
+
+    /// The challenge page: an HTML form POST of `creq` to `acsUrl`.
+    static func challengePage(_ challenge: SessionSnapshot.Challenge) -> PagePlan {
+        PagePlan(url: challenge.acsURL, formFields: [PagePlan.Field(name: "creq", value: challenge.creq)], purpose: .challenge)
+    }
+
+    // MARK: - Status lookup
+
+    /// Decodes `200 {"paymentId", "paymentStatus", "orderNumber"?...}`.
+    static func decodeStatus(
+        _ result: Result<HTTPResponse, TransportError>, paymentId: String
+    ) -> Result<HostedCheckoutMachine.StatusReport, FlowError> {
+        let source = "GET status"
+        switch result {
+        case .failure(let error):
+            return .failure(transportFailure(error, source: source))
+        case .success(let response):
+            guard response.status == 200 else { return .failure(httpFailure(response, source: source, idempotent: true)) }
+            struct Body: Decodable {
+                var paymentId: String
+                var paymentStatus: String
+                var orderNumber: String?
+            }
+            switch decode(Body.self, response, source: source) {
+            case .failure(let error): return .failure(error)
+            case .success(let body):
+                guard body.paymentId == paymentId else {
+                    return .failure(FlowError(.invalidResponse, "the status lookup answered for another payment", source: source))
+                }
+                return .success(.init(paymentStatus: body.paymentStatus, orderNumber: body.orderNumber))
+            }
+        }
+    }
+
+    // MARK: - Card-encryption key
+
+    /// A key chosen from the key set, and how long it may be cached.
+    struct KeyChoice: Sendable {
+        var key: EncryptionKey
+        var maxAge: TimeInterval
+    }
+
+    /// Picks the RSA key whose `alg` is `RSA-OAEP-256` (and `use`, when present, `enc`), of at least
+    /// 2048 bits, and reads `Cache-Control: max-age`. Failures are `encryptionKeyUnavailable`.
+    static func decodeKeySet(_ result: Result<HTTPResponse, TransportError>) -> Result<KeyChoice, FlowError> {
+        let source = "GET jwks.json"
+        func unavailable(_ cause: FlowError) -> FlowError {
+            cause.code == .encryptionKeyUnavailable
+                ? cause : cause.wrapped(as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched (\(cause.code))")
+        }
+        let response: HTTPResponse
+        switch result {
+        case .failure(let error): return .failure(unavailable(transportFailure(error, source: source)))
+        case .success(let value): response = value
+        }
+        guard response.status == 200 else {
+            return .failure(unavailable(httpFailure(response, source: source, idempotent: true)))
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let keys = object["keys"] as? [Any]
+        else {
+            return .failure(unavailable(FlowError(.invalidResponse, "the key set is not a JSON object with a \"keys\" array", source: source)))
+        }
+        var refusal = "the key set holds no RSA key with alg RSA-OAEP-256 for encryption"
+        for case let jwk as [String: Any] in keys {
+            guard jwk["kty"] as? String == "RSA", jwk["alg"] as? String == JWEPolicy.keyManagementAlgorithm else { continue }
+            if let use = jwk["use"], use as? String != "enc" { continue }
+            guard let data = try? JSONSerialization.data(withJSONObject: jwk),
+                let text = String(data: data, encoding: .utf8)
+            else { continue }
+            do {
+                let publicKey = try RSAPublicKey(jwk: text)
+                guard publicKey.bitCount >= 2048 else {
+                    refusal = "the key is \(publicKey.bitCount) bits; at least 2048 are required"
+                    continue
+                }
+                return .success(KeyChoice(key: EncryptionKey(publicKey), maxAge: maxAge(response.header("Cache-Control"))))
+            } catch {
+                refusal = error.code == .keyTooSmall
+                    ? "the key is under 2048 bits" : "the key cannot be used (\(error.code))"
+            }
+        }
+        return .failure(FlowError(.encryptionKeyUnavailable, refusal, source: source))
+    }
+
+    /// Seconds from `Cache-Control: max-age=N` (0 without it, or with `no-store`/`no-cache`), at most a day.
+    static func maxAge(_ cacheControl: String?) -> TimeInterval {
+        guard let cacheControl else { return 0 }
+        var age: TimeInterval = 0
+        for directive in cacheControl.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+            switch parts.first {
+            case "no-store", "no-cache": return 0
+            case "max-age":
+                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
+                    seconds > 0
+                {
+                    age = TimeInterval(min(seconds, 86_400))
+                }
+            default: break
+            }
+        }
+        return age
+    }
+
+    // MARK: - Card sessions
+
+    /// Decodes a card-session response for `call` (create, authenticate, challenge-result, read).
+    static func decodeSession(_ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>) -> SessionReply {
+        let source = call.description
+        let response: HTTPResponse
+        switch result {
+        case .failure(let error):
+            let failure = transportFailure(error, source: source)
+            if call.isIdempotent { return .rejected(failure) }
+            switch error.kind {
+            case .invalidURL, .insecureScheme, .connect, .tls, .pinningFailed:
+                return .unreachable(failure)  // the request never reached the gateway
+            case .timeout, .reset, .responseTooLarge, .other:
+                return .lost(failure)  // the gateway may have acted on it
+            }
+        case .success(let value):
+            response = value
+        }
+        let expected: Set<Int> = isCreate(call) ? [200, 201] : [200]
+        guard expected.contains(response.status) else {
+            if response.status == 422, errorBody(response)?.code == "UNKNOWN_KEY", isCreate(call) {
+                return .unknownKey
+            }
+            return .rejected(httpFailure(response, source: source, idempotent: call.isIdempotent))
+        }
+        struct Body: Decodable {
+            struct Challenge: Decodable {
+                var acsUrl: String
+                var creq: String
+            }
+            struct Failure: Decodable {
+                var code: String
+                var message: String?
+            }
+            var sessionId: String
+            var status: String
+            var transStatus: String?
+            var challenge: Challenge?
+            var failure: Failure?
+        }
+        let body: Body
+        switch decode(Body.self, response, source: source) {
+        case .failure(let error): return .rejected(error)
+        case .success(let value): body = value
+        }
+        func invalid(_ reason: String) -> SessionReply { .rejected(FlowError(.invalidResponse, reason, source: source)) }
+        switch call {
+        case .authenticate(let sessionId, _), .challengeResult(let sessionId), .readSession(let sessionId):
+            guard body.sessionId == sessionId else { return invalid("the gateway answered for another card session") }
+        case .createSession, .statusLookup, .keySet:
+            guard !body.sessionId.isEmpty else { return invalid("the card session has an empty sessionId") }
+        }
+        let status: SessionSnapshot.Status
+        switch body.status {
+        case "AUTHENTICATION_REQUIRED":
+            status = .authenticationRequired
+        case "CHALLENGE_REQUIRED":
+            guard let challenge = body.challenge else { return invalid("CHALLENGE_REQUIRED without a challenge") }
+            guard let acsURL = URL(string: challenge.acsUrl), let scheme = acsURL.scheme?.lowercased(),
+                scheme == "https" || scheme == "http", acsURL.host != nil
+            else { return invalid("the challenge's acsUrl is not an http(s) URL") }
+            status = .challengeRequired(.init(acsURL: acsURL, creq: challenge.creq))
+        case "COMPLETED":
+            status = .completed
+        case "FAILED":
+            guard let failure = body.failure else { return invalid("a FAILED session without its failure") }
+            status = .failed(sessionFailure(code: failure.code, message: failure.message, transStatus: body.transStatus, source: source))
+        default:
+            return invalid("unknown card-session status")
+        }
+        let allowed: Bool
+        switch (call, status) {
+        case (.createSession, .authenticationRequired), (.createSession, .completed), (.createSession, .failed): allowed = true
+        case (.authenticate, .completed), (.authenticate, .failed), (.authenticate, .challengeRequired): allowed = true
+        case (.challengeResult, .completed), (.challengeResult, .failed): allowed = true
+        case (.readSession, _): allowed = true
+        default: allowed = false
+        }
+        guard allowed else { return invalid("\(body.status) is not an answer \(source) may give") }
+        return .session(SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus))
+    }
+
+    private static func isCreate(_ call: GatewayCall) -> Bool {
+        if case .createSession = call { return true }
+        return false
+    }
+
+    /// The SDK error for a session that ended `FAILED`.
+    static func sessionFailure(code: String, message: String?, transStatus: String?, source: String) -> FlowError {
+        let text = message.map { Redactor().scrubForeign($0) } ?? code
+        let sdkCode: PaymentError.Code
+        if code == "CARD_BRAND_NOT_ACCEPTED" {
+            sdkCode = .cardBrandNotAccepted
+        } else if transStatus == "N" || transStatus == "R" || code.hasPrefix("AUTHENTICATION") {
+            sdkCode = .authenticationFailed
+        } else {
+            sdkCode = .cardSessionFailed
+        }
+        return FlowError(sdkCode, "the card session failed: \(text) (\(code))", source: source, gatewayCode: code)
+    }
+
+    // MARK: - Errors (the table of GATEWAY.md)
+
+    /// A non-2xx response as an SDK error.
+    static func httpFailure(_ response: HTTPResponse, source: String, idempotent: Bool) -> FlowError {
+        let body = errorBody(response)
+        let message = body.map { Redactor().scrubForeign($0.message) }
+        let detail = [body?.code, message].compactMap { $0 }.joined(separator: ": ")
+        let reason = "HTTP \(response.status)" + (detail.isEmpty ? "" : " \(detail)")
+        let code: PaymentError.Code
+        switch (response.status, body?.code) {
+        case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
+            (404, "SESSION_NOT_FOUND"):
+            code = .invalidRequest
+        case (409, "PAYMENT_ALREADY_PROCESSED"):
+            code = .cardSessionFailed
+        case (422, "CARD_BRAND_NOT_ACCEPTED"):
+            code = .cardBrandNotAccepted
+        case (422, "UNKNOWN_KEY"):
+            code = .encryptionKeyUnavailable
+        case (422, "DECRYPTION_FAILED"):
+            code = .encryptionFailed
+        case (500...599, _):
+            code = idempotent ? .networkError : .cardSessionFailed
+        default:
+            code = .invalidResponse
+        }
+        return FlowError(code, reason, source: source, httpStatus: response.status, gatewayCode: body?.code)
+    }
+
+    /// A transport failure as an SDK error.
+    static func transportFailure(_ error: TransportError, source: String) -> FlowError {
+        switch error.kind {
+        case .invalidURL, .insecureScheme:
+            return FlowError(.invalidRequest, "the request URL cannot be sent: \(error.message)", source: source)
+        case .responseTooLarge:
+            return FlowError(.invalidResponse, "the response was too large: \(error.message)", source: source)
+        case .connect, .tls, .pinningFailed, .timeout, .reset, .other:
+            return FlowError(.networkError, "\(error.kind): \(error.message)", source: source)
+        }
+    }
+
+    /// `{"error": {"code", "message"}}`, when the body is one.
+    static func errorBody(_ response: HTTPResponse) -> (code: String, message: String)? {
+        struct Body: Decodable {
+            struct Inner: Decodable {
+                var code: String
+                var message: String?
+            }
+            var error: Inner
+        }
+        guard let body = try? JSONDecoder().decode(Body.self, from: Data(response.body)) else { return nil }
+        return (body.error.code, body.error.message ?? "")
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, source: String) -> Result<T, FlowError> {
+        do {
+            return .success(try JSONDecoder().decode(type, from: Data(response.body)))
+        } catch DecodingError.keyNotFound(let key, _) {
+            return .failure(FlowError(.invalidResponse, "the response lacks the required field \"\(key.stringValue)\"", source: source))
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return .failure(FlowError(.invalidResponse, "the response field \"\(field)\" has the wrong type", source: source))
+        } catch {
+            return .failure(FlowError(.invalidResponse, "the response is not the JSON expected", source: source))
+        }
+    }
+
+    // MARK: - Observation (redacted views of the wire)
+
+    /// Header values safe to show: the verification key becomes its fingerprint.
+    static func redactedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        headers.map { header in
+            header.name.caseInsensitiveCompare("Obp-Verification-Key") == .orderedSame
+                ? HTTPHeader(header.name, Redactor.fingerprint(header.value)) : header
+        }
+    }
+
+    /// The request body safe to show, and the decoded JWE protected header when it carries an encrypted card.
+    static func redactedRequestBody(_ call: GatewayCall, _ body: [UInt8]?) -> (body: String?, jweHeader: String?) {
+        guard let body else { return (nil, nil) }
+        if case .createSession(let encryptedCard) = call {
+            let header = (try? JWEProtectedHeader(compact: encryptedCard))?.json
+            return (#"{"encryptedCard":"<JWE \#(encryptedCard.utf8.count) bytes>"}"#, header)
+        }
+        return (String(decoding: body.prefix(2048), as: UTF8.self), nil)
+    }
+
+    /// The response body safe to show, shortened.
+    static func redactedResponseBody(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        let text = String(decoding: body.prefix(2048), as: UTF8.self)
+        return Redactor().scrubForeign(text) + (body.count > 2048 ? "…" : "")
+    }
+
+    // MARK: - Small helpers
+
+    /// Percent-encodes one path segment (everything but RFC 3986 unreserved characters).
+    static func pathSegment(_ text: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    /// `base` + `path`, keeping the base's own path as a prefix.
+    static func join(_ base: URL, _ path: String) -> URL? {
+        var text = base.absoluteString
+        if let query = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<query]) }
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + path)
+    }
+}
+
+/// A card session as the gateway reports it.
+struct SessionSnapshot: Equatable, Sendable {
+    struct Challenge: Equatable, Sendable {
+        var acsURL: URL
+        var creq: String
+    }
+
+    enum Status: Equatable, Sendable {
+        case authenticationRequired
+        case challengeRequired(Challenge)
+        case completed
+        case failed(FlowError)
+    }
+
+    var sessionId: String
+    var status: Status
+    var transStatus: String?
+}
+
+/// What a card-session call produced, classified for the card machine.
+enum SessionReply: Equatable, Sendable {
+    /// The session as the gateway answered.
+    case session(SessionSnapshot)
+    /// `422 UNKNOWN_KEY`: the key rotated.
+    case unknownKey
+    /// The gateway answered with an error, or something out of protocol.
+    case rejected(FlowError)
+    /// No answer, and the request surely never reached the gateway.
+    case unreachable(FlowError)
+    /// No answer to a non-idempotent request the gateway may have acted on.
+    case lost(FlowError)
+}
+
+/// Minimal JSON writing for request bodies (strings escaped per RFC 8259).
+enum JSONText {
+    indirect enum Value: Sendable {
+        case string(String)
+        case int(Int)
+        case object([(String, Value)])
+    }
+
+    static func object(_ members: [(String, Value)]) -> [UInt8] {
+        var out: [UInt8] = []
+        write(.object(members), to: &out)
+        return out
+    }
+
+    static func write(_ value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .string(let text): writeString(text, to: &out)
+        case .int(let number): out.append(contentsOf: String(number).utf8)
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(member.0, to: &out)
+                out.append(UInt8(ascii: ":"))
+                write(member.1, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
