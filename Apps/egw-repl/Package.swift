@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../Packages/CardValidation"),
+        .package(path: "../../Packages/GatewaySandbox"),
         .package(path: "../../Packages/JWE"),
     ],
     targets: [
@@ -30,6 +31,7 @@ let package = Package(
             dependencies: [
                 "ReplCore", "CEditLineShim",
                 .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),

@@ -171,5 +171,72 @@ class CardCommands(unittest.TestCase):
         self.assertIn("line 3:13: error: expiry must be MM/YY", result.stderr)
 
 
+@needs_repl
+class SandboxCommands(unittest.TestCase):
+    """The embedded sandbox: payments from its merchant backend, its test cards, faults."""
+
+    def test_payment_create_uses_the_embedded_sandbox(self):
+        import json
+        result = run_repl("payment create 990 usd --order A-17\npayment show\nconfig\n", args=["--json"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = [json.loads(line) for line in result.stdout.splitlines()]
+        created, shown, config = lines[0], lines[1], lines[2]
+        self.assertEqual(created["paymentId"], shown["paymentId"])
+        self.assertTrue(created["paymentId"])
+        self.assertNotIn("vk", shown["verificationKey"].lower())
+        port_base = config["merchant-base-url"]
+        self.assertRegex(port_base, r"^http://127\.0\.0\.1:\d+$")
+        self.assertEqual(config["api-base-url"], port_base + "/merchant-api")
+        self.assertEqual(config["checkout-api-base-url"], port_base + "/gateway-api")
+        self.assertEqual(config["checkout-base-url"], port_base + "/gateway-checkout")
+        self.assertTrue(shown["checkoutURL"].startswith(port_base + "/gateway-checkout/"))
+
+    def test_no_sandbox(self):
+        result = run_repl("payment create\nsandbox log\n", args=["--no-sandbox"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("line 1: error:", result.stderr)
+        self.assertIn("line 2: error: no embedded sandbox", result.stderr)
+
+    def test_urls_from_flags_and_environment_override_the_sandbox(self):
+        import json
+        env = clean_env(EGW_CHECKOUT_BASE_URL="https://checkout.example")
+        result = run_repl("config\n", args=["--json", "--api-base-url", "https://api.example"], env=env)
+        config = json.loads(result.stdout)
+        self.assertEqual(config["api-base-url"], "https://api.example")
+        self.assertEqual(config["checkout-base-url"], "https://checkout.example")
+        self.assertRegex(config["checkout-api-base-url"], r"^http://127\.0\.0\.1:\d+/gateway-api$")
+
+    def test_live_environment_refuses_plain_http(self):
+        result = run_repl("config set environment live\n")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("https", result.stderr)
+
+    def test_test_cards_are_listed_masked_and_filled_by_name(self):
+        result = run_repl("sandbox cards\ncard test mastercard-challenge\ncard check\ncard test nope\n")
+        self.assertEqual(result.returncode, 1)
+        for name in ("visa-frictionless", "mastercard-challenge", "maestro-challenge", "visa-attempted",
+                     "mastercard-no-3ds", "visa-declined", "discover-rejected", "amex-not-accepted"):
+            self.assertIn(name, result.stdout)
+        self.assertIn("The card is ready", result.stdout)
+        self.assertIn("line 4: error: no test card named 'nope'", result.stderr)
+        assert_no_card_data(self, result.stdout + result.stderr)
+
+    def test_sandbox_cards_numbers_shows_the_published_table(self):
+        result = run_repl("sandbox cards --numbers\n")
+        self.assertIn("5555 5555 5555 4444", result.stdout)
+
+    def test_faults_are_armed_listed_and_cleared(self):
+        script = ("sandbox fault card-session-create status 503\nsandbox fault jwks latency 50 --times 2\n"
+                  "sandbox fault any drop --probability 0.25\nsandbox faults\nsandbox faults clear\nsandbox faults\n"
+                  "sandbox fault moon drop\n")
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("1. card-session-create status(503) next(1)", result.stdout)
+        self.assertIn("2. jwks latency(50 ms) next(2)", result.stdout)
+        self.assertIn("3. any drop probability(0.25)", result.stdout)
+        self.assertIn("No faults armed.", result.stdout)
+        self.assertIn("line 7:15: error: ENDPOINT must be one of", result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -38,6 +38,19 @@ class Terminal(unittest.TestCase):
         lines = [line for line in session.screen().splitlines() if line.strip()]
         return lines[-1] if lines else ""
 
+    def test_banner_says_where_the_sandbox_is_and_how_to_start(self):
+        repl = self.start()
+        screen = repl.screen()
+        self.assertRegex(screen, r"Embedded sandbox gateway on http://127\.0\.0\.1:\d+")
+        self.assertIn("payment create", screen)
+        self.assertIn("pay card", screen)
+
+    def test_test_card_names_complete(self):
+        repl = self.start()
+        repl.type("card test mastercard-c")
+        repl.send("Tab")
+        repl.wait_for(lambda s: s.rstrip().endswith("egw> card test mastercard-challenge"), what="name completion")
+
     def test_tab_completes_commands_subcommands_flags_and_values(self):
         repl = self.start()
         repl.type("pay ho")

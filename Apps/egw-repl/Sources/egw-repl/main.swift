@@ -1,4 +1,5 @@
 // egw-repl: an interactive shell for the EGWPay SDK on an embedded sandbox gateway.
+import GatewaySandbox
 import ReplCore
 
 #if canImport(Glibc)
@@ -55,6 +56,19 @@ case .run(let options):
     let color = !scriptMode && source.isInteractive
         && Platform.usesColor(fd: 1, noColorFlag: options.noColor, environment: environment)
     let interrupts = Interrupts(exitsWhenIdle: !source.isInteractive)
-    let shell = Shell(options: options, source: source, console: Console(usesColor: color), interrupts: interrupts)
+    completionProvider.withLock {
+        $0.context = CompletionContext(testCardNames: Sandbox.testCards.map(\.name))
+    }
+    var sandbox: Sandbox?
+    if options.startsSandbox {
+        do {
+            sandbox = try Sandbox()
+        } catch {
+            Platform.write("egw-repl: the embedded sandbox did not start (\(error)); continuing without it\n", to: 2)
+        }
+    }
+    let shell = Shell(
+        options: options, source: source, console: Console(usesColor: color), interrupts: interrupts,
+        sandbox: sandbox)
     exit(shell.run())
 }

@@ -61,10 +61,24 @@ import Testing
         ("luhn 79927398713", .luhn("79927398713")),
         ("format 378282246310005", .format("378282246310005")),
         ("jwe header a.b.c.d.e", .jweHeader("a.b.c.d.e")),
-        ("sandbox cards", .sandboxCards),
-        ("sandbox fault card-sessions status 503", .sandboxFault(endpoint: "card-sessions", kind: "status", argument: "503", times: nil)),
-        ("sandbox fault jwks latency 200 --times 3", .sandboxFault(endpoint: "jwks", kind: "latency", argument: "200", times: 3)),
-        ("sandbox fault authentication drop", .sandboxFault(endpoint: "authentication", kind: "drop", argument: nil, times: nil)),
+        ("sandbox cards", .sandboxCards(numbers: false)),
+        ("sandbox cards --numbers", .sandboxCards(numbers: true)),
+        (
+            "sandbox fault card-session-create status 503",
+            .sandboxFault(endpoint: "card-session-create", kind: "status", argument: 503, times: nil, probability: nil)
+        ),
+        (
+            "sandbox fault jwks latency 200 --times 3",
+            .sandboxFault(endpoint: "jwks", kind: "latency", argument: 200, times: 3, probability: nil)
+        ),
+        (
+            "sandbox fault authentication drop --probability 0.5",
+            .sandboxFault(endpoint: "authentication", kind: "drop", argument: nil, times: nil, probability: 0.5)
+        ),
+        (
+            "sandbox fault any status-no-body 502",
+            .sandboxFault(endpoint: "any", kind: "status-no-body", argument: 502, times: nil, probability: nil)
+        ),
         ("sandbox faults", .sandboxFaults),
         ("sandbox faults clear", .sandboxFaultsClear),
         ("sandbox log", .sandboxLog),
@@ -123,6 +137,8 @@ import Testing
         Bad(line: "sandbox fault jwks drop 1", code: .unexpectedArgument, column: 25, length: 1),
         Bad(line: "sandbox fault moon drop", code: .invalidValue, column: 15, length: 4),
         Bad(line: "sandbox fault jwks drop --times 0", code: .invalidValue, column: 33, length: 1),
+        Bad(line: "sandbox fault jwks drop --probability 2", code: .invalidValue, column: 39, length: 1),
+        Bad(line: "sandbox fault jwks drop --times 2 --probability 0.1", code: .invalidValue, column: 49, length: 3),
         Bad(line: "help 'card", code: .unterminatedQuote, column: 6, length: 5),
     ]
 

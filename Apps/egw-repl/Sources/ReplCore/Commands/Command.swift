@@ -66,10 +66,10 @@ public enum Command: Equatable, Sendable {
     case format(String)
     /// `jwe header TOKEN`.
     case jweHeader(String)
-    /// `sandbox cards`.
-    case sandboxCards
-    /// `sandbox fault ENDPOINT KIND [ARG] [--times N]`.
-    case sandboxFault(endpoint: String, kind: String, argument: String?, times: Int?)
+    /// `sandbox cards [--numbers]`.
+    case sandboxCards(numbers: Bool)
+    /// `sandbox fault ENDPOINT KIND [ARG] [--times N | --probability P]`.
+    case sandboxFault(endpoint: String, kind: String, argument: Int?, times: Int?, probability: Double?)
     /// `sandbox faults`.
     case sandboxFaults
     /// `sandbox faults clear`.

@@ -311,22 +311,24 @@ public struct CommandParser: Sendable {
         case ["jwe", "header"]:
             return .jweHeader(text("TOKEN") ?? "")
         case ["sandbox", "cards"]:
-            return .sandboxCards
+            return .sandboxCards(numbers: invocation.flags["--numbers"] != nil)
         case ["sandbox", "fault"]:
             let kind = text("KIND") ?? ""
             let argument = args["ARG"]
+            var value: Int?
             switch kind {
-            case "latency", "status":
+            case "latency", "status", "status-no-body":
                 let range = kind == "latency" ? 0...60_000 : 100...599
                 guard let argument else {
                     let what = kind == "latency" ? "MS (milliseconds)" : "CODE (HTTP status)"
                     throw ReplError(.missingArgument, "a \(kind) fault needs \(what)", column: invocation.endColumn)
                 }
-                guard let value = Int(argument.text), range.contains(value) else {
+                guard let number = Int(argument.text), range.contains(number) else {
                     throw ReplError(
                         .invalidValue, "\(kind) takes a whole number from \(range.lowerBound) to \(range.upperBound)",
                         column: argument.column, length: argument.length)
                 }
+                value = number
             default:
                 if let argument {
                     throw ReplError(
@@ -334,9 +336,21 @@ public struct CommandParser: Sendable {
                         length: argument.length)
                 }
             }
+            let times = invocation.flags["--times"].flatMap { Int($0.text) }
+            let probability = invocation.flags["--probability"]
+            if let probability, Double(probability.text).map({ $0 > 1 }) ?? true {
+                throw ReplError(
+                    .invalidValue, "P must be a number from 0 to 1", column: probability.column,
+                    length: probability.length)
+            }
+            if times != nil, let probability {
+                throw ReplError(
+                    .invalidValue, "--times and --probability do not go together", column: probability.column,
+                    length: probability.length)
+            }
             return .sandboxFault(
-                endpoint: text("ENDPOINT") ?? "", kind: kind, argument: argument?.text,
-                times: invocation.flags["--times"].flatMap { Int($0.text) })
+                endpoint: text("ENDPOINT") ?? "", kind: kind, argument: value, times: times,
+                probability: probability.flatMap { Double($0.text) })
         case ["sandbox", "faults"]:
             return args["clear"] == nil ? .sandboxFaults : .sandboxFaultsClear
         case ["sandbox", "log"]:

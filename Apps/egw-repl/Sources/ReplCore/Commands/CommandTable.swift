@@ -36,12 +36,15 @@ public struct CommandTable: Sendable {
     /// Payment-page method hints (`pay hosted --method`).
     public static let methodHints = ["card", "bank", "click-to-pay"]
     /// Sandbox endpoints a fault can be injected on.
+    /// (The GatewaySandbox endpoint names.)
     public static let faultEndpoints = [
-        "status", "jwks", "card-sessions", "authentication", "challenge-result", "session",
-        "checkout-page", "acs", "notification", "payments", "any",
+        "status", "jwks", "card-session-create", "card-session-get", "authentication", "challenge-result",
+        "hosted-page", "hosted-choice", "acs-challenge", "acs-submit", "notification", "merchant-payments", "any",
     ]
-    /// Kinds of fault (`latency MS`, `status CODE`, ...).
-    public static let faultKinds = ["latency", "status", "malformed", "truncated", "drop", "rotate-key"]
+    /// Kinds of fault (`latency MS`, `status CODE`, ...), as GatewaySandbox names them.
+    public static let faultKinds = [
+        "latency", "status", "status-no-body", "malformed", "truncated", "drop", "rotate-key",
+    ]
 
     /// The table of the egw-repl shell.
     public static let standard = CommandTable(commands: [
@@ -182,13 +185,19 @@ public struct CommandTable: Sendable {
         CommandSpec(
             "sandbox", "Inspect and misbehave the embedded sandbox gateway",
             subcommands: [
-                CommandSpec("cards", "List the sandbox test cards and what each does"),
                 CommandSpec(
-                    "fault", "Inject a fault on an endpoint (sandbox fault card-sessions status 503)",
+                    "cards", "List the sandbox test cards and what each does (card test NAME uses one)",
+                    flags: [FlagSpec("--numbers", "Show the published test numbers in full")]),
+                CommandSpec(
+                    "fault", "Inject a fault on an endpoint (sandbox fault card-session-create status 503)",
                     details: """
                         Endpoints: \(faultEndpoints.joined(separator: ", ")).
-                        Kinds: latency MS, status CODE, malformed, truncated, drop, rotate-key.
-                        A fault applies to the next request (--times N for more).
+                        Kinds: latency MS, status CODE (with the gateway's JSON error body), status-no-body CODE, \
+                        malformed (a body that is not JSON), truncated (the connection closes mid-body), drop \
+                        (closed without a response), rotate-key (the next session with the old kid gets \
+                        422 UNKNOWN_KEY).
+                        A fault applies to the next matching request; --times N for more, --probability P for \
+                        a seeded chance on every request until `sandbox faults clear`.
                         """,
                     arguments: [
                         ArgumentSpec("ENDPOINT", .choices(faultEndpoints)),
@@ -197,7 +206,10 @@ public struct CommandTable: Sendable {
                     ],
                     flags: [
                         FlagSpec(
-                            "--times", "How many requests it applies to", value: ArgumentSpec("N", .integer(1...1000)))
+                            "--times", "How many requests it applies to", value: ArgumentSpec("N", .integer(1...1000))),
+                        FlagSpec(
+                            "--probability", "The chance (0 to 1) on every request, until cleared",
+                            value: ArgumentSpec("P", .positiveNumber)),
                     ]),
                 CommandSpec(
                     "faults", "List the injected faults, or clear them",

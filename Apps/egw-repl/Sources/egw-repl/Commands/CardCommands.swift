@@ -203,10 +203,3 @@ extension Shell {
         return editor.digits
     }
 }
-
-extension Shell {
-    /// `card test NAME`: fills a sandbox test card (the table comes from GatewaySandbox).
-    func fillTestCard(named name: String) throws(ReplError) {
-        throw ReplError(.notAvailable, "card test needs the GatewaySandbox package, not in this build yet")
-    }
-}

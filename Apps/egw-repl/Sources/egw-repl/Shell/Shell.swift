@@ -1,4 +1,5 @@
 import CardValidation
+import GatewaySandbox
 import ReplCore
 
 /// The shell: reads lines, parses them with the pure ``Interpreter``, runs the
@@ -20,6 +21,8 @@ final class Shell {
     let source: LineSource
     let console: Console
     let interrupts: Interrupts
+    /// The embedded sandbox gateway, unless `--no-sandbox` (or it failed to start).
+    let sandbox: Sandbox?
     var interpreter = Interpreter()
     var configuration = ShellConfiguration()
     var payment: CurrentPayment?
@@ -29,15 +32,23 @@ final class Shell {
     /// Set when any command failed (the exit status of a script).
     private(set) var anyFailed = false
 
-    init(options: Options, source: LineSource, console: Console, interrupts: Interrupts) {
+    init(options: Options, source: LineSource, console: Console, interrupts: Interrupts, sandbox: Sandbox?) {
         self.options = options
         self.interrupts = interrupts
+        self.sandbox = sandbox
+        if let sandbox {
+            configuration.apiBaseURL = sandbox.apiBaseURL.absoluteString
+            configuration.checkoutAPIBaseURL = sandbox.checkoutAPIBaseURL.absoluteString
+            configuration.checkoutBaseURL = sandbox.checkoutBaseURL.absoluteString
+            configuration.merchantBaseURL = sandbox.merchantBaseURL.absoluteString
+        }
         self.source = source
         self.console = console
-        configuration.apiBaseURL = options.apiBaseURL
-        configuration.checkoutAPIBaseURL = options.checkoutAPIBaseURL
-        configuration.checkoutBaseURL = options.checkoutBaseURL
-        configuration.merchantBaseURL = options.merchantBaseURL
+        // Explicit URLs win over the embedded sandbox's.
+        configuration.apiBaseURL = options.apiBaseURL ?? configuration.apiBaseURL
+        configuration.checkoutAPIBaseURL = options.checkoutAPIBaseURL ?? configuration.checkoutAPIBaseURL
+        configuration.checkoutBaseURL = options.checkoutBaseURL ?? configuration.checkoutBaseURL
+        configuration.merchantBaseURL = options.merchantBaseURL ?? configuration.merchantBaseURL
         configuration.environment = options.environment
         if let timeout = options.timeout {
             configuration.timeout = timeout
@@ -95,6 +106,17 @@ final class Shell {
 
     func printBanner() {
         console.out(console.styled("egw-repl \(Self.version)", .bold) + " — the EGWPay SDK shell")
+        if let sandbox {
+            console.out(
+                "Embedded sandbox gateway on " + console.styled(sandbox.merchantBaseURL.absoluteString, .cyan)
+                    + " (checkout API, pages, 3-D Secure issuer, merchant backend; config shows the URLs).")
+            console.out(
+                "Get started:  " + console.styled("payment create", .bold) + "  ·  "
+                    + console.styled("card test mastercard-challenge", .bold) + "  ·  "
+                    + console.styled("pay card --step", .bold))
+        } else {
+            console.out("No embedded sandbox: config shows where payments go; payment use ID KEY picks one.")
+        }
         console.out("Type help for the commands, Tab to complete, Ctrl-D to leave.")
     }
 
@@ -158,8 +180,17 @@ final class Shell {
             try showFormat(number)
         case .jweHeader(let token):
             try showJWEHeader(token)
-        case .sandboxCards, .sandboxFault, .sandboxFaults, .sandboxFaultsClear, .sandboxLog:
-            throw ReplError(.notAvailable, "sandbox commands need the GatewaySandbox package, not in this build yet")
+        case .sandboxCards(let numbers):
+            showTestCards(numbers: numbers)
+        case .sandboxFault(let endpoint, let kind, let argument, let times, let probability):
+            try injectFault(endpoint: endpoint, kind: kind, argument: argument, times: times, probability: probability)
+        case .sandboxFaults:
+            try showFaults()
+        case .sandboxFaultsClear:
+            try requireSandbox().clearFaults()
+            console.out("Faults cleared.")
+        case .sandboxLog:
+            try showSandboxLog()
         case .payCard, .payHosted, .result, .status:
             throw ReplError(.notAvailable, "payments need the PaymentFlow package, not in this build yet")
         }
@@ -195,9 +226,6 @@ final class Shell {
 
     // MARK: payment
 
-    func createPayment(amount: Int?, currency: String?, orderNumber: String?) throws(ReplError) {
-        throw ReplError(.notAvailable, "payment create needs the GatewaySandbox package, not in this build yet")
-    }
 
     func showPayment() throws(ReplError) {
         guard let payment else {
