@@ -250,6 +250,16 @@ struct CardExpiryEditorTests {
         #expect(field.caret == 4)
     }
 
+    @Test func deletionsAreNeverRejected() {
+        var field = CardExpiryEditor(text: "12/30")
+        field.moveCaret(to: 1)
+        #expect(field.deleteBackward() == .applied)
+        #expect(field.text == "23/0")
+        #expect(field.caret == 0)
+        let card = CardInput(expiryMonth: field.month, expiryYear: field.year, clock: .fixed(Instant.nov29_2026))
+        #expect(card.fieldState(for: .expiry) == .invalid)
+    }
+
     @Test func feedsCardInput() {
         var field = CardExpiryEditor()
         field.insert("1230")

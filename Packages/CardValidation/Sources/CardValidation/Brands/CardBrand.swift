@@ -100,9 +100,10 @@ public enum CardBrand: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// Pure and thread-safe; allocation-free for native strings.
     @inlinable
     public static func detect(_ number: some StringProtocol) -> CardBrand {
-        if let brand = number.utf8.withContiguousStorageIfAvailable({ IINTable.detect(utf8: $0) }), let brand {
-            return brand
-        }
+        // The fast path answers a raw value, or -1 when it met a non-ASCII
+        // byte (a Unicode space or dash needs the scalar path).
+        let raw = number.utf8.withContiguousStorageIfAvailable { IINTable.detectRaw(utf8: $0) } ?? -1
+        if raw >= 0, let brand = CardBrand(rawValue: raw) { return brand }
         return IINTable.detect(scalars: number.unicodeScalars)
     }
 }

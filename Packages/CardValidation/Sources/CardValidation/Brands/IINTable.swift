@@ -28,11 +28,11 @@ enum IINTable {
         return base
     }
 
-    /// Detection over UTF-8 bytes; `nil` when a non-ASCII byte appears among
-    /// the leading digits (the caller then uses ``detect(scalars:)``, which
-    /// knows Unicode spaces and dashes).
+    /// Detection over UTF-8 bytes: the brand's raw value, or -1 when a
+    /// non-ASCII byte appears among the leading digits (the caller then uses
+    /// ``detect(scalars:)``, which knows Unicode spaces and dashes).
     @usableFromInline
-    static func detect(utf8 bytes: UnsafeBufferPointer<UInt8>) -> CardBrand? {
+    static func detectRaw(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let wanted = maxDigits
         var value = 0
         var count = 0
@@ -47,12 +47,14 @@ enum IINTable {
             } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") {
                 continue
             } else if byte >= 0x80 {
-                return nil
+                return -1
             } else {
-                return .unknown
+                return CardBrand.unknown.rawValue
             }
         }
-        return brand(prefix: value, length: count)
+        guard count > 0 else { return CardBrand.unknown.rawValue }
+        let slot = base(count) &+ value
+        return slot < lookup.count ? Int(lookup[slot]) : CardBrand.unknown.rawValue
     }
 
     /// Detection over Unicode scalars (the general path).
@@ -77,10 +79,9 @@ enum IINTable {
     @usableFromInline
     static func brand(prefix: Int, length: Int) -> CardBrand {
         guard length > 0 else { return .unknown }
-        let table = lookup
         let index = base(min(length, maxDigits)) &+ prefix
-        guard index >= 0, index < table.count else { return .unknown }
-        return CardBrand(rawValue: Int(table[index])) ?? .unknown
+        guard index >= 0, index < lookup.count else { return .unknown }
+        return CardBrand(rawValue: Int(lookup[index])) ?? .unknown
     }
 
     /// Builds the lookup from the ranges. For a prefix `p` of length `L`:

@@ -110,11 +110,17 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
 
     /// `true` when every field passes validation.
     public var isValid: Bool {
-        let fields = state.withLock { $0.fields }
-        return FieldRules.number(fields.cardNumber) == nil
-            && FieldRules.securityCode(fields.securityCode) == nil
-            && FieldRules.cardholderName(fields.cardholderName) == nil
-            && FieldRules.expiry(month: fields.expiryMonth, year: fields.expiryYear, today: today) == nil
+        let now = clock.now()
+        return state.withLock { state in
+            // The rules are pure and allocation-free: they run under the lock
+            // on the stored strings, without copying them out.
+            let today = month(containing: now, cache: &state.window)
+            return FieldRules.number(state.fields.cardNumber) == nil
+                && FieldRules.securityCode(state.fields.securityCode) == nil
+                && FieldRules.cardholderName(state.fields.cardholderName) == nil
+                && FieldRules.expiry(
+                    month: state.fields.expiryMonth, year: state.fields.expiryYear, today: { today }) == nil
+        }
     }
 
     /// `nil` when `field` is valid; otherwise an `NSError` in domain
@@ -130,13 +136,17 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
 
     /// The structured form of ``validationError(for:)``: `nil` when valid.
     public func validationIssue(for field: CardField) -> CardValidationIssue? {
-        let fields = state.withLock { $0.fields }
-        let failure: FieldRules.Failure?
-        switch field {
-        case .cardholderName: failure = FieldRules.cardholderName(fields.cardholderName)
-        case .cardNumber: failure = FieldRules.number(fields.cardNumber)
-        case .expiry: failure = FieldRules.expiry(month: fields.expiryMonth, year: fields.expiryYear, today: today)
-        case .securityCode: failure = FieldRules.securityCode(fields.securityCode)
+        let now = field == .expiry ? clock.now() : Date.distantPast
+        let failure = state.withLock { state -> FieldRules.Failure? in
+            switch field {
+            case .cardholderName: return FieldRules.cardholderName(state.fields.cardholderName)
+            case .cardNumber: return FieldRules.number(state.fields.cardNumber)
+            case .securityCode: return FieldRules.securityCode(state.fields.securityCode)
+            case .expiry:
+                let today = month(containing: now, cache: &state.window)
+                return FieldRules.expiry(
+                    month: state.fields.expiryMonth, year: state.fields.expiryYear, today: { today })
+            }
         }
         return failure.map { CardValidationIssue(field: field, reason: $0.reason, state: $0.state) }
     }
@@ -161,14 +171,13 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
         state.withLock { $0.fields = Fields() }
     }
 
-    /// The current calendar month per ``clock``, cached until the month ends.
-    private func today() -> YearMonth {
-        let now = clock.now()
-        if let window = state.withLock({ $0.window }), window.contains(now) {
-            return window.month
-        }
+    /// The calendar month containing `now` in the clock's time zone, from
+    /// `cache` while `now` falls inside it (recomputed when the month ends or
+    /// the clock goes back).
+    private func month(containing now: Date, cache: inout MonthWindow?) -> YearMonth {
+        if let window = cache, window.contains(now) { return window.month }
         let window = MonthWindow(containing: now, timeZone: clock.timeZone)
-        state.withLock { $0.window = window }
+        cache = window
         return window.month
     }
 

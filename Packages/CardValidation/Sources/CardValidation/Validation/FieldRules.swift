@@ -40,15 +40,23 @@ enum FieldRules {
     }
 
     static func digitField(_ text: String) -> DigitField {
-        var count = 0
-        var value = 0
-        for byte in text.utf8 {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else { return .invalidCharacters }
-            count &+= 1
-            if count <= 4 { value = value &* 10 &+ Int(digit) }
+        withUTF8(text) { bytes in
+            var value = 0
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return .invalidCharacters }
+                value = value &* 10 &+ Int(digit)
+            }
+            return bytes.isEmpty ? .empty : .digits(count: bytes.count, value: bytes.count <= 4 ? value : 0)
         }
-        return count == 0 ? .empty : .digits(count: count, value: value)
+    }
+
+    /// Runs `body` on the UTF-8 bytes of `text` in place (small strings are
+    /// spilled to the stack by the standard library, not the heap).
+    @inline(__always)
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// Two-digit month `01`–`12` and two-digit year; valid through the last
@@ -124,34 +132,69 @@ enum FieldRules {
     /// Not blank, at most 45 characters, no control characters.
     ///
     /// Control characters are Unicode Cc (C0, DEL, C1) plus the line and
-    /// paragraph separators U+2028 and U+2029. Blank means only whitespace.
-    /// Length counts extended grapheme clusters (`"José"` is 4 characters
-    /// whether the accent is precomposed or combining).
+    /// paragraph separators U+2028 and U+2029. Blank means only whitespace
+    /// (the Unicode White_Space property). Length counts extended grapheme
+    /// clusters (`"José"` is 4 characters whether the accent is precomposed or
+    /// combining).
     static func cardholderName(_ name: String) -> Failure? {
+        let scan = withUTF8(name) { scanName($0) }
+        switch scan {
+        case .control: return (.invalidCharacters, .invalid)
+        case .blank: return (.missing, .incomplete)
+        case .text(let scalars, let isASCII):
+            // A character has at least one scalar (and an ASCII character
+            // without controls exactly one): count graphemes only when the
+            // scalars alone could be too many.
+            if scalars <= maximumNameLength { return nil }
+            if isASCII { return (.tooLong, .invalid) }
+            return name.count > maximumNameLength ? (.tooLong, .invalid) : nil
+        }
+    }
+
+    enum NameScan {
+        case control
+        case blank
+        case text(scalars: Int, isASCII: Bool)
+    }
+
+    /// One pass over the UTF-8 bytes of a name (Swift strings are valid
+    /// UTF-8), decoding scalars by hand.
+    static func scanName(_ bytes: UnsafeBufferPointer<UInt8>) -> NameScan {
+        var index = 0
+        var scalars = 0
         var sawNonSpace = false
         var isASCII = true
-        for byte in name.utf8 {
-            if byte >= 0x80 {
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            var value = UInt32(lead)
+            var length = 1
+            if lead >= 0x80 {
                 isASCII = false
-                break
+                length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                guard index + length <= count else { break }
+                value = UInt32(lead) & (lead < 0xE0 ? 0x1F : lead < 0xF0 ? 0x0F : 0x07)
+                for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
             }
-            if byte < 0x20 || byte == 0x7F { return (.invalidCharacters, .invalid) }
-            if byte != UInt8(ascii: " ") { sawNonSpace = true }
-        }
-        if isASCII {
-            if !sawNonSpace { return (.missing, .incomplete) }
-            // ASCII without control characters: one byte, one character.
-            return name.utf8.count > maximumNameLength ? (.tooLong, .invalid) : nil
-        }
-        sawNonSpace = false
-        for scalar in name.unicodeScalars {
-            let value = scalar.value
             if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 {
-                return (.invalidCharacters, .invalid)
+                return .control
             }
-            if !scalar.properties.isWhitespace { sawNonSpace = true }
+            if !isWhitespace(value) { sawNonSpace = true }
+            scalars &+= 1
+            index &+= length
         }
-        if !sawNonSpace { return (.missing, .incomplete) }
-        return name.count > maximumNameLength ? (.tooLong, .invalid) : nil
+        return sawNonSpace ? .text(scalars: scalars, isASCII: isASCII) : .blank
+    }
+
+    /// The Unicode White_Space property (PropList.txt, unchanged since
+    /// Unicode 6.3), as a table: the stdlib's property lookup costs more than
+    /// the whole rest of validation.
+    static func isWhitespace(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
     }
 }
