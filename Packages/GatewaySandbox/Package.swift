@@ -11,7 +11,8 @@ let package = Package(
         .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
     ],
     dependencies: [
-        .package(path: "../StatusMapping")
+        .package(path: "../StatusMapping"),
+        .package(path: "../JWE"),
     ],
     targets: [
         .systemLibrary(
@@ -26,10 +27,14 @@ let package = Package(
                 "CMicroHTTPD",
                 "CMicroHTTPDShim",
                 .product(name: "StatusMapping", package: "StatusMapping"),
+                .product(name: "JWE", package: "JWE"),
             ]
         ),
         .executableTarget(name: "egw-sandbox", dependencies: ["GatewaySandbox"]),
-        .testTarget(name: "GatewaySandboxTests", dependencies: ["GatewaySandbox"]),
+        .testTarget(
+            name: "GatewaySandboxTests",
+            dependencies: ["GatewaySandbox", .product(name: "JWE", package: "JWE")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import JWE
 
 /// A loopback payment gateway to pay against: every host of GATEWAY.md on one HTTP server.
 ///
@@ -21,6 +22,9 @@ public final class Sandbox: Sendable {
         public var host: String
         /// The port; 0 (default) picks a free ephemeral port.
         public var port: UInt16
+        /// The card-encryption key (at least 2048 bits; a key without `kid` gets its RFC 7638
+        /// thumbprint). `nil` (default): a fresh RSA-2048 key is generated at start.
+        public var privateKey: RSAPrivateKey?
         /// Seeds payment and session ids and the fault probabilities: a run is replayable from it.
         public var seed: UInt64
         /// The `max-age` in seconds of the key endpoint's `Cache-Control`. Default 300.
@@ -35,9 +39,13 @@ public final class Sandbox: Sendable {
         public var requestObserver: (@Sendable (SandboxRequestLogEntry) -> Void)?
 
         /// A configuration; unspecified members take their defaults.
-        public init(host: String = "127.0.0.1", port: UInt16 = 0, seed: UInt64 = 1, keyMaxAge: Int = 300) {
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 0, privateKey: RSAPrivateKey? = nil, seed: UInt64 = 1,
+            keyMaxAge: Int = 300
+        ) {
             self.host = host
             self.port = port
+            self.privateKey = privateKey
             self.seed = seed
             self.keyMaxAge = keyMaxAge
             self.bodyLimit = 64 << 10

@@ -33,7 +33,7 @@ extension HTTPTests {
             // Warm up once so lazily created runtime threads are counted in the baseline.
             var port: UInt16 = 0
             do {
-                let warm = try Sandbox(configuration: .init(), keys: FakeCardKeys())
+                let warm = try Sandbox(configuration: .init(), keys: JWECardKeys(key: TestKeys.shared))
                 port = warm.port
                 _ = try RawHTTPClient.request("GET", warm.merchantBaseURL)
                 warm.stop()
@@ -41,7 +41,7 @@ extension HTTPTests {
             let baseline = Self.threadCount()
             for round in 0..<100 {
                 // Every round rebinds the same port: stop() must have released it.
-                let sandbox = try Sandbox(configuration: .init(port: port), keys: FakeCardKeys())
+                let sandbox = try Sandbox(configuration: .init(port: port), keys: JWECardKeys(key: TestKeys.shared))
                 #expect(sandbox.port == port)
                 if round % 10 == 0 {
                     let payment = sandbox.createPayment()
@@ -62,19 +62,19 @@ extension HTTPTests {
         }
 
         @Test func aBusyPortIsABindError() throws {
-            let first = try Sandbox(configuration: .init(), keys: FakeCardKeys())
+            let first = try Sandbox(configuration: .init(), keys: JWECardKeys(key: TestKeys.shared))
             let error = try #require(throws: SandboxError.self) {
-                try Sandbox(configuration: .init(port: first.port), keys: FakeCardKeys())
+                try Sandbox(configuration: .init(port: first.port), keys: JWECardKeys(key: TestKeys.shared))
             }
             #expect(error.code == .bindFailed)
         }
 
         @Test func aHostNameIsAConfigurationErrorButLocalhostWorks() throws {
             let error = try #require(throws: SandboxError.self) {
-                try Sandbox(configuration: .init(host: "gateway.example"), keys: FakeCardKeys())
+                try Sandbox(configuration: .init(host: "gateway.example"), keys: JWECardKeys(key: TestKeys.shared))
             }
             #expect(error.code == .invalidConfiguration)
-            let local = try Sandbox(configuration: .init(host: "localhost"), keys: FakeCardKeys())
+            let local = try Sandbox(configuration: .init(host: "localhost"), keys: JWECardKeys(key: TestKeys.shared))
             #expect(local.merchantBaseURL.absoluteString == "http://127.0.0.1:\(local.port)")
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JWE
 import Synchronization
 
 @testable import GatewaySandbox
@@ -18,7 +19,7 @@ final class TestGateway: Sendable {
         let sleeps = SleepLog()
         configuration.sleep = { duration in sleeps.record(duration) }
         self.sleeps = sleeps
-        sandbox = try Sandbox(configuration: configuration, keys: keys ?? FakeCardKeys())
+        sandbox = try Sandbox(configuration: configuration, keys: keys ?? JWECardKeys(key: TestKeys.shared))
     }
 
     deinit { sandbox.stop() }
@@ -68,40 +69,14 @@ final class SleepLog: Sendable {
     var total: Duration { slices.withLock { $0.reduce(.zero, +) } }
 }
 
-/// A stand-in for the card-encryption key that needs no cryptography: a "token" is
-/// `FAKE.<kid>.<base64url(plaintext)>`. Lets the card-session logic be driven before and
-/// beside the real JWE tests.
-final class FakeCardKeys: CardKeyService {
-    private let generation = Mutex(1)
 
-    var currentKid: String { "fake-\(generation.withLock { $0 })" }
-
-    func jwks() -> JSONValue {
-        .object(
-            JSONObject([
-                "keys": .array([
-                    .object(
-                        JSONObject([
-                            "kty": .string("RSA"), "kid": .string(currentKid), "use": .string("enc"),
-                            "alg": .string("RSA-OAEP-256"), "n": .string("AQAB"), "e": .string("AQAB"),
-                        ]))
-                ])
-            ]))
-    }
-
-    func decrypt(_ compact: String) -> Result<[UInt8], CardKeyFailure> {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "FAKE", let plaintext = Base64URL.decode(String(parts[2])) else {
-            return .failure(.decryptionFailed(reason: "not a fake token"))
+/// One RSA-2048 key generated once for the whole test run (generation costs ~100 ms).
+enum TestKeys {
+    static let shared: RSAPrivateKey = {
+        do {
+            return try RSAPrivateKey.generate(bits: 2048)
+        } catch {
+            preconditionFailure("cannot generate the test key: \(error)")
         }
-        guard parts[1] == currentKid else { return .failure(.unknownKey(kid: String(parts[1]))) }
-        return .success(plaintext)
-    }
-
-    func rotate() -> String {
-        generation.withLock { $0 += 1 }
-        return currentKid
-    }
-
-    static func seal(_ json: String, kid: String) -> String { "FAKE.\(kid).\(Base64URL.encode(Array(json.utf8)))" }
+    }()
 }
