@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// PaymentFlow: the SDK integrators ship. Sibling packages are added to the
-// dependency list as they land (CardValidation, JWE; GatewaySandbox for tests).
+// PaymentFlow: the SDK integrators ship. GatewaySandbox is used by the tests and
+// the benchmark only; the library itself links CardValidation, StatusMapping,
+// JWE and the system libcurl.
 let package = Package(
     name: "PaymentFlow",
     products: [
@@ -10,7 +11,9 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../StatusMapping"),
+        .package(path: "../CardValidation"),
         .package(path: "../JWE"),
+        .package(path: "../GatewaySandbox"),
     ],
     targets: [
         .systemLibrary(
@@ -24,10 +27,18 @@ let package = Package(
             dependencies: [
                 "CCurlShim",
                 .product(name: "StatusMapping", package: "StatusMapping"),
+                .product(name: "CardValidation", package: "CardValidation"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
-        .testTarget(name: "PaymentFlowTests", dependencies: ["PaymentFlow"]),
+        .testTarget(
+            name: "PaymentFlowTests",
+            dependencies: [
+                "PaymentFlow",
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "JWE", package: "JWE"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

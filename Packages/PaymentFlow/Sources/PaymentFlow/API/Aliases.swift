@@ -44,3 +44,19 @@ public typealias EGWPaymentStep = PaymentStep
 public typealias EGWStepDecision = StepDecision
 /// ``HTTPTransport``.
 public typealias EGWHTTPTransport = HTTPTransport
+/// ``PaymentFlowKind``.
+public typealias EGWPaymentFlowKind = PaymentFlowKind
+/// ``PaymentTransition``.
+public typealias EGWPaymentTransition = PaymentTransition
+/// ``HTTPExchange``.
+public typealias EGWHTTPExchange = HTTPExchange
+/// ``PaymentPageEvent``.
+public typealias EGWPaymentPageEvent = PaymentPageEvent
+/// ``HTTPRequest``.
+public typealias EGWHTTPRequest = HTTPRequest
+/// ``HTTPResponse``.
+public typealias EGWHTTPResponse = HTTPResponse
+/// ``HTTPHeader``.
+public typealias EGWHTTPHeader = HTTPHeader
+/// ``TransportError``.
+public typealias EGWTransportError = TransportError

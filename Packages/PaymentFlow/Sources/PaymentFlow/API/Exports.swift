@@ -1,3 +1,4 @@
-// An app imports one module: the outcome type (and, once the card packages
-// are linked, the card model) come with PaymentFlow.
+// An app imports one module: the outcome type and the headless card model
+// (CardInput, CardBrand, CardField and the editors) come with PaymentFlow.
+@_exported import CardValidation
 @_exported import StatusMapping

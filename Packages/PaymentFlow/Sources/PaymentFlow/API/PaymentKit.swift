@@ -132,6 +132,66 @@ public final class PaymentKit: Sendable {
         return begin(kind: .hostedCheckout, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
     }
 
+    // MARK: - Card
+
+    /// Starts a card payment with your own card form and reports its one result to `completion`.
+    ///
+    /// The card is read and validated now (an invalid card fails with `cardValidationFailed` before any
+    /// request), then encrypted on the device (JWE, RSA-OAEP-256 + A256GCM) and paid through a card
+    /// session, with 3-D Secure when the issuer asks for it. The presenter is used only for a 3-D Secure
+    /// challenge; most card payments show no page. `sessionId` is set once a session exists.
+    /// Needs `checkoutAPIBaseURL` (missing: `invalidRequest`) and `checkoutBaseURL` (missing:
+    /// `encryptionKeyUnavailable`).
+    public func startCardPayment(
+        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
+        completion: @escaping @Sendable (PaymentResult) -> Void
+    ) {
+        _ = beginCard(request, card: card, presenter: presenter, deliver: completion)
+    }
+
+    /// Starts a card payment and reports its one result to `delegate`, held weakly.
+    public func startCardPayment(
+        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter, delegate: any PaymentDelegate
+    ) {
+        _ = beginCard(request, card: card, presenter: presenter, deliver: Self.weakDelivery(to: delegate))
+    }
+
+    /// Runs a card payment and returns its result (Linux addition). The callback queue must be running;
+    /// cancelling the calling task cancels the payment.
+    public func startCardPayment(
+        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter
+    ) async -> PaymentResult {
+        let slot = Mutex<FlowRun?>(nil)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let run = beginCard(request, card: card, presenter: presenter) { continuation.resume(returning: $0) }
+                slot.withLock { $0 = run }
+            }
+        } onCancel: {
+            slot.withLock { $0 }?.cancel(reason: "the awaiting task was cancelled")
+        }
+    }
+
+    private func beginCard(
+        _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter,
+        deliver: @escaping @Sendable (PaymentResult) -> Void
+    ) -> FlowRun {
+        let endpoints = GatewayAPI.Endpoints(
+            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
+            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: request.paymentId,
+            verificationKey: request.verificationKey, timeout: configuration.requestTimeout)
+        let machine: MachineBox
+        if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
+            machine = .rejected(.failed(problem), finished: false)
+        } else if let checkoutBaseURL = configuration.checkoutBaseURL {
+            machine = .card(CardPaymentMachine(.init(
+                card: RequestValidation.snapshot(card), checkoutBaseURL: checkoutBaseURL)))
+        } else {
+            machine = .rejected(.failed(FlowError(.encryptionKeyUnavailable, "no checkoutBaseURL")), finished: false)
+        }
+        return begin(kind: .card, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
+    }
+
     // MARK: - Shared
 
     /// Claims the kit's one slot for `machine` (unless it is already a rejection) and starts the run.

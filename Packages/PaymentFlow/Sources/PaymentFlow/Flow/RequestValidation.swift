@@ -33,3 +33,38 @@ enum RequestValidation {
         scalar.value <= 0x20 || scalar.value == 0x7f
     }
 }
+
+extension RequestValidation {
+    /// Request and configuration checks of the card flow, then the card itself (CONTRACT.md section 2
+    /// and 4): no `checkoutAPIBaseURL` is `invalidRequest`, no `checkoutBaseURL` is
+    /// `encryptionKeyUnavailable`, an invalid card is `cardValidationFailed` — all before any request.
+    static func card(_ request: CardPaymentRequest, card: CardInput, configuration: Configuration) -> FlowError? {
+        if let problem = configuration.configurationProblem() { return problem }
+        if configuration.checkoutAPIBaseURL == nil {
+            return FlowError(.invalidRequest, "card payments need configuration.checkoutAPIBaseURL", source: "configuration")
+        }
+        if configuration.checkoutBaseURL == nil {
+            return FlowError(
+                .encryptionKeyUnavailable, "card payments need configuration.checkoutBaseURL (it serves the key)",
+                source: "configuration")
+        }
+        if let problem = credentials(paymentId: request.paymentId, verificationKey: request.verificationKey) {
+            return problem
+        }
+        if let issue = card.firstIssue {
+            let error = issue.nsError
+            let message = Redactor().scrubForeign(error.localizedDescription)
+            return FlowError(
+                .cardValidationFailed, message, source: "card.\(issue.field)",
+                underlying: .foreign(domain: error.domain, code: error.code, message: message))
+        }
+        return nil
+    }
+
+    /// The card as read at submit time.
+    static func snapshot(_ card: CardInput) -> CardSnapshot {
+        CardSnapshot(
+            cardholderName: card.cardholderName, cardNumber: card.cardNumber, expiryMonth: card.expiryMonth,
+            expiryYear: card.expiryYear, securityCode: card.securityCode)
+    }
+}
