@@ -20,7 +20,7 @@ let package = Package(
         .executableTarget(name: "jwe-bench", dependencies: ["JWE"]),
         .testTarget(
             name: "JWETests",
-            dependencies: ["JWE"],
+            dependencies: ["JWE", "COpenSSL"],
             exclude: ["Vectors"]
         ),
     ],

@@ -47,5 +47,5 @@ awk -v pub="$public_rate" -v priv="$private_rate" -v enc="$encrypt_rate" -v dec=
 
 if [ "${JWE_BENCH_STRATEGIES:-0}" = 1 ]; then
     echo "context strategies (single thread; pooled is what the library uses):"
-    "$bin" --seconds "$seconds" --strategies | awk '$1 ~ /_/ { printf "  %-24s %10s /s\n", $1, $2 }'
+    "$bin" --seconds "$seconds" --strategies | awk '$1 ~ /^(en|de)crypt_/ { printf "  %-24s %10s /s\n", $1, $2 }'
 fi

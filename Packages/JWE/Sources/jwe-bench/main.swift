@@ -93,10 +93,13 @@ do {
 
     if only == "components" {
         let rows = try BenchmarkComponents.encryptBreakdown(
-            key: key.publicKey, plaintextCount: card.count, iterations: 20_000, clock: now)
+            key: key.publicKey, plaintextCount: card.count, iterations: 20_000, clock: cpuTime)
         for (name, nanoseconds) in rows { print("component \(name): \(Int(nanoseconds)) ns") }
         let encryptRate = try measure(seconds: seconds) { _ = try encrypter.encrypt(card) }
         print("encrypt \(Int(encryptRate)) (\(Int(1e9 / encryptRate)) ns)")
+        let decryptRows = try BenchmarkComponents.decryptBreakdown(
+            key: key, token: token, iterations: 2_000, clock: cpuTime)
+        for (name, nanoseconds) in decryptRows { print("component \(name): \(Int(nanoseconds)) ns") }
     }
     if strategies {
         for strategy in BenchmarkContextStrategy.allCases {

@@ -49,6 +49,7 @@ public enum BenchmarkComponents {
             var length: UInt32 = 0
             _ = EVP_Digest(secrets, 36, &digest, &length, sha, nil)
         }
+        time("SHA256() one-shot (36 B)") { _ = SHA256(secrets, 36, &digest) }
         let mdContext = EVP_MD_CTX_new()
         time("EVP_MD_CTX reuse SHA-256 (36 B)") {
             var length: UInt32 = 0
@@ -56,6 +57,21 @@ public enum BenchmarkComponents {
             _ = EVP_DigestUpdate(mdContext, secrets, 36)
             _ = EVP_DigestFinal_ex(mdContext, &digest, &length)
         }
+        let prepared = EVP_MD_CTX_new()
+        _ = EVP_DigestInit_ex2(prepared, sha, nil)
+        time("EVP_MD_CTX_copy_ex + update/final (36 B)") {
+            var length: UInt32 = 0
+            _ = EVP_MD_CTX_copy_ex(mdContext, prepared)
+            _ = EVP_DigestUpdate(mdContext, secrets, 36)
+            _ = EVP_DigestFinal_ex(mdContext, &digest, &length)
+        }
+        time("EVP_DigestInit_ex (no 2) reuse (36 B)") {
+            var length: UInt32 = 0
+            _ = EVP_DigestInit_ex(mdContext, nil, nil)
+            _ = EVP_DigestUpdate(mdContext, secrets, 36)
+            _ = EVP_DigestFinal_ex(mdContext, &digest, &length)
+        }
+        EVP_MD_CTX_free(prepared)
         EVP_MD_CTX_free(mdContext)
         if let raw = EVP_PKEY_CTX_new_from_pkey(nil, key.key.pointer, nil) {
             _ = EVP_PKEY_encrypt_init(raw)
@@ -76,6 +92,55 @@ public enum BenchmarkComponents {
         time("GCM EVP_EncryptInit_ex2 iv only") { _ = EVP_EncryptInit_ex2(gcm, nil, nil, secrets + 32, nil) }
         EVP_CIPHER_CTX_free(gcm)
         time("base64url 256 B -> String") { _ = Base64URL.encode(ciphertext.count > 0 ? Array(repeating: 1, count: 256) : []) }
+        return results
+    }
+
+    /// Runs each piece of the decrypt path `iterations` times and returns nanoseconds per call.
+    public static func decryptBreakdown(
+        key: RSAPrivateKey, token: String, iterations: Int, clock: () -> Double
+    ) throws(JWEError) -> [(String, Double)] {
+        let workspace = try CryptoWorkspace(key: key.key, direction: .decrypt)
+        var results: [(String, Double)] = []
+        func time(_ name: String, _ body: () -> Void) {
+            for _ in 0..<10 { body() }
+            let start = clock()
+            for _ in 0..<iterations { body() }
+            results.append((name, (clock() - start) / Double(iterations) * 1e9))
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, let encryptedKey = Base64URL.decode(parts[1]) else {
+            throw JWEError(.malformed, "bad benchmark token")
+        }
+        time("EVP_PKEY_decrypt (OAEP-256)") {
+            _ = encryptedKey.withUnsafeBufferPointer { workspace.unwrap($0) }
+        }
+        if let raw = EVP_PKEY_CTX_new_from_pkey(nil, key.key.pointer, nil) {
+            _ = EVP_PKEY_decrypt_init(raw)
+            _ = EVP_PKEY_CTX_set_rsa_padding(raw, RSA_NO_PADDING)
+            var output = [UInt8](repeating: 0, count: key.key.modulusByteCount)
+            time("EVP_PKEY_decrypt raw (no padding)") {
+                var length = output.count
+                _ = EVP_PKEY_decrypt(raw, &output, &length, encryptedKey, encryptedKey.count)
+            }
+            EVP_PKEY_CTX_free(raw)
+        }
+        if let sign = EVP_PKEY_CTX_new_from_pkey(nil, key.key.pointer, nil) {
+            _ = EVP_PKEY_sign_init(sign)
+            _ = EVP_PKEY_CTX_set_rsa_padding(sign, RSA_PKCS1_PADDING)
+            var output = [UInt8](repeating: 0, count: key.key.modulusByteCount)
+            let digest = [UInt8](repeating: 7, count: 36)
+            time("EVP_PKEY_sign PKCS#1 (36 B)") {
+                var length = output.count
+                _ = EVP_PKEY_sign(sign, &output, &length, digest, digest.count)
+            }
+            EVP_PKEY_CTX_free(sign)
+        }
+        let decrypter = JWEDecrypter(key: key)
+        time("JWEDecrypter.decrypt") { _ = try? decrypter.decrypt(token) }
+        var header = parts
+        header[0] = "eyJhbGciOiJub25lIiwiZW5jIjoiQTI1NkdDTSJ9"
+        let refused = header.joined(separator: ".")
+        time("parse + refuse alg none") { _ = try? decrypter.decrypt(refused) }
         return results
     }
 }

@@ -21,7 +21,7 @@ let forkHandlerRegistered: Bool = {
 /// Bytes drawn from `RAND_priv_bytes` in one call and handed out in small pieces.
 ///
 /// Each call to `RAND_priv_bytes` in OpenSSL 3 costs about as much as a few kilobytes of output (locking,
-/// a fork check, re-keying the DRBG), and one message needs 44 bytes (CEK and IV), so drawing 16 messages'
+/// a fork check, re-keying the DRBG), and one message needs 76 bytes (CEK, IV, OAEP seed), so drawing 16 messages'
 /// worth at once removes most of that cost. Bytes handed out are wiped from the reserve at once; the reserve is
 /// refilled after a fork (so parent and child never share bytes) and wiped on deinit.
 ///
@@ -31,7 +31,7 @@ final class RandomReserve {
     private var offset: Int
     private var generation: Int
 
-    init(capacity: Int = 44 * 16) {
+    init(capacity: Int = 76 * 16) {
         _ = forkHandlerRegistered
         storage = .allocate(byteCount: capacity, alignment: 16)
         storage.initializeMemory(as: UInt8.self, repeating: 0)

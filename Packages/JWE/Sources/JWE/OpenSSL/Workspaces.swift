@@ -8,7 +8,11 @@ import Synchronization
 /// Not thread-safe: a workspace is used by one message at a time, which ``WorkspacePool`` guarantees.
 final class CryptoWorkspace: @unchecked Sendable {
     enum Direction {
+        /// This package's OAEP-256 encoding, then OpenSSL's raw RSA public operation (the library's choice).
         case encrypt
+        /// OpenSSL's own RSA-OAEP with SHA-256 and MGF1-SHA-256 (benchmarks and cross-checks).
+        case encryptWithOpenSSLOAEP
+        /// OpenSSL's RSA-OAEP decryption with SHA-256 and MGF1-SHA-256.
         case decrypt
     }
 
@@ -20,8 +24,10 @@ final class CryptoWorkspace: @unchecked Sendable {
     let block: UnsafeMutableRawBufferPointer
     /// Whether ``block`` holds secrets (the unwrapped CEK on decryption) and must be wiped after a message.
     let blockIsSecret: Bool
-    /// CEKs, IVs and fallback CEKs, drawn from `RAND_priv_bytes` in advance.
+    /// CEKs, IVs, OAEP seeds and fallback CEKs, drawn from `RAND_priv_bytes` in advance.
     let random = RandomReserve()
+    /// The OAEP encoder for ``Direction/encrypt``; nil otherwise.
+    let oaep: OAEPEncoder?
 
     init(key: EVPKey, direction: Direction) throws(JWEError) {
         let algorithms = try FetchedAlgorithms.get()
@@ -39,22 +45,27 @@ final class CryptoWorkspace: @unchecked Sendable {
         block = .allocate(byteCount: max(key.modulusByteCount, 1), alignment: 16)
         block.initializeMemory(as: UInt8.self, repeating: 0)
         blockIsSecret = direction == .decrypt
+        oaep = direction == .encrypt ? try OAEPEncoder(modulusByteCount: key.modulusByteCount) : nil
 
         let initialised: Bool
         switch direction {
         case .encrypt:
+            // Raw RSA: the block is OAEP-encoded by `oaep` first.
             initialised = EVP_PKEY_encrypt_init(keyContext) == 1
+                && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_NO_PADDING) == 1
                 && EVP_EncryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil) == 1
-        case .decrypt:
-            initialised = EVP_PKEY_decrypt_init(keyContext) == 1
-                && EVP_DecryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil) == 1
+        case .encryptWithOpenSSLOAEP, .decrypt:
+            let isEncrypt = direction == .encryptWithOpenSSLOAEP
+            // Padding is set after *_init (init resets it); OpenSSL's OAEP default digest is SHA-1: set both.
+            initialised = (isEncrypt ? EVP_PKEY_encrypt_init(keyContext) : EVP_PKEY_decrypt_init(keyContext)) == 1
+                && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_OAEP_PADDING) == 1
+                && EVP_PKEY_CTX_set_rsa_oaep_md(keyContext, algorithms.sha256) == 1
+                && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, algorithms.sha256) == 1
+                && (isEncrypt
+                    ? EVP_EncryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil)
+                    : EVP_DecryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil)) == 1
         }
-        // Padding is set after *_init (init resets it); OpenSSL's OAEP default digest is SHA-1: set both.
-        guard initialised,
-            EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_OAEP_PADDING) == 1,
-            EVP_PKEY_CTX_set_rsa_oaep_md(keyContext, algorithms.sha256) == 1,
-            EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, algorithms.sha256) == 1
-        else {
+        guard initialised else {
             throw OpenSSLErrorQueue.error(.internalFailure, "cannot prepare RSA-OAEP-256 / A256GCM contexts")
         }
     }
@@ -75,6 +86,7 @@ final class CryptoWorkspace: @unchecked Sendable {
         block = .allocate(byteCount: prototype.block.count, alignment: 16)
         block.initializeMemory(as: UInt8.self, repeating: 0)
         blockIsSecret = prototype.blockIsSecret
+        oaep = prototype.oaep == nil ? nil : try OAEPEncoder(modulusByteCount: prototype.block.count)
         guard EVP_CIPHER_CTX_copy(cipherContext, prototype.cipherContext) == 1 else {
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_copy failed")
         }
@@ -83,8 +95,26 @@ final class CryptoWorkspace: @unchecked Sendable {
     /// RSA-OAEP-256 encryption of `count` bytes at `input` into ``block``; the ciphertext length, or nil.
     func wrap(_ input: UnsafePointer<UInt8>, count: Int) -> Int? {
         var written = block.count
-        guard EVP_PKEY_encrypt(keyContext, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, input, count) == 1
-        else { return nil }
+        let output = block.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard let oaep else {
+            guard EVP_PKEY_encrypt(keyContext, output, &written, input, count) == 1 else {
+                OpenSSLErrorQueue.discard()
+                return nil
+            }
+            return written
+        }
+        // The seed goes through the secrets buffer (bytes 44..<76, free on the encrypt path) and is wiped with it.
+        let seed = secrets.baseAddress! + 44
+        defer { oaep.wipe() }
+        guard (try? random.take(32, into: seed)) != nil,
+            oaep.encode(input, count: count, seed: seed.assumingMemoryBound(to: UInt8.self)),
+            EVP_PKEY_encrypt(
+                keyContext, output, &written, oaep.encoded.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                oaep.encoded.count) == 1
+        else {
+            OpenSSLErrorQueue.discard()
+            return nil
+        }
         return written
     }
 
@@ -179,6 +209,7 @@ final class WorkspacePool: Sendable {
     private let direction: CryptoWorkspace.Direction
     private let slot = Mutex<CryptoWorkspace?>(nil)
     private let prototype = Mutex<CryptoWorkspace?>(nil)
+    private let alternate = Mutex<CryptoWorkspace?>(nil)
 
     init(key: EVPKey, direction: CryptoWorkspace.Direction) {
         self.key = key
@@ -196,6 +227,24 @@ final class WorkspacePool: Sendable {
             return try withWorkspace(body)
         case .fresh:
             workspace = try CryptoWorkspace(key: key, direction: direction)
+        case .pooledOpenSSLOAEP:
+            // Single-threaded benchmarks only: one cached workspace using OpenSSL's OAEP on the encrypt side.
+            let cached = alternate.withLock { cached in
+                let taken = cached
+                cached = nil
+                return taken
+            }
+            if let cached {
+                workspace = cached
+            } else {
+                workspace = try CryptoWorkspace(
+                    key: key, direction: direction == .encrypt ? .encryptWithOpenSSLOAEP : direction)
+            }
+            defer {
+                workspace.wipe()
+                alternate.withLock { $0 = workspace }
+            }
+            return try body(workspace)
         case .duplicated:
             let result: Swift.Result<CryptoWorkspace, JWEError> = prototype.withLock { prototype in
                 do throws(JWEError) {
@@ -252,4 +301,6 @@ public enum BenchmarkContextStrategy: String, CaseIterable, Sendable {
     case duplicated
     /// Contexts built and initialised from scratch for every message (no reuse).
     case fresh
+    /// Like `pooled`, but encrypting with OpenSSL's RSA-OAEP padding instead of this package's encoder.
+    case pooledOpenSSLOAEP
 }
