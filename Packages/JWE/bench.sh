@@ -5,13 +5,13 @@
 # encrypt >= 0.85 x public-op rate and decrypt >= 0.95 x private-op rate.
 #
 # Rounds alternate OpenSSL and this package so that both see the same machine load; the best rate of each
-# over the rounds is kept. Environment: JWE_BENCH_SECONDS (per measurement, default 3),
-# JWE_BENCH_ROUNDS (default 3), JWE_BENCH_STRATEGIES=1 to also compare context strategies.
+# over the rounds is kept. Environment: JWE_BENCH_SECONDS (per measurement, default 2),
+# JWE_BENCH_ROUNDS (default 5), JWE_BENCH_STRATEGIES=1 to also compare context strategies.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-seconds="${JWE_BENCH_SECONDS:-3}"
-rounds="${JWE_BENCH_ROUNDS:-3}"
+seconds="${JWE_BENCH_SECONDS:-2}"
+rounds="${JWE_BENCH_ROUNDS:-5}"
 
 swift build -c release --product jwe-bench >&2
 bin="$(swift build -c release --show-bin-path)/jwe-bench"

@@ -27,7 +27,12 @@ public enum BenchmarkComponents {
         }
         time("RAND_priv_bytes(44)") { _ = RAND_priv_bytes(secrets, 44) }
         time("RAND_bytes(32)") { _ = RAND_bytes(secrets, 32) }
-        time("EVP_PKEY_encrypt (OAEP-256)") { _ = workspace.wrap(secrets, count: 32) }
+        time("wrap: own OAEP + raw RSA") { _ = workspace.wrap(secrets, count: 32) }
+        if let oaep = workspace.oaep {
+            time("own OAEP encode") { _ = oaep.encode(secrets, count: 32, seed: secrets + 44) }
+        }
+        let opensslOAEP = try CryptoWorkspace(key: key.key, direction: .encryptWithOpenSSLOAEP)
+        time("EVP_PKEY_encrypt (OpenSSL OAEP-256)") { _ = opensslOAEP.wrap(secrets, count: 32) }
         time("AES-256-GCM seal") {
             aad.withUnsafeBufferPointer { aad in
                 plaintext.withUnsafeBytes { plaintext in
