@@ -1,14 +1,21 @@
 // egw-sandbox: the sandbox gateway as a stand-alone server for pointing any client at.
 //
-// Prints the base URLs as `name=value` lines on stdout (one per line, flushed), then serves
+// Prints the base URLs as `name=value` lines on stdout (one per line, unbuffered), then serves
 // until SIGINT or SIGTERM. Diagnostics and the live request log (--verbose) go to stderr.
-import Dispatch
 import Foundation
 import GatewaySandbox
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+// SIGINT and SIGTERM are blocked before any thread exists, so every thread (the server's too)
+// inherits the mask and the signal waits for `sigwait` below: stopping is never racy.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 let usage = """
     usage: egw-sandbox [--host ADDRESS] [--port N] [--key FILE] [--seed N] [--key-max-age SECONDS] [--verbose]
@@ -101,17 +108,9 @@ FileHandle.standardError.write(
 
         """.utf8))
 
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-var sources: [DispatchSourceSignal] = []
-for number in [SIGINT, SIGTERM] {
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        sandbox.stop()
-        FileHandle.standardError.write(Data("egw-sandbox: stopped\n".utf8))
-        exit(0)
-    }
-    source.resume()
-    sources.append(source)
-}
-dispatchMain()
+// Wait for SIGINT or SIGTERM (blocked since the start, so none is lost), then stop cleanly.
+var received: Int32 = 0
+sigwait(&stopSignals, &received)
+sandbox.stop()
+FileHandle.standardError.write(Data("egw-sandbox: stopped\n".utf8))
+exit(0)
