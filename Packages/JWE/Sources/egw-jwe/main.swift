@@ -2,12 +2,13 @@
 // Usage errors exit 64 (EX_USAGE); every other failure prints one line to stderr and exits 1.
 // Plaintext never appears in an error message.
 
+import JWE
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JWE
 
 let usage = """
     usage: egw-jwe <command> [options]

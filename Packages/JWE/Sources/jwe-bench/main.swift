@@ -5,12 +5,13 @@
 //
 // Output lines are `name ops_per_second`, easy to parse from a shell script.
 
+@_spi(Benchmarks) import JWE
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@_spi(Benchmarks) import JWE
 
 func now() -> Double {
     var time = timespec()
@@ -65,7 +66,9 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     case "--wall": useWallClock = true
     default:
-        printError("usage: jwe-bench [--seconds S] [--bits N] [--strategies] [--only encrypt|decrypt|both|components] [--wall]")
+        printError(
+            "usage: jwe-bench [--seconds S] [--bits N] [--strategies] [--only encrypt|decrypt|both|components] [--wall]"
+        )
         exit(64)
     }
 }

@@ -138,11 +138,17 @@ struct KeyTests {
             ("alg RS256", try variant { $0["alg"] = "RS256" }, .unsupportedAlgorithm),
             ("partial CRT", try variant { $0["qi"] = nil }, .invalidKey),
             ("multi-prime", try variant { $0["oth"] = [] as [Any] }, .invalidKey),
-            ("d of another key", try variant { $0["d"] = Vectors.base64url(Array(repeating: 0x5A, count: 255)) }, .invalidKey),
-            ("wrong d without CRT", try variant {
-                $0["d"] = Vectors.base64url(Array(repeating: 0x5A, count: 255))
-                for name in ["p", "q", "dp", "dq", "qi"] { $0[name] = nil }
-            }, .invalidKey),
+            (
+                "d of another key", try variant { $0["d"] = Vectors.base64url(Array(repeating: 0x5A, count: 255)) },
+                .invalidKey
+            ),
+            (
+                "wrong d without CRT",
+                try variant {
+                    $0["d"] = Vectors.base64url(Array(repeating: 0x5A, count: 255))
+                    for name in ["p", "q", "dp", "dq", "qi"] { $0[name] = nil }
+                }, .invalidKey
+            ),
             ("p and q swapped with wrong values", try variant { $0["p"] = $0["dp"] }, .invalidKey),
             ("not JSON", "{\"kty\":", .malformed),
             ("array", "[]", .malformed),

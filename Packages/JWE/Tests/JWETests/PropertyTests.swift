@@ -10,8 +10,10 @@ struct PropertyTests {
     static let key: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
 
     /// Sizes around the AES block (16), base64 groups (3) and powers of two up to 64 KiB.
-    static let sizes: [Int] = [0, 1, 2, 3, 4, 15, 16, 17, 31, 32, 33, 47, 48, 100, 255, 256, 257, 1000, 1023, 1024,
-        4095, 4096, 4097, 10_000, 32_768, 65_535, 65_536]
+    static let sizes: [Int] = [
+        0, 1, 2, 3, 4, 15, 16, 17, 31, 32, 33, 47, 48, 100, 255, 256, 257, 1000, 1023, 1024,
+        4095, 4096, 4097, 10_000, 32_768, 65_535, 65_536,
+    ]
 
     @Test(arguments: sizes)
     func roundTrip(_ size: Int) throws {
@@ -102,8 +104,9 @@ struct PropertyTests {
                 flipped[offset] ^= 1 << bit
                 var mutated = parts
                 mutated[0] = Vectors.base64url(flipped)
-                #expect(errorCode { () throws(JWEError) in try decrypter.decrypt(mutated.joined(separator: ".")) }
-                    == .decryptionFailed)
+                #expect(
+                    errorCode { () throws(JWEError) in try decrypter.decrypt(mutated.joined(separator: ".")) }
+                        == .decryptionFailed)
                 checked += 1
             }
         }
@@ -139,7 +142,8 @@ struct PropertyTests {
         let token = try JWEEncrypter(recipient: Self.key.publicKey).encrypt(Array(repeating: 7, count: 1000))
         let tight = JWEDecrypter(key: Self.key, policy: JWEPolicy(maximumCompactLength: token.utf8.count - 1))
         #expect(errorCode { () throws(JWEError) in try tight.decrypt(token) } == .tooLarge)
-        #expect(errorCode { () throws(JWEError) in try tight.decrypt(String(repeating: "x", count: 5000)) } == .tooLarge)
+        #expect(
+            errorCode { () throws(JWEError) in try tight.decrypt(String(repeating: "x", count: 5000)) } == .tooLarge)
         let exact = JWEDecrypter(key: Self.key, policy: JWEPolicy(maximumCompactLength: token.utf8.count))
         #expect(try exact.decrypt(token).count == 1000)
         let huge = String(repeating: "A", count: 300 * 1024)

@@ -90,9 +90,12 @@ struct VectorTests {
         let vector = try Vectors.object(file)
         let key = try RSAPrivateKey(jwk: Vectors.jsonText(vector["jwk_private"], removing: ["alg"]))
         let compact = try #require(vector["compact"] as? String)
-        #expect(errorCode { () throws(JWEError) in try JWEDecrypter(key: key).decrypt(compact) } == .unsupportedAlgorithm)
+        #expect(
+            errorCode { () throws(JWEError) in try JWEDecrypter(key: key).decrypt(compact) } == .unsupportedAlgorithm)
         // RFC 7520 5.2 names its key; the header decoder reports it.
-        #expect(try JWEProtectedHeader(compact: compact).kid == (vector["jwk_private"] as? [String: Any])?["kid"] as? String)
+        #expect(
+            try JWEProtectedHeader(compact: compact).kid == (vector["jwk_private"] as? [String: Any])?["kid"] as? String
+        )
     }
 
     /// RFC 7520's key is published for RSA-OAEP (SHA-1): importing it as is is refused.

@@ -91,11 +91,13 @@ struct ParsedProtectedHeader {
     func enforce(_ policy: JWEPolicy) throws(JWEError) {
         guard let alg else { throw JWEError(.malformed, "the protected header has no \"alg\"") }
         guard alg == policy.algorithm else {
-            throw JWEError(.unsupportedAlgorithm, "alg \"\(alg)\" is not allowed; the policy requires \(policy.algorithm)")
+            throw JWEError(
+                .unsupportedAlgorithm, "alg \"\(alg)\" is not allowed; the policy requires \(policy.algorithm)")
         }
         guard let enc else { throw JWEError(.malformed, "the protected header has no \"enc\"") }
         guard enc == policy.encryption else {
-            throw JWEError(.unsupportedAlgorithm, "enc \"\(enc)\" is not allowed; the policy requires \(policy.encryption)")
+            throw JWEError(
+                .unsupportedAlgorithm, "enc \"\(enc)\" is not allowed; the policy requires \(policy.encryption)")
         }
         if members.contains(where: { $0.name == "zip" }) {
             throw JWEError(.unsupportedAlgorithm, "compressed tokens (\"zip\") are refused")

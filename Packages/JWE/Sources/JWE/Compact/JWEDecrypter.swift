@@ -41,7 +41,9 @@ public struct JWEDecrypter: Sendable {
     }
 
     /// Decrypts and also returns the protected header the token carried.
-    public func decryptWithHeader(_ compact: String) throws(JWEError) -> (plaintext: [UInt8], header: JWEProtectedHeader) {
+    public func decryptWithHeader(
+        _ compact: String
+    ) throws(JWEError) -> (plaintext: [UInt8], header: JWEProtectedHeader) {
         let (plaintext, header) = try engine.decrypt(compact)
         return (plaintext, JWEProtectedHeader(alg: header.alg, enc: header.enc, kid: header.kid, json: header.json))
     }
@@ -103,7 +105,9 @@ final class DecryptEngine: Sendable {
         let ciphertext = try decodeSegment(bytes.slice(segments.ciphertext), "ciphertext")
         let tag = try decodeSegment(bytes.slice(segments.tag), "authentication tag")
         guard encryptedKey.count == key.modulusByteCount else {
-            throw JWEError(.malformed, "the encrypted key has \(encryptedKey.count) bytes; the modulus has \(key.modulusByteCount)")
+            throw JWEError(
+                .malformed, "the encrypted key has \(encryptedKey.count) bytes; the modulus has \(key.modulusByteCount)"
+            )
         }
         // OpenSSL 3 would accept IVs of other lengths and tags as short as 1 byte: the lengths are ours to check.
         guard iv.count == 12 else { throw JWEError(.malformed, "the IV has \(iv.count) bytes, A256GCM needs 12") }

@@ -48,7 +48,9 @@ public struct JWEEncrypter: Sendable {
     }
 
     /// Test seam: encrypts and hands the CEK and IV to `observer` before they are wiped.
-    func encrypt(_ plaintext: [UInt8], cekObserver: @escaping (_ cek: [UInt8], _ iv: [UInt8]) -> Void) throws(JWEError) -> String {
+    func encrypt(
+        _ plaintext: [UInt8], cekObserver: @escaping (_ cek: [UInt8], _ iv: [UInt8]) -> Void
+    ) throws(JWEError) -> String {
         try plaintext.withUnsafeBytesTyped { (bytes) throws(JWEError) -> String in
             try engine.encrypt(bytes, cekObserver: cekObserver)
         }
@@ -95,7 +97,8 @@ final class EncryptEngine: Sendable {
             let iv = secrets + 32
             try workspace.random.take(44, into: secrets)
             if let cekObserver {
-                cekObserver(Array(UnsafeBufferPointer(start: cek, count: 32)), Array(UnsafeBufferPointer(start: iv, count: 12)))
+                cekObserver(
+                    Array(UnsafeBufferPointer(start: cek, count: 32)), Array(UnsafeBufferPointer(start: iv, count: 12)))
             }
 
             // RSA-OAEP-256 of the CEK.
@@ -120,9 +123,12 @@ final class EncryptEngine: Sendable {
     }
 
     /// Writes header.encryptedKey.iv.ciphertext.tag straight into the string's storage.
-    private func assemble(workspace: CryptoWorkspace, ciphertext: UnsafeRawBufferPointer, tag: (UInt64, UInt64)) -> String {
+    private func assemble(
+        workspace: CryptoWorkspace, ciphertext: UnsafeRawBufferPointer, tag: (UInt64, UInt64)
+    ) -> String {
         let modulusCount = key.modulusByteCount
-        let total = encodedHeader.count + 4 + Base64URL.encodedCount(modulusCount) + 16
+        let total =
+            encodedHeader.count + 4 + Base64URL.encodedCount(modulusCount) + 16
             + Base64URL.encodedCount(ciphertext.count) + 22
         var tag = tag
         return String(unsafeUninitializedCapacity: total) { output in

@@ -4,7 +4,8 @@
 /// only canonical trailing bits (the unused low bits of the last character must be zero), so every byte
 /// string has exactly one accepted encoding. Foundation's decoder is lax on all of these.
 enum Base64URL {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// 0...63 for an alphabet byte, 0xFF for everything else.
     private static let decodeTable: [UInt8] = {

@@ -79,10 +79,12 @@ struct RSAJWKComponents {
         guard e[0] != 0 else { throw JWEError(.invalidKey, "JWK \"e\" has a leading zero octet") }
         let bits = (n.count - 1) * 8 + (8 - n[0].leadingZeroBitCount)
         guard bits >= RSAKeyLimits.minimumBits else {
-            throw JWEError(.keyTooSmall, "the RSA key has \(bits) bits; at least \(RSAKeyLimits.minimumBits) are required")
+            throw JWEError(
+                .keyTooSmall, "the RSA key has \(bits) bits; at least \(RSAKeyLimits.minimumBits) are required")
         }
         guard bits <= RSAKeyLimits.maximumBits else {
-            throw JWEError(.invalidKey, "the RSA key has \(bits) bits; at most \(RSAKeyLimits.maximumBits) are supported")
+            throw JWEError(
+                .invalidKey, "the RSA key has \(bits) bits; at most \(RSAKeyLimits.maximumBits) are supported")
         }
         guard n[n.count - 1] & 1 == 1 else { throw JWEError(.invalidKey, "the RSA modulus is even") }
         guard e.count <= 8, e[e.count - 1] & 1 == 1, e.count > 1 || e[0] >= 3 else {
@@ -180,9 +182,11 @@ enum RSAKeyFactory {
         guard let count = encryptor.wrap(probe, count: 32) else {
             throw OpenSSLErrorQueue.error(.invalidKey, "the RSA public key cannot encrypt")
         }
-        let unwrapped = decryptor.unwrap(UnsafeBufferPointer(
-            start: encryptor.block.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
-        let matches = unwrapped == 32
+        let unwrapped = decryptor.unwrap(
+            UnsafeBufferPointer(
+                start: encryptor.block.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+        let matches =
+            unwrapped == 32
             && memcmp(probe, decryptor.block.baseAddress!, 32) == 0
         encryptor.wipe()
         decryptor.wipe()
@@ -209,10 +213,12 @@ enum RSAKeyFactory {
             throw JWEError(.invalidKey, "the key is not an RSA key (RSA-PSS and other types are refused)")
         }
         guard key.bitCount >= RSAKeyLimits.minimumBits else {
-            throw JWEError(.keyTooSmall, "the RSA key has \(key.bitCount) bits; at least \(RSAKeyLimits.minimumBits) are required")
+            throw JWEError(
+                .keyTooSmall, "the RSA key has \(key.bitCount) bits; at least \(RSAKeyLimits.minimumBits) are required")
         }
         guard key.bitCount <= RSAKeyLimits.maximumBits else {
-            throw JWEError(.invalidKey, "the RSA key has \(key.bitCount) bits; at most \(RSAKeyLimits.maximumBits) are supported")
+            throw JWEError(
+                .invalidKey, "the RSA key has \(key.bitCount) bits; at most \(RSAKeyLimits.maximumBits) are supported")
         }
     }
 
@@ -253,7 +259,8 @@ enum RSAKeyFactory {
     static func writePEM(_ key: EVPKey, isPrivate: Bool) -> String {
         guard let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
-        let ok = isPrivate
+        let ok =
+            isPrivate
             ? PEM_write_bio_PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
             : PEM_write_bio_PUBKEY(bio, key.pointer)
         guard ok == 1 else {
@@ -271,7 +278,8 @@ enum RSAKeyFactory {
     /// A fresh RSA key pair of `bits` bits.
     static func generate(bits: Int) throws(JWEError) -> EVPKey {
         guard bits >= RSAKeyLimits.minimumBits else {
-            throw JWEError(.keyTooSmall, "\(bits)-bit RSA keys are refused; at least \(RSAKeyLimits.minimumBits) are required")
+            throw JWEError(
+                .keyTooSmall, "\(bits)-bit RSA keys are refused; at least \(RSAKeyLimits.minimumBits) are required")
         }
         guard RSAKeyLimits.generatableBits.contains(bits) else {
             throw JWEError(.invalidKey, "RSA keys are generated with 2048, 3072 or 4096 bits, not \(bits)")

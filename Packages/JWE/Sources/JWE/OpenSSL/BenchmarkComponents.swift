@@ -1,4 +1,5 @@
 internal import COpenSSL
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,7 +97,9 @@ public enum BenchmarkComponents {
         time("GCM EVP_EncryptInit_ex2 key+iv") { _ = EVP_EncryptInit_ex2(gcm, nil, secrets, secrets + 32, nil) }
         time("GCM EVP_EncryptInit_ex2 iv only") { _ = EVP_EncryptInit_ex2(gcm, nil, nil, secrets + 32, nil) }
         EVP_CIPHER_CTX_free(gcm)
-        time("base64url 256 B -> String") { _ = Base64URL.encode(ciphertext.count > 0 ? Array(repeating: 1, count: 256) : []) }
+        time("base64url 256 B -> String") {
+            _ = Base64URL.encode(ciphertext.count > 0 ? Array(repeating: 1, count: 256) : [])
+        }
         return results
     }
 

@@ -51,13 +51,15 @@ final class CryptoWorkspace: @unchecked Sendable {
         switch direction {
         case .encrypt:
             // Raw RSA: the block is OAEP-encoded by `oaep` first.
-            initialised = EVP_PKEY_encrypt_init(keyContext) == 1
+            initialised =
+                EVP_PKEY_encrypt_init(keyContext) == 1
                 && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_NO_PADDING) == 1
                 && EVP_EncryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil) == 1
         case .encryptWithOpenSSLOAEP, .decrypt:
             let isEncrypt = direction == .encryptWithOpenSSLOAEP
             // Padding is set after *_init (init resets it); OpenSSL's OAEP default digest is SHA-1: set both.
-            initialised = (isEncrypt ? EVP_PKEY_encrypt_init(keyContext) : EVP_PKEY_decrypt_init(keyContext)) == 1
+            initialised =
+                (isEncrypt ? EVP_PKEY_encrypt_init(keyContext) : EVP_PKEY_decrypt_init(keyContext)) == 1
                 && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_OAEP_PADDING) == 1
                 && EVP_PKEY_CTX_set_rsa_oaep_md(keyContext, algorithms.sha256) == 1
                 && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, algorithms.sha256) == 1
@@ -122,7 +124,8 @@ final class CryptoWorkspace: @unchecked Sendable {
     func unwrap(_ input: UnsafeBufferPointer<UInt8>) -> Int? {
         var written = block.count
         let result = EVP_PKEY_decrypt(
-            keyContext, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, input.baseAddress, input.count)
+            keyContext, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, input.baseAddress, input.count
+        )
         OpenSSLErrorQueue.discard()
         return result == 1 ? written : nil
     }
@@ -141,9 +144,10 @@ final class CryptoWorkspace: @unchecked Sendable {
         else { return false }
         written = 0
         if plaintext.count > 0 {
-            guard EVP_EncryptUpdate(
-                context, ciphertext, &written, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                Int32(plaintext.count)) == 1
+            guard
+                EVP_EncryptUpdate(
+                    context, ciphertext, &written, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    Int32(plaintext.count)) == 1
             else { return false }
         }
         return EVP_EncryptFinal_ex(context, ciphertext + Int(written), &finalWritten) == 1
@@ -171,9 +175,13 @@ final class CryptoWorkspace: @unchecked Sendable {
         }
         var tagCopy: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &tagCopy) { $0.copyMemory(from: UnsafeRawBufferPointer(tag)) }
-        guard withUnsafeMutableBytes(of: &tagCopy, {
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, $0.baseAddress) == 1
-        }) else { return false }
+        guard
+            withUnsafeMutableBytes(
+                of: &tagCopy,
+                {
+                    EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, $0.baseAddress) == 1
+                })
+        else { return false }
         var scratch: (UInt64, UInt64) = (0, 0)
         let verified = withUnsafeMutableBytes(of: &scratch) {
             EVP_DecryptFinal_ex(context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &finalWritten) == 1
@@ -186,7 +194,8 @@ final class CryptoWorkspace: @unchecked Sendable {
     func wipe() {
         Crypto.wipe(secrets)
         if blockIsSecret { Crypto.wipe(block) }
-        _ = EVP_CipherInit_ex2(cipherContext, nil, secrets.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, -1, nil)
+        _ = EVP_CipherInit_ex2(
+            cipherContext, nil, secrets.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, -1, nil)
         OpenSSLErrorQueue.discard()
     }
 
