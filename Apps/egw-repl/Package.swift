@@ -12,6 +12,7 @@ let package = Package(
         .package(path: "../../Packages/CardValidation"),
         .package(path: "../../Packages/GatewaySandbox"),
         .package(path: "../../Packages/JWE"),
+        .package(path: "../../Packages/PaymentFlow"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "CardValidation", package: "CardValidation"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
             ]
         ),
         .testTarget(name: "ReplCoreTests", dependencies: ["ReplCore"]),

@@ -130,6 +130,38 @@ class Terminal(unittest.TestCase):
         with open(self.history, encoding="utf-8", errors="replace") as handle:
             assert_no_card_data(self, handle.read(), extra_secrets=["987"])
 
+    def test_ctrl_c_cancels_a_running_payment_and_the_shell_goes_on(self):
+        repl = self.start()
+        for number, line in enumerate(("sandbox fault status latency 20000", "payment create",
+                                       "buyer hosted pay"), start=2):
+            repl.type(line)
+            repl.send("Enter")
+            repl.wait_for(lambda s, n=number: s.count(PROMPT) >= n, what=f"prompt {number}")
+        repl.type("pay hosted")
+        repl.send("Enter")
+        # The status lookup now waits 20 s in the sandbox: progress shows, then Ctrl-C.
+        repl.wait_for("payment running", what="the progress line")
+        repl.send("C-c")
+        screen = repl.wait_for("● cancelled", what="the cancelled result")
+        self.assertIn("Cancelling the payment (Ctrl-C)", screen)
+        repl.wait_for(lambda s: s.rstrip().endswith(PROMPT.rstrip()), what="the prompt after the payment")
+        repl.type("result")
+        repl.send("Enter")
+        repl.wait_for(lambda s: "outcome        cancelled" in s, what="result")
+
+    def test_the_shell_asks_the_buyer_when_nothing_is_scripted(self):
+        repl = self.start()
+        repl.type("payment create")
+        repl.send("Enter")
+        repl.wait_for(lambda s: s.count(PROMPT) >= 2, what="prompt")
+        repl.type("pay hosted")
+        repl.send("Enter")
+        repl.wait_for("buyer> ", what="the buyer question")
+        repl.type("abandon")
+        repl.send("Enter")
+        screen = repl.wait_for("● cancelled", what="the result")
+        self.assertIn("paymentStatus ABANDONED", screen)
+
     def test_ctrl_c_at_the_prompt_does_not_end_the_shell(self):
         repl = self.start()
         repl.send("C-c")

@@ -26,6 +26,7 @@ extension Shell {
             paymentId: created.paymentId, verificationKey: created.verificationKey,
             checkoutURL: created.checkoutURL.absoluteString, returnURL: created.shopRedirectURL.absoluteString,
             amount: created.amount, currency: created.currency, orderNumber: created.orderNumber)
+        knownKeys[created.paymentId] = created.verificationKey
         if options.json {
             try showPayment()
             return

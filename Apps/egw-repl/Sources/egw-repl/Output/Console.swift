@@ -17,9 +17,30 @@ final class Console {
     }
 
     let usesColor: Bool
+    /// Whether stdout is a terminal (a transient progress line can be redrawn in place).
+    let isTerminal: Bool
+    /// A progress line is on screen and the next output must erase it first.
+    private var transientShown = false
 
-    init(usesColor: Bool) {
+    init(usesColor: Bool, isTerminal: Bool = Platform.isTerminal(1)) {
         self.usesColor = usesColor
+        self.isTerminal = isTerminal
+    }
+
+    /// Shows `text` as a progress line redrawn in place (terminal only).
+    func transient(_ text: String) {
+        guard isTerminal else {
+            return
+        }
+        Platform.write("\r\u{1B}[K" + text, to: 1)
+        transientShown = true
+    }
+
+    private func clearTransient() {
+        if transientShown {
+            transientShown = false
+            Platform.write("\r\u{1B}[K", to: 1)
+        }
     }
 
     /// `text` wrapped in an ANSI style when colour is on.
@@ -29,16 +50,19 @@ final class Console {
 
     /// One line (or several) to stdout.
     func out(_ text: String) {
+        clearTransient()
         Platform.write(text + "\n", to: 1)
     }
 
     /// Text to stdout without a newline.
     func outRaw(_ text: String) {
+        clearTransient()
         Platform.write(text, to: 1)
     }
 
     /// One line (or several) to stderr.
     func err(_ text: String) {
+        clearTransient()
         Platform.write(text + "\n", to: 2)
     }
 

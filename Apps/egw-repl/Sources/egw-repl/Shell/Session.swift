@@ -8,7 +8,7 @@ struct ShellConfiguration: Equatable {
     var merchantBaseURL: String?
     var environment = "sandbox"
     var timeout: Double = 30
-    var logLevel = "info"
+    var logLevel = "warning"
 
     func value(of key: ConfigKey) -> String {
         switch key {

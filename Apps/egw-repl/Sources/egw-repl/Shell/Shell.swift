@@ -1,5 +1,6 @@
 import CardValidation
 import GatewaySandbox
+import PaymentFlow
 import ReplCore
 
 /// The shell: reads lines, parses them with the pure ``Interpreter``, runs the
@@ -29,6 +30,12 @@ final class Shell {
     var buyerSteps: [BuyerStep] = []
     /// The card `pay card` pays with; only ever shown masked.
     let card = CardInput()
+    /// The payment in progress, while `pay` waits for it.
+    var running: PaymentRun?
+    /// The last payment's result (`result`).
+    var lastResult: PaymentResult?
+    /// Verification keys of the payments this session created or was given (for `status ID`).
+    var knownKeys: [String: String] = [:]
     /// Set when any command failed (the exit status of a script).
     private(set) var anyFailed = false
 
@@ -126,6 +133,9 @@ final class Shell {
         case .help(let topic):
             console.out(try HelpText.render(topic: topic))
         case .quit:
+            if running != nil {
+                throw ReplError(.notAvailable, "a payment is running: cancel it first (cancel or Ctrl-C)")
+            }
             return .quit
         case .configShow:
             showConfiguration()
@@ -136,6 +146,7 @@ final class Shell {
         case .paymentUse(let paymentId, let key, let checkoutURL, let returnURL):
             payment = CurrentPayment(
                 paymentId: paymentId, verificationKey: key, checkoutURL: checkoutURL, returnURL: returnURL)
+            knownKeys[paymentId] = key
             console.out("Using payment \(paymentId) (verification key \(SecretPolicy.maskedKey(key))).")
         case .paymentShow:
             try showPayment()
@@ -151,7 +162,7 @@ final class Shell {
             buyerSteps.removeAll()
             console.out("Buyer actions cleared.")
         case .step, .continue, .cancel:
-            throw ReplError(.notAvailable, "no payment is running (start one with pay card --step)")
+            try drive(command)
         case .cardNumber(let number):
             try setCardNumber(number)
         case .cardName(let name):
@@ -191,8 +202,14 @@ final class Shell {
             console.out("Faults cleared.")
         case .sandboxLog:
             try showSandboxLog()
-        case .payCard, .payHosted, .result, .status:
-            throw ReplError(.notAvailable, "payments need the PaymentFlow package, not in this build yet")
+        case .payCard(let step):
+            try pay(hosted: false, method: nil, step: step)
+        case .payHosted(let method, let step):
+            try pay(hosted: true, method: method, step: step)
+        case .result(let json):
+            try showResult(json: json)
+        case .status(let paymentId):
+            try lookUpStatus(paymentId)
         }
         return .proceed
     }

@@ -1,0 +1,426 @@
+import CardValidation
+import Foundation
+import PaymentFlow
+import ReplCore
+
+extension Shell {
+    // MARK: starting a payment
+
+    /// The SDK configuration from the shell's settings.
+    func sdkConfiguration() throws(ReplError) -> Configuration {
+        func url(_ text: String?, _ key: ConfigKey) throws(ReplError) -> URL? {
+            guard let text else {
+                return nil
+            }
+            guard let url = URL(string: text) else {
+                throw ReplError(.commandFailed, "\(key.rawValue) is not a usable URL")
+            }
+            return url
+        }
+        var sdk = Configuration(
+            apiBaseURL: try url(configuration.apiBaseURL, .apiBaseURL),
+            checkoutAPIBaseURL: try url(configuration.checkoutAPIBaseURL, .checkoutAPIBaseURL),
+            checkoutBaseURL: try url(configuration.checkoutBaseURL, .checkoutBaseURL),
+            environment: configuration.environment == "live" ? .live : .sandbox)
+        sdk.requestTimeout = configuration.timeout
+        sdk.logLevel = LogLevel.allCases.first { $0.description == configuration.logLevel } ?? .warning
+        return sdk
+    }
+
+    func pay(hosted: Bool, method: String?, step: Bool) throws(ReplError) {
+        if running != nil {
+            throw ReplError(.notAvailable, "a payment is already running (step, continue or cancel it)")
+        }
+        guard let payment else {
+            throw ReplError(.notAvailable, "no payment yet: payment create (or payment use ID KEY) first")
+        }
+        let inbox = PaymentInbox()
+        var sdk = try sdkConfiguration()
+        sdk.observer = inbox.observer()
+        sdk.logSink = inbox.logSink()
+        if step {
+            sdk.stepGate = inbox.stepGate()
+        }
+        let kit = PaymentKit(configuration: sdk)
+        let presenter = HeadlessBrowserPresenter(
+            script: inbox.buyerScript(), options: .init(pageTimeout: configuration.timeout),
+            onEvent: inbox.browserObserver())
+        let run = PaymentRun(kit: kit, inbox: inbox, flow: hosted ? "hosted" : "card", stepping: step)
+
+        if hosted {
+            guard let checkout = payment.checkoutURL.flatMap(URL.init(string:)),
+                let returnURL = payment.returnURL.flatMap(URL.init(string:))
+            else {
+                throw ReplError(
+                    .notAvailable, "pay hosted needs the payment's checkout and return URLs (payment use ID KEY URL URL)")
+            }
+            var request = PaymentRequest(
+                paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: checkout,
+                returnURL: returnURL)
+            request.preferredMethod = method
+            running = run
+            defer { running = nil }
+            console.out(console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + stepHint(step))
+            kit.startPayment(request, from: presenter, completion: inbox.completion())
+            waitForPayment(run)
+        } else {
+            try startCardPayment(kit: kit, run: run, payment: payment, presenter: presenter, step: step)
+        }
+        lastResult = run.result
+        if let result = run.result {
+            showOutcome(result)
+        }
+    }
+
+    func stepHint(_ step: Bool) -> String {
+        step ? " — step mode: step, continue or cancel at each pause" : " (Ctrl-C cancels)"
+    }
+
+    // MARK: waiting
+
+    /// Keeps the main queue running (the SDK delivers the result there) until the
+    /// payment's result arrives, printing what happens and answering its questions.
+    func waitForPayment(_ run: PaymentRun) {
+        interrupts.isBusy = true
+        defer { interrupts.isBusy = false }
+        var seenInterrupts = interrupts.received
+        var inputClosed = false
+        let started = Platform.monotonicNanoseconds()
+        var lastActivity = started
+        while true {
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.02))
+            let items = run.inbox.drain()
+            for item in items {
+                handle(item, of: run)
+            }
+            if run.result != nil {
+                break
+            }
+            let now = Platform.monotonicNanoseconds()
+            if !items.isEmpty {
+                lastActivity = now
+            } else if source.isInteractive && !run.awaitsInput && now - lastActivity > 700_000_000 {
+                // Progress while the SDK waits on the network: elapsed time, and how to stop.
+                let seconds = Double((now - started) / 100_000_000) / 10
+                console.transient(console.styled("  … \(run.flow) payment running, \(seconds) s (Ctrl-C cancels)", .dim))
+            }
+            if interrupts.received != seenInterrupts {
+                seenInterrupts = interrupts.received
+                console.out("")
+                cancel(run, because: "Ctrl-C")
+            }
+            guard run.awaitsInput, !inputClosed else {
+                continue
+            }
+            switch source.pollLine(milliseconds: 0) {
+            case .line(let line):
+                source.remember(line)
+                handleDuringPayment(line, run: run)
+                if anyFailed && options.bail && !run.cancelRequested {
+                    cancel(run, because: "--bail")
+                }
+            case .endOfInput:
+                inputClosed = true
+                if let pending = run.pendingStep {
+                    console.out("(end of input: continuing the payment)")
+                    run.stepping = false
+                    run.pendingStep = nil
+                    pending.answer(.proceed)
+                }
+                if let question = run.pendingQuestion {
+                    run.pendingQuestion = nil
+                    console.out("(end of input: closing the page)")
+                    question.respond(.close)
+                }
+            case .nothing:
+                break
+            }
+        }
+    }
+
+    func cancel(_ run: PaymentRun, because reason: String) {
+        guard !run.cancelRequested else {
+            return
+        }
+        run.cancelRequested = true
+        console.out(console.styled("Cancelling the payment (\(reason))…", .yellow))
+        run.kit.cancel()
+        if let pending = run.pendingStep {
+            run.pendingStep = nil
+            pending.answer(.cancel)
+        }
+        run.pendingQuestion = nil
+    }
+
+    /// A line typed (or read from the script) while a payment runs.
+    func handleDuringPayment(_ line: String, run: PaymentRun) {
+        if let question = run.pendingQuestion, let action = Self.buyerAnswer(line, page: question.page) {
+            _ = interpreter.feed(line)  // keep line numbers in step with the input
+            run.pendingQuestion = nil
+            console.out("  buyer: \(Self.describe(action))")
+            question.respond(action)
+            return
+        }
+        _ = handle(line: line)
+        // A `buyer ...` command may have queued what a waiting page needs.
+        if let question = run.pendingQuestion, let action = takeBuyerAction(for: question.page) {
+            run.pendingQuestion = nil
+            console.out("  buyer: \(Self.describe(action))")
+            question.respond(action)
+        }
+        promptIfWaiting(run)
+    }
+
+    /// `step`, `continue`, `cancel`.
+    func drive(_ command: Command) throws(ReplError) {
+        guard let run = running else {
+            throw ReplError(.notAvailable, "no payment is running (start one with pay card --step)")
+        }
+        switch command {
+        case .cancel:
+            cancel(run, because: "cancel")
+        case .step, .continue:
+            if command == .continue {
+                run.stepping = false
+            }
+            guard let pending = run.pendingStep else {
+                if command == .continue {
+                    return
+                }
+                throw ReplError(.notAvailable, "the payment is not paused at a step")
+            }
+            run.pendingStep = nil
+            pending.answer(.proceed)
+        default:
+            break
+        }
+    }
+
+    // MARK: reports
+
+    func handle(_ item: PaymentInbox.Item, of run: PaymentRun) {
+        switch item {
+        case .sdk(let event):
+            showEvent(event)
+        case .browser(let event):
+            showBrowserEvent(event)
+        case .log(let record):
+            console.out(console.styled("  [\(record.level)] \(redact(record.message))", .dim))
+        case .step(let step, let answer):
+            run.stepCount += 1
+            guard run.stepping, !run.cancelRequested else {
+                answer(run.cancelRequested ? .cancel : .proceed)
+                return
+            }
+            run.pendingStep = (step, answer)
+            console.out(
+                console.styled("⏸ step \(run.stepCount)", .magenta) + " \(step.state): " + console.styled(step.action, .bold)
+                    + console.styled("   (step, continue, cancel)", .dim))
+            promptIfWaiting(run)
+        case .buyerQuestion(let page, let respond):
+            answerBuyer(page: page, respond: respond, run: run)
+        case .finished(let result):
+            run.result = result
+        }
+    }
+
+    func promptIfWaiting(_ run: PaymentRun) {
+        guard source.isInteractive else {
+            return
+        }
+        if run.pendingQuestion != nil {
+            console.outRaw("buyer> ")
+        } else if run.pendingStep != nil {
+            console.outRaw("step> ")
+        }
+    }
+
+    func showEvent(_ event: PaymentEvent) {
+        switch event {
+        case .started(let flow, let paymentId):
+            console.out(console.styled("▸ \(flow) payment \(paymentId) started", .cyan))
+        case .transition(let transition):
+            let next = transition.action == "none" ? "" : console.styled("  → \(transition.action)", .dim)
+            console.out(
+                "  ↳ " + console.styled("\(transition.from) → \(transition.to)", .blue) + " on \(redact(transition.event))"
+                    + next)
+        case .http(let exchange):
+            showExchange(exchange)
+        case .page(let page):
+            switch page {
+            case .loaded:
+                break  // the browser's own report names the page
+            default:
+                console.out(console.styled("  ▢ \(redact(page.description))", .dim))
+            }
+        case .cardEncrypted(let kid, let duration):
+            console.out(
+                "  🔒 card encrypted to kid \(kid ?? "(none)") in \(Int((duration * 1_000_000).rounded())) µs "
+                    + console.styled("(JWE RSA-OAEP-256 + A256GCM; the plaintext buffer is wiped)", .dim))
+        case .finished:
+            break  // shown from the completion itself
+        }
+    }
+
+    func showExchange(_ exchange: HTTPExchange) {
+        let status: String
+        if let code = exchange.status {
+            status = console.styled("\(code)", code < 400 ? .green : .red)
+        } else {
+            status = console.styled("no response (\(exchange.failure ?? "?"))", .red)
+        }
+        let milliseconds = Int((exchange.duration * 1000).rounded())
+        console.out("  ⇄ \(exchange.method) \(exchange.url.absoluteString) → \(status) in \(milliseconds) ms")
+        if let body = exchange.requestBody, !body.isEmpty {
+            console.out(console.styled("      request   \(shorten(redact(body)))", .dim))
+        }
+        if let header = exchange.encryptedCardHeader {
+            console.out(console.styled("      JWE header \(redact(header))", .dim))
+        }
+        if let body = exchange.responseBody, !body.isEmpty {
+            console.out(console.styled("      response  \(shorten(redact(body)))", .dim))
+        }
+    }
+
+    func showBrowserEvent(_ event: BrowserEvent) {
+        switch event {
+        case .redirect(let status, _, let to):
+            console.out(console.styled("  ↪ \(status) to \(redact(to.absoluteString))", .dim))
+        case .loaded(let page):
+            let title = page.title.map { " “\($0)”" } ?? ""
+            console.out(console.styled("  ▢ page loaded: \(page.kind)\(title) (\(page.status))", .dim))
+        case .autoSubmitted(_, let formID):
+            console.out(console.styled("  ▢ the page submitted itself\(formID.map { " (\($0))" } ?? "")", .dim))
+        case .buyerAction(let action, _):
+            console.out(console.styled("  ▢ buyer did: \(Self.describe(action))", .dim))
+        case .navigation, .failed, .closedByBuyer, .dismissed:
+            break  // the SDK's page events report these
+        }
+    }
+
+    func showOutcome(_ result: PaymentResult) {
+        let style: Console.Style
+        switch result.outcome {
+        case .succeeded: style = .green
+        case .failed: style = .red
+        case .cancelled: style = .yellow
+        case .unresolved: style = .magenta
+        }
+        var parts = ["paymentId \(result.paymentId)"]
+        if let status = result.paymentStatus {
+            parts.append("paymentStatus \(status)")
+        }
+        if let order = result.orderNumber {
+            parts.append("orderNumber \(order)")
+        }
+        if let session = result.sessionId {
+            parts.append("sessionId \(session)")
+        }
+        console.out(console.styled("● \(result.outcome)", style) + "  " + parts.joined(separator: ", "))
+        if let error = result.error {
+            let name = PaymentError.code(of: error).map { " \($0)" } ?? ""
+            console.out(
+                console.styled("  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", style))
+        }
+        if options.json {
+            console.out(resultJSON(result).text)
+        }
+    }
+
+    // MARK: the buyer
+
+    func answerBuyer(page: LoadedPage, respond: @escaping @Sendable (BuyerAction) -> Void, run: PaymentRun) {
+        if page.kind != .hostedCheckout && page.kind != .challenge {
+            respond(.wait)  // nothing for the buyer to do here
+            return
+        }
+        if let action = takeBuyerAction(for: page) {
+            console.out("  buyer: \(Self.describe(action)) (scripted)")
+            respond(action)
+            return
+        }
+        guard source.isInteractive, !run.cancelRequested else {
+            console.out("  buyer: close (no buyer action scripted: use buyer hosted ... or buyer challenge CODE)")
+            respond(.close)
+            return
+        }
+        run.pendingQuestion = (page, respond)
+        if page.kind == .hostedCheckout {
+            console.out(
+                console.styled("? The hosted checkout page is open.", .bold)
+                    + " What does the buyer do: pay, decline, cancel, abandon, pending or close?")
+        } else {
+            console.out(
+                console.styled("? The issuer's 3-D Secure challenge page is open.", .bold)
+                    + " Type the code the buyer enters (\(challengeHint)), or close.")
+        }
+        promptIfWaiting(run)
+    }
+
+    var challengeHint: String { sandbox == nil ? "from the issuer" : "the sandbox passes 1234" }
+
+    /// The first queued buyer action that fits the page, removed from the queue.
+    func takeBuyerAction(for page: LoadedPage) -> BuyerAction? {
+        guard
+            let index = buyerSteps.firstIndex(where: { step in
+                switch step {
+                case .close: true
+                case .hosted: page.kind == .hostedCheckout
+                case .challenge: page.kind == .challenge
+                }
+            })
+        else {
+            return nil
+        }
+        let step = buyerSteps.remove(at: index)
+        switch step {
+        case .close: return .close
+        case .hosted(let choice): return .hosted(HostedChoice(rawValue: choice.rawValue) ?? .cancel)
+        case .challenge(let code): return .challenge(code: code)
+        }
+    }
+
+    /// A bare answer typed at the buyer question (`pay`, `close`, `1234`).
+    static func buyerAnswer(_ line: String, page: LoadedPage) -> BuyerAction? {
+        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        if word == "close" {
+            return .close
+        }
+        if page.kind == .hostedCheckout, let choice = HostedChoice(rawValue: word) {
+            return .hosted(choice)
+        }
+        if page.kind == .challenge, !word.isEmpty, word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+            word.count <= 12, word != "step", word != "continue", word != "cancel", word != "help"
+        {
+            return .challenge(code: line.trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
+    static func describe(_ action: BuyerAction) -> String {
+        switch action {
+        case .hosted(let choice): "hosted \(choice.rawValue)"
+        case .challenge: "challenge code ••••"
+        case .close: "close the page"
+        case .submit(let index, _): "submit form \(index)"
+        case .wait: "wait"
+        }
+    }
+
+    // MARK: redaction
+
+    /// Defence in depth for everything shown from the SDK: card-number-like digit
+    /// runs masked, and the current verification key replaced by a placeholder.
+    func redact(_ text: String) -> String {
+        var text = SecretPolicy.maskCardNumbers(in: text)
+        if let key = payment?.verificationKey, key.count >= 6 {
+            text = text.replacingOccurrences(of: key, with: "vk#••••")
+        }
+        return text
+    }
+
+    func shorten(_ text: String, limit: Int = 400) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > limit ? String(flat.prefix(limit)) + "…" : flat
+    }
+}

@@ -1,0 +1,213 @@
+"""Payments through egw-repl, as piped scripts, checked with `result --json`.
+
+Expected outcomes and platform statuses come from GATEWAY.md (the hosted page's
+five choices, the test-card table) and the outcome table of CONTRACT.md, not
+from the REPL's own output. Every transcript is scanned for card data and
+verification keys.
+"""
+
+import json
+import os
+import subprocess
+import time
+import unittest
+import urllib.request
+
+from test_repl_support import assert_no_card_data, needs_repl, run_repl
+
+SANDBOX_BIN = os.environ.get("EGW_SANDBOX_BIN", "")
+
+# GATEWAY.md, hosted checkout page: choice -> platform status; CONTRACT.md: status -> outcome.
+HOSTED_CHOICES = {
+    "pay": ("SETTLED", "succeeded"),
+    "decline": ("FAILED", "failed"),
+    "cancel": ("CANCELLED", "cancelled"),
+    "abandon": ("ABANDONED", "cancelled"),
+    "pending": ("SENT_FOR_PROCESSING", "unresolved"),
+}
+
+
+def results(stdout):
+    """Every `result --json` object printed, in order."""
+    return [json.loads(line) for line in stdout.splitlines() if line.startswith('{"outcome"')]
+
+
+@needs_repl
+class HostedPayments(unittest.TestCase):
+    def test_every_page_choice(self):
+        script = ""
+        for choice in HOSTED_CHOICES:
+            script += f"payment create\nbuyer hosted {choice}\npay hosted\nresult --json\n"
+        script += "payment create\nbuyer close\npay hosted\nresult --json\n"
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        found = results(result.stdout)
+        self.assertEqual(len(found), len(HOSTED_CHOICES) + 1)
+        for (choice, (status, outcome)), got in zip(HOSTED_CHOICES.items(), found):
+            with self.subTest(choice=choice):
+                self.assertEqual(got["outcome"], outcome)
+                self.assertEqual(got["paymentStatus"], status)
+                self.assertTrue(got["paymentId"].startswith("pay_"))
+                self.assertIsNotNone(got["orderNumber"])
+                self.assertIsNone(got["sessionId"], "hosted checkout has no card session")
+                self.assertIsNone(got["error"])
+        closed = found[-1]
+        # The buyer closing the page: cancelled, no lookup made (CONTRACT.md section 3).
+        self.assertEqual(closed["outcome"], "cancelled")
+        self.assertIsNone(closed["paymentStatus"])
+        assert_no_card_data(self, result.stdout + result.stderr)
+
+    def test_every_method_hint_opens_the_page_on_it(self):
+        for method in ("card", "bank", "click-to-pay"):
+            with self.subTest(method=method):
+                result = run_repl(f"payment create\nbuyer hosted pay\npay hosted --method {method}\nresult --json\n")
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn(f"?method={method}", result.stdout)
+                self.assertEqual(results(result.stdout)[-1]["outcome"], "succeeded")
+
+    def test_no_scripted_buyer_in_a_script_closes_the_page(self):
+        result = run_repl("payment create\npay hosted\nresult --json\n")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("no buyer action scripted", result.stdout)
+        self.assertEqual(results(result.stdout)[-1]["outcome"], "cancelled")
+
+    def test_every_transition_and_http_exchange_is_shown(self):
+        result = run_repl("payment create\nbuyer hosted pay\npay hosted\n")
+        out = result.stdout
+        self.assertIn("▸ hosted payment", out)
+        self.assertRegex(out, r"↳ \w+ → \w+ on ")
+        # The status lookup of CONTRACT.md section 3, with its status and time.
+        self.assertRegex(out, r"⇄ GET http://127\.0\.0\.1:\d+/merchant-api/checkout/api/egw/v1/payments/pay_\w+ → 200 in \d+ ms")
+        self.assertIn("response  {", out)
+
+    def test_status_lookup(self):
+        result = run_repl("payment create\nbuyer hosted pending\npay hosted\nstatus\n", args=["--json"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        status = json.loads(result.stdout.splitlines()[-1])
+        self.assertEqual(status["paymentStatus"], "SENT_FOR_PROCESSING")
+        self.assertEqual(status["outcome"], "unresolved")
+        unknown = run_repl("status pay_unknown\n")
+        self.assertEqual(unknown.returncode, 1)
+        self.assertIn("verification key of pay_unknown is unknown", unknown.stderr)
+
+    def test_result_before_any_payment_fails(self):
+        result = run_repl("result\n")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("line 1: error: no payment has finished yet", result.stderr)
+
+
+@needs_repl
+class SteppedPayments(unittest.TestCase):
+    def test_step_then_continue(self):
+        script = "payment create\nbuyer hosted pay\npay hosted --step\nstep\ncontinue\nresult --json\n"
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        out = result.stdout
+        self.assertIn("⏸ step 1", out)
+        self.assertIn("⏸ step 2", out)
+        # After `continue` the payment runs to its end without another pause.
+        self.assertNotIn("⏸ step 3", out)
+        self.assertEqual(results(out)[-1]["outcome"], "succeeded")
+
+    def test_cancel_at_a_step(self):
+        result = run_repl("payment create\npay hosted --step\ncancel\nresult --json\n")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("Cancelling the payment (cancel)", result.stdout)
+        got = results(result.stdout)[-1]
+        self.assertEqual(got["outcome"], "cancelled")
+        self.assertIsNone(got["paymentStatus"])
+
+    def test_other_commands_while_paused_and_no_second_payment(self):
+        script = "payment create\nbuyer hosted pay\npay hosted --step\nsandbox log\npay hosted\nstep\ncontinue\n"
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("line 5: error: a payment is already running", result.stderr)
+        # Paused before the page is even shown: the sandbox has seen nothing yet.
+        self.assertIn("The sandbox has answered no request yet.", result.stdout, "sandbox log ran while paused")
+        self.assertIn("● succeeded", result.stdout, "the first payment went on")
+
+    def test_end_of_input_while_paused_finishes_the_payment(self):
+        result = run_repl("payment create\nbuyer hosted decline\npay hosted --step\n")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("end of input: continuing", result.stdout)
+        self.assertIn("● failed", result.stdout)
+
+    def test_step_without_a_payment_fails(self):
+        result = run_repl("step\ncontinue\ncancel\n", args=["--bail"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("line 1: error: no payment is running", result.stderr)
+        self.assertNotIn("line 2", result.stderr)
+
+
+@needs_repl
+class Faults(unittest.TestCase):
+    def test_a_failing_status_lookup_is_unresolved_with_the_error(self):
+        script = ("payment create\nsandbox fault status status 503 --times 10\nbuyer hosted pay\npay hosted\n"
+                  "result --json\nsandbox log\n")
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        got = results(result.stdout)[-1]
+        # CONTRACT.md: a failed lookup is .unresolved with the reason in error (statusLookupFailed = 5).
+        self.assertEqual(got["outcome"], "unresolved")
+        self.assertEqual(got["error"]["domain"], "com.egw.egwpay")
+        self.assertEqual(got["error"]["code"], 5)
+        self.assertIsNone(got["paymentStatus"])
+        self.assertIn("→ 503 in", result.stdout)
+        self.assertRegex(result.stdout, r"GET /merchant-api/checkout/api/egw/v1/payments/pay_\w+ -> 503 .*\[status")
+
+    def test_latency_is_visible_in_the_exchange_time(self):
+        script = "payment create\nsandbox fault status latency 400\nbuyer hosted pay\npay hosted\nresult --json\n"
+        result = run_repl(script)
+        self.assertEqual(results(result.stdout)[-1]["outcome"], "succeeded")
+        times = [int(t) for t in __import__("re").findall(r"/payments/pay_\w+ → 200 in (\d+) ms", result.stdout)]
+        self.assertTrue(times and times[0] >= 400, times)
+
+
+@needs_repl
+@unittest.skipUnless(SANDBOX_BIN and os.access(SANDBOX_BIN, os.X_OK), "EGW_SANDBOX_BIN is not set")
+class AnyGateway(unittest.TestCase):
+    """The REPL pointed at a gateway of its own (a stand-alone egw-sandbox) with flags."""
+
+    def setUp(self):
+        self.server = subprocess.Popen([SANDBOX_BIN, "--port", "0"], stdout=subprocess.PIPE, text=True)
+        self.urls = {}
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "merchantBaseURL" not in self.urls:
+            line = self.server.stdout.readline()
+            if "=" in line:
+                name, value = line.strip().split("=", 1)
+                self.urls[name] = value
+        self.assertIn("merchantBaseURL", self.urls)
+
+    def tearDown(self):
+        self.server.terminate()
+        self.server.wait(timeout=30)
+        self.server.stdout.close()
+
+    def create_payment(self):
+        request = urllib.request.Request(
+            self.urls["merchantBaseURL"] + "/sandbox/payments", data=b'{"amount": 700, "currency": "EUR"}',
+            headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+    def test_payment_use_with_flags_and_the_key_never_shown(self):
+        payment = self.create_payment()
+        key = payment["verificationKey"]
+        checkout = payment["_links"]["checkoutRedirect"]["href"]
+        script = (f"payment use {payment['paymentId']} {key} {checkout} {payment['shopRedirectUrl']}\n"
+                  "payment show\nbuyer hosted pay\npay hosted\nresult --json\nstatus\n")
+        result = run_repl(script, args=[
+            "--no-sandbox", "--api-base-url", self.urls["apiBaseURL"],
+            "--checkout-api-base-url", self.urls["checkoutAPIBaseURL"],
+            "--checkout-base-url", self.urls["checkoutBaseURL"]])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        got = results(result.stdout)[-1]
+        self.assertEqual(got["outcome"], "succeeded")
+        self.assertEqual(got["paymentStatus"], "SETTLED")
+        self.assertIn("SETTLED", result.stdout.splitlines()[-1])
+        assert_no_card_data(self, result.stdout + result.stderr, extra_secrets=[key])
+
+
+if __name__ == "__main__":
+    unittest.main()
