@@ -143,7 +143,8 @@ final class SandboxCore: Sendable {
         case .methodNotAllowed(let allowed):
             {
                 var response = HTTPResponse.error(
-                    405, "INVALID_REQUEST", "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))")
+                    405, "INVALID_REQUEST",
+                    "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))")
                 response.headers.append(("Allow", allowed.joined(separator: ", ")))
                 return response
             }()
@@ -170,7 +171,8 @@ final class SandboxCore: Sendable {
         }
         guard constantTimeEquals(key, payment.verificationKey) else {
             return .failure(
-                ErrorResponse(.error(401, "INVALID_VERIFICATION_KEY", "the verification key does not match the payment")))
+                ErrorResponse(
+                    .error(401, "INVALID_VERIFICATION_KEY", "the verification key does not match the payment")))
         }
         return .success(payment)
     }
@@ -179,7 +181,8 @@ final class SandboxCore: Sendable {
     func jsonObjectBody(_ request: HTTPRequest, emptyIsObject: Bool = false) -> Result<JSONObject, ErrorResponse> {
         if request.bodyExceededLimit {
             return .failure(
-                ErrorResponse(.error(400, "INVALID_REQUEST", "the request body is larger than \(settings.bodyLimit) bytes")))
+                ErrorResponse(
+                    .error(400, "INVALID_REQUEST", "the request body is larger than \(settings.bodyLimit) bytes")))
         }
         if request.body.isEmpty, emptyIsObject { return .success(JSONObject()) }
         let value: JSONValue

@@ -48,7 +48,9 @@ struct CardData: Sendable, CustomStringConvertible {
         func digits(_ key: String, _ lengths: ClosedRange<Int>) throws(Problem) -> String {
             let text = try string(key)
             guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), lengths.contains(text.utf8.count) else {
-                let count = lengths.lowerBound == lengths.upperBound ? "\(lengths.lowerBound)" : "\(lengths.lowerBound) to \(lengths.upperBound)"
+                let count =
+                    lengths.lowerBound == lengths.upperBound
+                    ? "\(lengths.lowerBound)" : "\(lengths.lowerBound) to \(lengths.upperBound)"
                 throw Problem(reason: "\"\(key)\" must be \(count) digits")
             }
             return text

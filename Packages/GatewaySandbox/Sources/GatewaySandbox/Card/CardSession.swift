@@ -123,7 +123,8 @@ struct CardSession: Sendable, Equatable {
             case "R":
                 state = .failed(
                     transStatus: "R",
-                    failure: Failure(code: "AUTHENTICATION_REJECTED", message: "the issuer rejected the authentication"),
+                    failure: Failure(
+                        code: "AUTHENTICATION_REJECTED", message: "the issuer rejected the authentication"),
                     challenged: false)
             default:
                 state = .failed(

@@ -32,7 +32,8 @@ extension SandboxCore {
         case .success(let bytes): plaintext = bytes
         case .failure(.unknownKey(let kid)):
             return .error(
-                422, "UNKNOWN_KEY", "the card was encrypted to key \"\(kid)\", which is not the current key; fetch the key again")
+                422, "UNKNOWN_KEY",
+                "the card was encrypted to key \"\(kid)\", which is not the current key; fetch the key again")
         case .failure(.decryptionFailed(let reason)):
             return .error(422, "DECRYPTION_FAILED", "encryptedCard could not be decrypted: \(reason)")
         }
@@ -107,7 +108,8 @@ extension SandboxCore {
         guard Self.isHTTPURL(notificationURL), Self.path(of: notificationURL) == expectedPath else {
             return .error(
                 400, "INVALID_REQUEST",
-                "\"notificationUrl\" must be {checkoutBaseURL}/checkout/3ds/notification/\(sessionId) (path \(expectedPath))")
+                "\"notificationUrl\" must be {checkoutBaseURL}/checkout/3ds/notification/\(sessionId) (path \(expectedPath))"
+            )
         }
         guard let browser = body["browser"]?.objectValue else {
             return .error(400, "INVALID_REQUEST", "\"browser\" is required and must be an object")
@@ -134,7 +136,8 @@ extension SandboxCore {
     }
 
     /// Runs one state-machine event on a session and answers with the session (or 400 when refused).
-    private func transition(_ sessionId: String, _ event: (inout CardSession) -> CardSession.Transition) -> HTTPResponse {
+    private func transition(_ sessionId: String, _ event: (inout CardSession) -> CardSession.Transition) -> HTTPResponse
+    {
         let outcome = state.withLock { state -> Result<CardSession, ErrorResponse> in
             guard var session = state.sessions[sessionId] else {
                 return .failure(ErrorResponse(Self.sessionNotFound(sessionId)))
@@ -188,7 +191,9 @@ extension SandboxCore {
         object["transStatus"] = session.transStatus.map { .string($0) }
         if case .challengeRequired = session.state {
             object["challenge"] = .object(
-                JSONObject(["acsUrl": .string("\(acsBase)/challenge"), "creq": .string(ThreeDSMessages.creq(for: session))]))
+                JSONObject([
+                    "acsUrl": .string("\(acsBase)/challenge"), "creq": .string(ThreeDSMessages.creq(for: session)),
+                ]))
         }
         if let failure = session.failure {
             object["failure"] = .object(

@@ -36,7 +36,8 @@ struct FaultSchedule: Sendable {
             remaining = nil
             randomSeed = seed ?? SeededRandom.derive(self.seed, ordinal)
         }
-        active.append(Active(id: Int(ordinal), fault: fault, remaining: remaining, random: SeededRandom(seed: randomSeed)))
+        active.append(
+            Active(id: Int(ordinal), fault: fault, remaining: remaining, random: SeededRandom(seed: randomSeed)))
         return Int(ordinal)
     }
 
@@ -87,7 +88,8 @@ extension SandboxFault {
     /// The response this fault sends instead of (or made from) `handled`, the normal response
     /// when the request was processed.
     func apply(to handled: HTTPResponse?) -> HTTPResponse {
-        let base = handled ?? .json(200, .object(JSONObject(["sandbox": .string("this response was replaced by a fault")])))
+        let base =
+            handled ?? .json(200, .object(JSONObject(["sandbox": .string("this response was replaced by a fault")])))
         switch kind.storage {
         case .status(let status, let errorCode, let message):
             return .error(

@@ -9,13 +9,16 @@ extension SandboxFault {
             throw FaultJSONError("unknown member \"\(unknown)\"")
         }
         guard let endpointName = object["endpoint"]?.stringValue else {
-            throw FaultJSONError("\"endpoint\" is required: one of \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw FaultJSONError(
+                "\"endpoint\" is required: one of \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let endpoint = SandboxEndpoint(name: endpointName) else {
-            throw FaultJSONError("unknown endpoint; use one of \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw FaultJSONError(
+                "unknown endpoint; use one of \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let kindName = object["kind"]?.stringValue else {
-            throw FaultJSONError("\"kind\" is required: latency, status, status-no-body, malformed, truncated, drop or rotate-key")
+            throw FaultJSONError(
+                "\"kind\" is required: latency, status, status-no-body, malformed, truncated, drop or rotate-key")
         }
         func status() throws(FaultJSONError) -> Int {
             guard let status = object["status"]?.intValue, (100...599).contains(status) else {
@@ -36,21 +39,25 @@ extension SandboxFault {
             }
             kind = .latency(.milliseconds(ms))
         case "status":
-            kind = .status(try status(), errorCode: try optionalString("errorCode"), message: try optionalString("message"))
+            kind = .status(
+                try status(), errorCode: try optionalString("errorCode"), message: try optionalString("message"))
         case "status-no-body": kind = .statusWithoutBody(try status())
         case "malformed": kind = .malformedBody
         case "truncated": kind = .truncatedBody
         case "drop": kind = .dropConnection
         case "rotate-key": kind = .rotateKey
         default:
-            throw FaultJSONError("unknown kind; use latency, status, status-no-body, malformed, truncated, drop or rotate-key")
+            throw FaultJSONError(
+                "unknown kind; use latency, status, status-no-body, malformed, truncated, drop or rotate-key")
         }
         let schedule: Schedule
         switch (object["next"], object["probability"]) {
         case (nil, nil):
             schedule = .next(1)
         case (let next?, nil):
-            guard let count = next.intValue, count >= 1 else { throw FaultJSONError("\"next\" must be an integer >= 1") }
+            guard let count = next.intValue, count >= 1 else {
+                throw FaultJSONError("\"next\" must be an integer >= 1")
+            }
             schedule = .next(count)
         case (nil, let probability?):
             guard let p = probability.doubleValue, (0...1).contains(p) else {

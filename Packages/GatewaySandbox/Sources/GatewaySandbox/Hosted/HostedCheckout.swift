@@ -54,13 +54,15 @@ extension SandboxCore {
         } else {
             form += "<fieldset id=\"method-picker\">\n<legend>Choose a method</legend>\n"
             for candidate in HostedMethod.allCases {
-                form += "<label><input type=\"radio\" name=\"method\" value=\"\(candidate.rawValue)\""
+                form +=
+                    "<label><input type=\"radio\" name=\"method\" value=\"\(candidate.rawValue)\""
                     + "\(candidate == .card ? " checked=\"checked\"" : "")> \(HTML.escape(candidate.label))</label>\n"
             }
             form += "</fieldset>\n"
         }
         for choice in HostedChoice.allCases {
-            form += "<button type=\"submit\" name=\"choice\" value=\"\(choice.rawValue)\">\(HTML.escape(choice.label))</button>\n"
+            form +=
+                "<button type=\"submit\" name=\"choice\" value=\"\(choice.rawValue)\">\(HTML.escape(choice.label))</button>\n"
         }
         form += "</form>"
         return .html(

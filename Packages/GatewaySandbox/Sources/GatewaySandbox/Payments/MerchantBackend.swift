@@ -70,7 +70,9 @@ extension SandboxCore {
         guard let (payment, sessions) = found else {
             return .error(404, "PAYMENT_NOT_FOUND", "no payment \(paymentId)")
         }
-        guard case .object(var view) = merchantView(payment, includeKey: true) else { return .error(500, "INTERNAL_ERROR", "") }
+        guard case .object(var view) = merchantView(payment, includeKey: true) else {
+            return .error(500, "INTERNAL_ERROR", "")
+        }
         view["method"] = payment.method.map { .string($0) } ?? .null
         view["cardSessions"] = .array(
             sessions.map { session in
@@ -92,7 +94,9 @@ extension SandboxCore {
                 "currency": .string(payment.currency),
                 "shopRedirectUrl": .string(payment.shopRedirectURL),
                 "_links": .object(
-                    JSONObject(["checkoutRedirect": .object(JSONObject(["href": .string(checkoutURL(for: payment.id))]))])),
+                    JSONObject([
+                        "checkoutRedirect": .object(JSONObject(["href": .string(checkoutURL(for: payment.id))]))
+                    ])),
             ]))
     }
 

@@ -57,7 +57,9 @@ struct HTTPResponse: Sendable {
 
     /// The gateway's error body: `{"error": {"code": ..., "message": ...}}`.
     static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
-        json(status, .object(JSONObject(["error": .object(JSONObject(["code": .string(code), "message": .string(message)]))])))
+        json(
+            status,
+            .object(JSONObject(["error": .object(JSONObject(["code": .string(code), "message": .string(message)]))])))
     }
 
     static func html(_ status: Int, _ page: String) -> HTTPResponse {

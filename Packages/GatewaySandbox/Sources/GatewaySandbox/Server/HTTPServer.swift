@@ -89,15 +89,19 @@ private func sandboxCollectPair(
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-    collector.pairs.append((String(decoding: UnsafeRawBufferPointer(start: key, count: strlen(key)), as: UTF8.self),
-                            value.map { String(cString: $0) } ?? ""))
+    collector.pairs.append(
+        (
+            String(decoding: UnsafeRawBufferPointer(start: key, count: strlen(key)), as: UTF8.self),
+            value.map { String(cString: $0) } ?? ""
+        ))
     return .YES
 }
 
 private func connectionValues(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(name: String, value: String)] {
     let collector = PairCollector()
     withExtendedLifetime(collector) {
-        _ = MHD_get_connection_values(connection, kind, sandboxCollectPair, Unmanaged.passUnretained(collector).toOpaque())
+        _ = MHD_get_connection_values(
+            connection, kind, sandboxCollectPair, Unmanaged.passUnretained(collector).toOpaque())
     }
     return collector.pairs
 }

@@ -57,7 +57,9 @@ extension HTTPTests {
                 #expect(created.status == 201)
                 #expect(created.sessionStatus == status)
                 if status == "FAILED" { #expect(created.failureCode == "CARD_DECLINED") }
-                #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == (status == "COMPLETED" ? "SETTLED" : "FAILED"))
+                #expect(
+                    gateway.sandbox.paymentStatus(flow.payment.paymentId)
+                        == (status == "COMPLETED" ? "SETTLED" : "FAILED"))
             case .frictionless(let status, let transStatus):
                 #expect(created.status == 201)
                 #expect(created.sessionStatus == "AUTHENTICATION_REQUIRED")
@@ -68,7 +70,9 @@ extension HTTPTests {
                 #expect(authenticated.transStatus == transStatus)
                 #expect((try authenticated.json())["challenge"] == nil)
                 if transStatus == "R" { #expect(authenticated.failureCode == "AUTHENTICATION_REJECTED") }
-                #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == (status == "COMPLETED" ? "SETTLED" : "FAILED"))
+                #expect(
+                    gateway.sandbox.paymentStatus(flow.payment.paymentId)
+                        == (status == "COMPLETED" ? "SETTLED" : "FAILED"))
             case .challenge:
                 let sessionId = try #require(created.sessionId)
                 let authenticated = try flow.authenticate(sessionId)
@@ -81,9 +85,13 @@ extension HTTPTests {
             }
         }
 
-        @Test(arguments: [("5555555555554444", "1234", "COMPLETED", "Y"), ("5555555555554444", "4321", "FAILED", "N"),
-                          ("6759649826438453", "1234", "COMPLETED", "Y"), ("6759649826438453", "", "FAILED", "N")])
-        func challengeThroughTheIssuersPages(_ number: String, _ code: String, _ status: String, _ transStatus: String) throws {
+        @Test(arguments: [
+            ("5555555555554444", "1234", "COMPLETED", "Y"), ("5555555555554444", "4321", "FAILED", "N"),
+            ("6759649826438453", "1234", "COMPLETED", "Y"), ("6759649826438453", "", "FAILED", "N"),
+        ])
+        func challengeThroughTheIssuersPages(
+            _ number: String, _ code: String, _ status: String, _ transStatus: String
+        ) throws {
             let gateway = try TestGateway()
             let flow = CardFlow(gateway)
             let sessionId = try #require(try flow.createSession(number).sessionId)
@@ -101,7 +109,8 @@ extension HTTPTests {
             #expect(notification.meta("egw-session") == sessionId)
 
             // The cres the issuer posted is base64url JSON of an EMV CRes (decoded with Foundation here).
-            let cres = try #require(pages.complete.form(id: "cres-form")?.hidden.first(where: { $0.name == "cres" })?.value)
+            let cres = try #require(
+                pages.complete.form(id: "cres-form")?.hidden.first(where: { $0.name == "cres" })?.value)
             var base64 = cres.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
             let decoded = try #require(Data(base64Encoded: base64))
@@ -118,7 +127,8 @@ extension HTTPTests {
             // Repeated: the same answer; the session reads the same.
             #expect(try flow.challengeResult(sessionId).sessionStatus == status)
             #expect(try flow.session(sessionId).sessionStatus == status)
-            #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == (status == "COMPLETED" ? "SETTLED" : "FAILED"))
+            #expect(
+                gateway.sandbox.paymentStatus(flow.payment.paymentId) == (status == "COMPLETED" ? "SETTLED" : "FAILED"))
         }
 
         @Test func challengeOrderIsEnforced() throws {
@@ -183,7 +193,9 @@ extension HTTPTests {
             #expect(refused.errorCode == "UNKNOWN_KEY")
             let newKey = try flow.fetchKey()
             #expect(newKey.kid != oldKey.kid)
-            #expect(try flow.create(encryptedCard: try flow.seal(CardFlow.cardJSON("4111111111111111"), to: newKey)).status == 201)
+            #expect(
+                try flow.create(encryptedCard: try flow.seal(CardFlow.cardJSON("4111111111111111"), to: newKey)).status
+                    == 201)
 
             // The same through a rotate-key fault on card-session creation and over the JSON endpoint.
             let other = CardFlow(gateway)
@@ -205,14 +217,16 @@ extension HTTPTests {
             let tampered = parts.joined(separator: ".")
             // Encrypted to another key that names no kid: tried with the current key, fails.
             let stranger = try RSAPrivateKey.generate(bits: 2048).publicKey.withKid(nil)
-            let wrongKey = try JWEEncrypter(recipient: stranger).encrypt(Array(CardFlow.cardJSON("4111111111111111").utf8))
+            let wrongKey = try JWEEncrypter(recipient: stranger).encrypt(
+                Array(CardFlow.cardJSON("4111111111111111").utf8))
             for token in [tampered, wrongKey, "not-a-jwe", "a.b.c.d.e", ""] {
                 let response = try flow.create(encryptedCard: token)
                 #expect(response.status == 422)
                 #expect(response.errorCode == "DECRYPTION_FAILED")
             }
             // The current key with its kid removed from the token header is still accepted.
-            let noKid = try JWEEncrypter(recipient: key.withKid(nil)).encrypt(Array(CardFlow.cardJSON("4111111111111111").utf8))
+            let noKid = try JWEEncrypter(recipient: key.withKid(nil)).encrypt(
+                Array(CardFlow.cardJSON("4111111111111111").utf8))
             #expect(try flow.create(encryptedCard: noKid).status == 201)
         }
 
@@ -240,10 +254,12 @@ extension HTTPTests {
             #expect(luhn.sessionStatus == "FAILED")
             #expect(luhn.failureCode == "INVALID_CARD")
             let flow = CardFlow(gateway)
-            let expired = try flow.create(encryptedCard: try flow.seal(CardFlow.cardJSON("4111111111111111", month: "05", year: "30")))
+            let expired = try flow.create(
+                encryptedCard: try flow.seal(CardFlow.cardJSON("4111111111111111", month: "05", year: "30")))
             #expect(expired.sessionStatus == "FAILED")
             #expect(expired.failureCode == "EXPIRED_CARD")
-            let current = try flow.create(encryptedCard: try flow.seal(CardFlow.cardJSON("4111111111111111", month: "06", year: "30")))
+            let current = try flow.create(
+                encryptedCard: try flow.seal(CardFlow.cardJSON("4111111111111111", month: "06", year: "30")))
             #expect(current.sessionStatus == "AUTHENTICATION_REQUIRED")
         }
 
@@ -254,10 +270,17 @@ extension HTTPTests {
             let sealed = try flow.seal(CardFlow.cardJSON("4111111111111111"))
             let body = #"{"encryptedCard": "\#(sealed)"}"#
             let cases: [(RawResponse, Int, String)] = [
-                (try gateway.api("POST", url, key: flow.payment.verificationKey, requestId: nil, json: body), 400, "INVALID_REQUEST"),
+                (
+                    try gateway.api("POST", url, key: flow.payment.verificationKey, requestId: nil, json: body), 400,
+                    "INVALID_REQUEST"
+                ),
                 (try gateway.api("POST", url, key: "vk_wrong", json: body), 401, "INVALID_VERIFICATION_KEY"),
                 (try gateway.api("POST", url, key: nil, json: body), 401, "INVALID_VERIFICATION_KEY"),
-                (try gateway.api("POST", gateway.sessionsURL("pay_missing"), key: flow.payment.verificationKey, json: body), 404, "PAYMENT_NOT_FOUND"),
+                (
+                    try gateway.api(
+                        "POST", gateway.sessionsURL("pay_missing"), key: flow.payment.verificationKey, json: body), 404,
+                    "PAYMENT_NOT_FOUND"
+                ),
                 (try flow.create(json: "{}"), 400, "INVALID_REQUEST"),
                 (try flow.create(json: #"{"encryptedCard": 42}"#), 400, "INVALID_REQUEST"),
                 (try flow.create(json: #"{"encryptedCard": "#), 400, "INVALID_REQUEST"),
@@ -283,7 +306,9 @@ extension HTTPTests {
             let sessionId = try #require(try flow.createSession("4111111111111111").sessionId)
             let bad: [RawResponse] = [
                 try flow.authenticate(sessionId, notificationURL: "https://shop.example/3ds"),
-                try flow.authenticate(sessionId, notificationURL: "\(gateway.sandbox.checkoutAPIBaseURL)/checkout/3ds/notification/\(sessionId)"),
+                try flow.authenticate(
+                    sessionId,
+                    notificationURL: "\(gateway.sandbox.checkoutAPIBaseURL)/checkout/3ds/notification/\(sessionId)"),
                 try flow.authenticate(sessionId, notificationURL: "not a url"),
                 try flow.authenticate(sessionId, browser: "[]"),
                 try flow.authenticate(sessionId, browser: #"{"timeZoneOffsetMinutes": "0"}"#),
@@ -328,13 +353,15 @@ extension HTTPTests {
             var responses: [String] = []
             for number in ["4111111111111111", "5555555555554444", "4000000000000002", "378282246310005"] {
                 let flow = CardFlow(gateway)
-                let created = try flow.create(encryptedCard: try flow.seal(CardFlow.cardJSON(number, code: "9876", name: "Zelda Secretname")))
+                let created = try flow.create(
+                    encryptedCard: try flow.seal(CardFlow.cardJSON(number, code: "9876", name: "Zelda Secretname")))
                 responses.append(created.text)
                 if let id = created.sessionId {
                     let auth = try flow.authenticate(id)
                     responses.append(auth.text)
                     if let challenge = (try auth.json())["challenge"] as? [String: String] {
-                        let pages = try flow.walkChallenge(acsURL: challenge["acsUrl"]!, creq: challenge["creq"]!, code: "1234")
+                        let pages = try flow.walkChallenge(
+                            acsURL: challenge["acsUrl"]!, creq: challenge["creq"]!, code: "1234")
                         responses += [pages.challenge.html, pages.complete.html, pages.notification.text]
                         responses.append(try flow.challengeResult(id).text)
                     }
@@ -344,7 +371,9 @@ extension HTTPTests {
             responses.append(try gateway.get(gateway.url("/sandbox/log")).text)
             responses += gateway.sandbox.requestLog.map(\.description)
             let produced = responses.joined(separator: "\n")
-            for secret in ["4111111111111111", "5555555555554444", "4000000000000002", "378282246310005", "9876", "Zelda"] {
+            for secret in [
+                "4111111111111111", "5555555555554444", "4000000000000002", "378282246310005", "9876", "Zelda",
+            ] {
                 #expect(!produced.contains(secret), "\(secret.prefix(4))… leaked")
             }
             #expect(produced.contains("1111"))  // last four digits are allowed (and shown in the payment view)

@@ -26,7 +26,8 @@ extension HTTPTests {
             let (payment, url) = paymentAndStatusURL(gateway)
             gateway.sandbox.inject(SandboxFault(endpoint: .statusLookup, kind: .status(503)))
             gateway.sandbox.inject(
-                SandboxFault(endpoint: .statusLookup, kind: .status(409, errorCode: "PAYMENT_ALREADY_PROCESSED", message: "m")))
+                SandboxFault(
+                    endpoint: .statusLookup, kind: .status(409, errorCode: "PAYMENT_ALREADY_PROCESSED", message: "m")))
             let first = try gateway.api("GET", url, key: payment.verificationKey)
             #expect(first.status == 503)
             #expect(first.errorCode == "INTERNAL_ERROR")
@@ -114,7 +115,9 @@ extension HTTPTests {
             let (payment, url) = paymentAndStatusURL(gateway)
             let added = try gateway.api(
                 "POST", gateway.url("/sandbox/faults"), key: nil,
-                json: #"{"faults": [{"endpoint": "status", "kind": "status", "status": 500, "next": 2}, {"endpoint": "any", "kind": "latency", "milliseconds": 40, "probability": 1}]}"#)
+                json:
+                    #"{"faults": [{"endpoint": "status", "kind": "status", "status": 500, "next": 2}, {"endpoint": "any", "kind": "latency", "milliseconds": 40, "probability": 1}]}"#
+            )
             #expect(added.status == 201)
             #expect((try added.json()["faults"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [1, 2])
 
@@ -133,7 +136,9 @@ extension HTTPTests {
             #expect(gateway.sleeps.total == .milliseconds(40))
         }
 
-        @Test(arguments: [#"{"endpoint": "status"}"#, "not json", #"{"faults": [1]}"#, #"{"endpoint": "x", "kind": "drop"}"#])
+        @Test(arguments: [
+            #"{"endpoint": "status"}"#, "not json", #"{"faults": [1]}"#, #"{"endpoint": "x", "kind": "drop"}"#,
+        ])
         func jsonAPIRefusesBadFaults(_ json: String) throws {
             let gateway = try TestGateway()
             let response = try gateway.api("POST", gateway.url("/sandbox/faults"), key: nil, json: json)

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
 
 @testable import GatewaySandbox
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 extension HTTPTests {
     /// The hosted checkout page driven as a browser would: GET the page, submit the form,
@@ -61,7 +62,9 @@ extension HTTPTests {
             #expect(posted.header("Location") == "myapp://done?order=1")
         }
 
-        @Test(arguments: [("card", "card"), ("bank", "bank"), ("click-to-pay", "click-to-pay"), ("paypal", ""), ("", "")])
+        @Test(arguments: [
+            ("card", "card"), ("bank", "bank"), ("click-to-pay", "click-to-pay"), ("paypal", ""), ("", ""),
+        ])
         func methodHint(_ hint: String, _ shown: String) throws {
             let gateway = try TestGateway()
             let payment = gateway.sandbox.createPayment()
@@ -104,7 +107,8 @@ extension HTTPTests {
             #expect(Page(noChoice.text).meta("egw-page") == "error")
             #expect(try gateway.postForm(payment.checkoutURL, Array("choice=steal".utf8)).status == 400)
             #expect(try gateway.postForm(payment.checkoutURL, Array("choice=%ZZ".utf8)).status == 400)
-            let oversized = try gateway.postForm(payment.checkoutURL, Array(repeating: UInt8(ascii: "a"), count: 200_000))
+            let oversized = try gateway.postForm(
+                payment.checkoutURL, Array(repeating: UInt8(ascii: "a"), count: 200_000))
             #expect(oversized.status == 400)
             #expect(gateway.sandbox.paymentStatus(payment.paymentId) == "INITIALIZED")
             let unknown = gateway.sandbox.checkoutBaseURL.appendingPathComponent("checkout/pay/pay_unknown")

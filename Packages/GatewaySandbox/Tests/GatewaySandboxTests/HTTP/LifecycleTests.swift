@@ -46,7 +46,8 @@ extension HTTPTests {
                 if round % 10 == 0 {
                     let payment = sandbox.createPayment()
                     let response = try RawHTTPClient.request(
-                        "GET", sandbox.apiBaseURL.appendingPathComponent("checkout/api/egw/v1/payments/\(payment.paymentId)"),
+                        "GET",
+                        sandbox.apiBaseURL.appendingPathComponent("checkout/api/egw/v1/payments/\(payment.paymentId)"),
                         headers: [("Obp-Verification-Key", payment.verificationKey), ("X-Request-Id", "r\(round)")])
                     #expect(response.status == 200)
                 }
@@ -92,14 +93,17 @@ extension HTTPTests {
             // A declared 1 GiB body is refused without being read.
             let huge = try RawHTTPClient.exchange(
                 port: gateway.port,
-                bytes: Array("POST /sandbox/payments HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\nConnection: close\r\n\r\n{".utf8))
+                bytes: Array(
+                    "POST /sandbox/payments HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\nConnection: close\r\n\r\n{"
+                        .utf8))
             #expect(huge.status == 400)
             #expect(huge.errorCode == "INVALID_REQUEST")
             #expect(try stillServing())
             // 1 MiB of JSON-ish body to every JSON endpoint: read, discarded, refused.
             let big = "[" + String(repeating: "1,", count: 512 * 1024) + "1]"
             for url in [
-                gateway.url("/sandbox/payments"), gateway.sessionsURL(payment.paymentId), gateway.url("/sandbox/faults"),
+                gateway.url("/sandbox/payments"), gateway.sessionsURL(payment.paymentId),
+                gateway.url("/sandbox/faults"),
             ] {
                 let response = try gateway.api("POST", url, key: payment.verificationKey, json: big)
                 #expect(response.status == 400)

@@ -10,7 +10,9 @@ extension HTTPTests {
             let gateway = try TestGateway()
             let created = try gateway.api(
                 "POST", gateway.url("/sandbox/payments"), key: nil,
-                json: #"{"amount": 4999, "currency": "USD", "orderNumber": "A-17", "shopRedirectUrl": "https://shop.example/back?x=1"}"#)
+                json:
+                    #"{"amount": 4999, "currency": "USD", "orderNumber": "A-17", "shopRedirectUrl": "https://shop.example/back?x=1"}"#
+            )
             #expect(created.status == 201)
             #expect(created.header("Content-Type")?.hasPrefix("application/json") == true)
             let body = try created.json()
@@ -88,13 +90,16 @@ extension HTTPTests {
             let gateway = try TestGateway()
             let payment = gateway.sandbox.createPayment()
             // The status path on the checkout-API base URL and on the checkout base URL.
-            for base in [gateway.sandbox.checkoutAPIBaseURL, gateway.sandbox.checkoutBaseURL, gateway.sandbox.merchantBaseURL] {
+            for base in [
+                gateway.sandbox.checkoutAPIBaseURL, gateway.sandbox.checkoutBaseURL, gateway.sandbox.merchantBaseURL,
+            ] {
                 let url = base.appendingPathComponent("checkout/api/egw/v1/payments/\(payment.paymentId)")
                 let response = try gateway.api("GET", url, key: payment.verificationKey)
                 #expect(response.status == 404)
                 #expect(response.errorCode == "NOT_FOUND")
             }
-            let wrongMethod = try gateway.api("DELETE", gateway.statusURL(payment.paymentId), key: payment.verificationKey)
+            let wrongMethod = try gateway.api(
+                "DELETE", gateway.statusURL(payment.paymentId), key: payment.verificationKey)
             #expect(wrongMethod.status == 405)
             #expect(wrongMethod.header("Allow") == "GET")
         }

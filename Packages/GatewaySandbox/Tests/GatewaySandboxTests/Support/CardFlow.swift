@@ -48,19 +48,22 @@ struct CardFlow {
         try create(encryptedCard: try seal(Self.cardJSON(number)))
     }
 
-    func authenticate(_ sessionId: String, notificationURL: String? = nil, browser: String? = nil) throws -> RawResponse {
+    func authenticate(_ sessionId: String, notificationURL: String? = nil, browser: String? = nil) throws -> RawResponse
+    {
         let url = notificationURL ?? gateway.notificationURL(sessionId)
         let browserJSON =
             browser
             ?? #"{"userAgent": "GatewaySandboxTests/1", "acceptHeader": "text/html", "language": "en-GB", "timeZoneOffsetMinutes": 0}"#
         return try gateway.api(
-            "POST", gateway.sessionsURL(payment.paymentId, "/\(sessionId)/authentication"), key: payment.verificationKey,
+            "POST", gateway.sessionsURL(payment.paymentId, "/\(sessionId)/authentication"),
+            key: payment.verificationKey,
             json: #"{"notificationUrl": "\#(url)", "browser": \#(browserJSON)}"#)
     }
 
     func challengeResult(_ sessionId: String) throws -> RawResponse {
         try gateway.api(
-            "POST", gateway.sessionsURL(payment.paymentId, "/\(sessionId)/challenge-result"), key: payment.verificationKey,
+            "POST", gateway.sessionsURL(payment.paymentId, "/\(sessionId)/challenge-result"),
+            key: payment.verificationKey,
             json: "{}")
     }
 
@@ -70,7 +73,9 @@ struct CardFlow {
 
     /// The issuer's pages as a browser sees them: POST `creq` to `acsUrl`, type `code`, submit,
     /// then submit the auto-posting `cres-form`. Returns the pages in order.
-    func walkChallenge(acsURL: String, creq: String, code: String) throws -> (challenge: Page, complete: Page, notification: RawResponse) {
+    func walkChallenge(
+        acsURL: String, creq: String, code: String
+    ) throws -> (challenge: Page, complete: Page, notification: RawResponse) {
         let entry = try gateway.postForm(try #require(URL(string: acsURL)), Array("creq=\(creq)".utf8))
         #expect(entry.status == 200)
         let challenge = Page(entry.text)

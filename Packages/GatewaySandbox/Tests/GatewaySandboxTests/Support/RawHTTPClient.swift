@@ -102,7 +102,10 @@ enum RawHTTPClient {
 
     static func parse(_ raw: [UInt8]) throws -> RawResponse {
         let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0...(max(0, raw.count - 4))).first(where: { Array(raw[$0..<min(raw.count, $0 + 4)]) == separator })
+        guard
+            let end = (0...(max(0, raw.count - 4))).first(where: {
+                Array(raw[$0..<min(raw.count, $0 + 4)]) == separator
+            })
         else { throw RawHTTPError.malformed("no end of header") }
         let head = String(decoding: raw[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = head[0].split(separator: " ")

@@ -33,7 +33,9 @@ final class TestGateway: Sendable {
     }
 
     func sessionsURL(_ paymentId: String, _ rest: String = "") -> URL {
-        URL(string: sandbox.checkoutAPIBaseURL.absoluteString + "/checkout/api/egw/v1/payments/\(paymentId)/card-sessions" + rest)!
+        URL(
+            string: sandbox.checkoutAPIBaseURL.absoluteString
+                + "/checkout/api/egw/v1/payments/\(paymentId)/card-sessions" + rest)!
     }
 
     var jwksURL: URL { URL(string: sandbox.checkoutBaseURL.absoluteString + "/checkout/.well-known/jwks.json")! }
@@ -68,7 +70,6 @@ final class SleepLog: Sendable {
     func record(_ duration: Duration) { slices.withLock { $0.append(duration) } }
     var total: Duration { slices.withLock { $0.reduce(.zero, +) } }
 }
-
 
 /// One RSA-2048 key generated once for the whole test run (generation costs ~100 ms).
 enum TestKeys {

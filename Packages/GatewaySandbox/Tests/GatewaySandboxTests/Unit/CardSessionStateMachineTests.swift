@@ -45,7 +45,9 @@ import Testing
         #expect(s.answerChallenge(code: code) == .changed)
         #expect(s.challengeAnswer == transStatus)
         #expect(s.answerChallenge(code: "1234") == .unchanged)  // one attempt: the first answer stands
-        #expect(s.notify(transStatus: transStatus == "Y" ? "N" : "Y") == .refused("cres does not match the issuer's result"))
+        #expect(
+            s.notify(transStatus: transStatus == "Y" ? "N" : "Y") == .refused("cres does not match the issuer's result")
+        )
         #expect(s.notify(transStatus: transStatus) == .changed)
         #expect(s.notify(transStatus: transStatus) == .unchanged)
         #expect(s.challengeResult() == .changed)
@@ -66,7 +68,9 @@ import Testing
         var none = session(.noThreeDS)
         #expect(none.status == "COMPLETED")
         #expect(none.transStatus == nil)
-        #expect(none.authenticate(notificationURL: "n") == .refused("this session needed no authentication: it is COMPLETED"))
+        #expect(
+            none.authenticate(notificationURL: "n")
+                == .refused("this session needed no authentication: it is COMPLETED"))
         let declined = session(.declined)
         #expect(declined.status == "FAILED")
         #expect(declined.failure?.code == "CARD_DECLINED")

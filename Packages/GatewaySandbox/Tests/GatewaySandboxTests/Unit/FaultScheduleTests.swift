@@ -32,7 +32,8 @@ import Testing
     @Test func probabilityIsReplayableFromTheSeed() {
         func run(seed: UInt64?, sandboxSeed: UInt64) -> [Bool] {
             var schedule = FaultSchedule(seed: sandboxSeed)
-            schedule.add(SandboxFault(endpoint: .statusLookup, kind: .dropConnection, schedule: .probability(0.5, seed: seed)))
+            schedule.add(
+                SandboxFault(endpoint: .statusLookup, kind: .dropConnection, schedule: .probability(0.5, seed: seed)))
             return (0..<64).map { _ in schedule.decide(for: .statusLookup).action != nil }
         }
         let first = run(seed: 42, sandboxSeed: 1)
@@ -63,7 +64,9 @@ import Testing
 
     @Test func faultJSONRoundTrips() throws {
         let faults = [
-            SandboxFault(endpoint: .cardSessionCreate, kind: .status(503, errorCode: "BUSY", message: "later"), schedule: .next(3)),
+            SandboxFault(
+                endpoint: .cardSessionCreate, kind: .status(503, errorCode: "BUSY", message: "later"),
+                schedule: .next(3)),
             SandboxFault(endpoint: .any, kind: .latency(.milliseconds(250)), schedule: .probability(0.25, seed: 9)),
             SandboxFault(endpoint: .jwks, kind: .statusWithoutBody(500)),
             SandboxFault(endpoint: .statusLookup, kind: .dropConnection, processesRequest: true),

@@ -54,7 +54,8 @@ import Testing
     }
 
     @Test func writesEscapedCompactJSONInMemberOrder() {
-        let value = JSONValue.object(JSONObject(["b": .string("q\"\n\u{01}"), "a": .array([.int(1), .null, .bool(true)])]))
+        let value = JSONValue.object(
+            JSONObject(["b": .string("q\"\n\u{01}"), "a": .array([.int(1), .null, .bool(true)])]))
         #expect(value.serialized == #"{"b":"q\"\n\u0001","a":[1,null,true]}"#)
     }
 }
@@ -80,7 +81,8 @@ import Testing
     }
 
     @Test func formDecoding() throws {
-        let pairs = try #require(FormEncoding.decode(Array("choice=pay&method=click-to-pay&note=a+b%26c%3D&empty=".utf8)))
+        let pairs = try #require(
+            FormEncoding.decode(Array("choice=pay&method=click-to-pay&note=a+b%26c%3D&empty=".utf8)))
         #expect(pairs.map(\.name) == ["choice", "method", "note", "empty"])
         #expect(pairs.map(\.value) == ["pay", "click-to-pay", "a b&c=", ""])
         #expect(FormEncoding.decode(Array("a=%zz".utf8)) == nil)

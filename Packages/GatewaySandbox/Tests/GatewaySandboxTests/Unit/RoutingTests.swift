@@ -7,7 +7,9 @@ import Testing
     @Test func everyEndpointHasItsPath() {
         let v1 = "/checkout/api/egw/v1/payments"
         #expect(Route.match(method: "GET", path: "/merchant-api\(v1)/p1") == .statusLookup(paymentId: "p1"))
-        #expect(Route.match(method: "POST", path: "/gateway-api\(v1)/p1/card-sessions") == .cardSessionCreate(paymentId: "p1"))
+        #expect(
+            Route.match(method: "POST", path: "/gateway-api\(v1)/p1/card-sessions")
+                == .cardSessionCreate(paymentId: "p1"))
         #expect(
             Route.match(method: "GET", path: "/gateway-api\(v1)/p1/card-sessions/s1")
                 == .cardSessionGet(paymentId: "p1", sessionId: "s1"))
@@ -19,7 +21,8 @@ import Testing
                 == .challengeResult(paymentId: "p1", sessionId: "s1"))
         #expect(Route.match(method: "GET", path: "/gateway-checkout/checkout/.well-known/jwks.json") == .jwks)
         #expect(Route.match(method: "GET", path: "/gateway-checkout/checkout/pay/p1") == .hostedPage(paymentId: "p1"))
-        #expect(Route.match(method: "POST", path: "/gateway-checkout/checkout/pay/p1") == .hostedChoice(paymentId: "p1"))
+        #expect(
+            Route.match(method: "POST", path: "/gateway-checkout/checkout/pay/p1") == .hostedChoice(paymentId: "p1"))
         #expect(
             Route.match(method: "POST", path: "/gateway-checkout/checkout/3ds/notification/s1")
                 == .notification(sessionId: "s1"))
