@@ -55,6 +55,7 @@ func printErr(_ text: String) { writeAll(2, Array(text.utf8)) }
 func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
     var data: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
+    defer { SecureMemory.wipe(&chunk) }
     while true {
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0 {

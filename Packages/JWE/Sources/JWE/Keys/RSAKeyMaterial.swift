@@ -20,13 +20,14 @@ struct RSAJWKComponents {
     var crt: (p: [UInt8], q: [UInt8], dp: [UInt8], dq: [UInt8], qi: [UInt8])?
 
     mutating func wipe() {
+        // In place (not through a copy, which would wipe a copy-on-write duplicate instead).
         if d != nil { Crypto.wipe(&d!) }
-        if var values = crt {
-            Crypto.wipe(&values.p)
-            Crypto.wipe(&values.q)
-            Crypto.wipe(&values.dp)
-            Crypto.wipe(&values.dq)
-            Crypto.wipe(&values.qi)
+        if crt != nil {
+            Crypto.wipe(&crt!.p)
+            Crypto.wipe(&crt!.q)
+            Crypto.wipe(&crt!.dp)
+            Crypto.wipe(&crt!.dq)
+            Crypto.wipe(&crt!.qi)
             crt = nil
         }
     }
@@ -34,8 +35,10 @@ struct RSAJWKComponents {
     /// Parses the JSON text of one RSA JWK. `requirePrivate` demands `d`.
     static func parse(_ text: String, requirePrivate: Bool) throws(JWEError) -> RSAJWKComponents {
         let value: JSONValue
+        var bytes = Array(text.utf8)
+        defer { Crypto.wipe(&bytes) }
         do {
-            value = try StrictJSONParser.parse(Array(text.utf8))
+            value = try StrictJSONParser.parse(bytes)
         } catch {
             throw JWEError(.malformed, "the JWK is not strict JSON: \(error)")
         }
