@@ -38,8 +38,9 @@ struct CardPaymentMachine {
         case completingChallenge(sessionId: String)
         case dismissingChallenge(sessionId: String)
         case submittingChallengeResult(sessionId: String, resent: Bool)
-        /// Reading the session after `step`'s response was lost.
-        case recovering(sessionId: String, step: Step, resent: Bool)
+        /// Reading the session after `step`'s response was lost (`confirming` nil) or was a 5xx
+        /// (`confirming`: the error to report if the step turns out not applied).
+        case recovering(sessionId: String, step: Step, resent: Bool, confirming: FlowError?)
         case finished
     }
 
@@ -80,7 +81,7 @@ struct CardPaymentMachine {
         case .idle, .fetchingKey, .encrypting, .creatingSession, .finished: nil
         case .authenticating(let id, _), .presentingChallenge(let id, _), .challenging(let id, _),
             .completingChallenge(let id), .dismissingChallenge(let id), .submittingChallengeResult(let id, _),
-            .recovering(let id, _, _):
+            .recovering(let id, _, _, _):
             id
         }
     }
@@ -163,7 +164,7 @@ struct CardPaymentMachine {
                 }
                 state = .fetchingKey(input, retried: true)
                 return .fetchKey(refresh: true)
-            case .rejected(let error), .unreachable(let error):
+            case .rejected(let error), .unreachable(let error), .serverFailure(let error):
                 return finish(.failed(error))
             case .lost(let error):
                 // No session id to read back: the gateway may or may not have a session.
@@ -198,12 +199,14 @@ struct CardPaymentMachine {
     /// The session as read back after a lost response.
     mutating func sessionRead(_ reply: SessionReply) -> FlowAction {
         switch state {
-        case .recovering(let sessionId, let step, let resent):
+        case .recovering(let sessionId, let step, let resent, let confirming):
             switch reply {
             case .session(let snapshot):
                 switch (step, snapshot.status) {
                 case (.authentication, .authenticationRequired), (.challengeResult, .challengeRequired):
-                    // The gateway never applied the step: send it once more.
+                    // The gateway never applied the step. After a 5xx that is the failure it reported;
+                    // after a lost answer, send the step once more.
+                    if let confirming { return finish(.failed(confirming, sessionId: sessionId)) }
                     guard !resent else {
                         return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: FlowError(
                             .networkError, "the gateway did not apply \(step) after two attempts", source: "GET card-session")))
@@ -216,7 +219,8 @@ struct CardPaymentMachine {
                 case (_, .challengeRequired), (_, .completed), (_, .failed):
                     return proceed(with: snapshot, resent: resent)
                 }
-            case .rejected(let error), .unreachable(let error), .lost(let error):
+            case .rejected(let error), .unreachable(let error), .lost(let error), .serverFailure(let error):
+                if let confirming { return finish(.failed(confirming, sessionId: sessionId)) }
                 return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: error))
             case .unknownKey:
                 return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: FlowError(
@@ -233,7 +237,10 @@ struct CardPaymentMachine {
         case .session(let snapshot):
             return proceed(with: snapshot, resent: resent)
         case .lost:
-            state = .recovering(sessionId: sessionId, step: step, resent: resent)
+            state = .recovering(sessionId: sessionId, step: step, resent: resent, confirming: nil)
+            return .call(.readSession(sessionId: sessionId))
+        case .serverFailure(let error):
+            state = .recovering(sessionId: sessionId, step: step, resent: resent, confirming: error)
             return .call(.readSession(sessionId: sessionId))
         case .rejected(let error), .unreachable(let error):
             return finish(.failed(error, sessionId: sessionId))
@@ -377,13 +384,19 @@ struct CardPaymentMachine {
         }
     }
 
+    /// The host (or a step gate) cancelled. Before any card-session request, and while the challenge is
+    /// open and unanswered, that is `.cancelled`. Once a request that may move money is out (session
+    /// creation, authentication, the challenge answered, the result asked for), the SDK stops watching
+    /// and says it does not know: `.unresolved`, no error (ask your backend).
     mutating func cancel() -> FlowAction {
         switch state {
         case .finished:
             return .none
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering:
+        case .idle, .fetchingKey, .encrypting, .presentingChallenge, .challenging:
             return finish(.cancelled(sessionId: sessionId))
+        case .creatingSession, .authenticating, .completingChallenge, .dismissingChallenge,
+            .submittingChallengeResult, .recovering:
+            return finish(Terminal(outcome: .unresolved, sessionId: sessionId))
         }
     }
 

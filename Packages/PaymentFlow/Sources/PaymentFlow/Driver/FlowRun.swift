@@ -360,6 +360,7 @@ final class FlowRun: Sendable {
         case .rejected(let error): return "rejected (\(error.code))"
         case .unreachable(let error): return "unreachable (\(error.code))"
         case .lost(let error): return "response lost (\(error.code))"
+        case .serverFailure(let error): return "server error (\(error.code)), reading the session"
         }
     }
 

@@ -223,7 +223,11 @@ enum GatewayAPI {
             if response.status == 422, errorBody(response)?.code == "UNKNOWN_KEY", isCreate(call) {
                 return .unknownKey
             }
-            return .rejected(httpFailure(response, source: source, idempotent: call.isIdempotent))
+            let failure = httpFailure(response, source: source, idempotent: call.isIdempotent)
+            if (500...599).contains(response.status), hasSession(call), !call.isIdempotent {
+                return .serverFailure(failure)  // the session can tell whether the step was applied
+            }
+            return .rejected(failure)
         }
         struct Body: Decodable {
             struct Challenge: Decodable {
@@ -242,10 +246,15 @@ enum GatewayAPI {
         }
         let body: Body
         switch decode(Body.self, response, source: source) {
-        case .failure(let error): return .rejected(error)
+        case .failure(let error): return call.isIdempotent ? .rejected(error) : .lost(error)
         case .success(let value): body = value
         }
-        func invalid(_ reason: String) -> SessionReply { .rejected(FlowError(.invalidResponse, reason, source: source)) }
+        // A success status with an unusable body: for a POST the gateway acted, so the answer is lost, not
+        // a refusal (the machine reads the session back when it can).
+        func invalid(_ reason: String) -> SessionReply {
+            let error = FlowError(.invalidResponse, reason, source: source, httpStatus: response.status)
+            return call.isIdempotent ? .rejected(error) : .lost(error)
+        }
         switch call {
         case .authenticate(let sessionId, _), .challengeResult(let sessionId), .readSession(let sessionId):
             guard body.sessionId == sessionId else { return invalid("the gateway answered for another card session") }
@@ -280,6 +289,13 @@ enum GatewayAPI {
         }
         guard allowed else { return invalid("\(body.status) is not an answer \(source) may give") }
         return .session(SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus))
+    }
+
+    private static func hasSession(_ call: GatewayCall) -> Bool {
+        switch call {
+        case .authenticate, .challengeResult, .readSession: true
+        case .createSession, .statusLookup, .keySet: false
+        }
     }
 
     private static func isCreate(_ call: GatewayCall) -> Bool {
@@ -441,8 +457,10 @@ enum SessionReply: Equatable, Sendable {
     case rejected(FlowError)
     /// No answer, and the request surely never reached the gateway.
     case unreachable(FlowError)
-    /// No answer to a non-idempotent request the gateway may have acted on.
+    /// No usable answer to a non-idempotent request the gateway may have acted on.
     case lost(FlowError)
+    /// A 5xx answer to a step of an existing session: whether the step was applied is read back.
+    case serverFailure(FlowError)
 }
 
 /// Minimal JSON writing for request bodies (strings escaped per RFC 8259).

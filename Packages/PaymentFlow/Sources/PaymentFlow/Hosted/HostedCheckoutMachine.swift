@@ -189,12 +189,17 @@ struct HostedCheckoutMachine {
         }
     }
 
-    /// The host (or a step gate) cancelled the payment.
+    /// The host (or a step gate) cancelled the payment. While the page is open that is `.cancelled`, as
+    /// when the buyer closes it. Once the buyer reached the return URL the page's outcome exists and only
+    /// the lookup is abandoned: `.unresolved`, no error (ask your backend).
     mutating func cancel() -> FlowAction {
         switch state {
-        case .idle, .presenting, .watching, .dismissing, .resolving:
+        case .idle, .presenting, .watching:
             state = .finished
             return .finish(.cancelled())
+        case .dismissing, .resolving:
+            state = .finished
+            return .finish(Terminal(outcome: .unresolved))
         case .finished:
             return .none
         }

@@ -192,6 +192,22 @@ import Testing
         #expect(t.error?.code == .networkError)
     }
 
+    @Test func serverErrorOnAStepIsConfirmedByReadingTheSession() {
+        let error = FlowError(.cardSessionFailed, "HTTP 500")
+        // Applied after all: continue from the session.
+        var m = Self.reach(.authenticating)
+        #expect(m.authenticated(.serverFailure(error)) == .call(.readSession(sessionId: "s_1")))
+        #expect(m.sessionRead(Self.session(.completed, trans: "Y")) == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+        // Not applied: the failure the gateway reported (no re-send after a 5xx).
+        m = Self.reach(.authenticating)
+        _ = m.authenticated(.serverFailure(error))
+        #expect(m.sessionRead(Self.session(.authenticationRequired)) == .finish(.failed(error, sessionId: "s_1")))
+        // Unreadable: the reported failure too.
+        m = Self.reach(.submittingChallengeResult)
+        _ = m.challengeResultReceived(.serverFailure(error))
+        #expect(m.sessionRead(.rejected(FlowError(.networkError, "down"))) == .finish(.failed(error, sessionId: "s_1")))
+    }
+
     @Test func unreadableSessionIsUnresolved() {
         var m = Self.reach(.recovering)
         guard case .finish(let t) = m.sessionRead(.rejected(FlowError(.networkError, "down"))) else {
@@ -276,10 +292,11 @@ import Testing
     }
 
     @Test(arguments: Reach.allCases)
-    func cancelFromEveryStateIsCancelledWithTheSessionWhenKnown(state: Reach) {
+    func cancelIsCancelledUntilMoneyMayMoveThenUnresolved(state: Reach) {
         var m = Self.reach(state)
         let known = m.sessionId
-        #expect(m.cancel() == .finish(.cancelled(sessionId: known)))
+        let safe: Set<Reach> = [.idle, .fetchingKey, .encrypting, .presentingChallenge, .challenging]
+        #expect(m.cancel() == .finish(Terminal(outcome: safe.contains(state) ? .cancelled : .unresolved, sessionId: known)))
         #expect(m.isFinished)
         #expect(m.cancel() == FlowAction.none)
         let hasSession = ![Reach.idle, .fetchingKey, .encrypting, .creatingSession].contains(state)
