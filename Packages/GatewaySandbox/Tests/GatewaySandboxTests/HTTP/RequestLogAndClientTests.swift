@@ -18,7 +18,8 @@ extension HTTPTests {
             let sandbox = try Sandbox(configuration: configuration)
             defer { sandbox.stop() }
             let payment = sandbox.createPayment()
-            let statusURL = sandbox.apiBaseURL.appendingPathComponent("checkout/api/egw/v1/payments/\(payment.paymentId)")
+            let statusURL = sandbox.apiBaseURL.appendingPathComponent(
+                "checkout/api/egw/v1/payments/\(payment.paymentId)")
             _ = try RawHTTPClient.request(
                 "GET", statusURL,
                 headers: [("Obp-Verification-Key", payment.verificationKey), ("X-Request-Id", "req-1")])
@@ -35,14 +36,16 @@ extension HTTPTests {
             #expect(seen.withLock { $0 } == log)
 
             // Over HTTP; reading the log is not itself logged.
-            let body = try RawHTTPClient.request("GET", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log")).json()
+            let body = try RawHTTPClient.request("GET", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"))
+                .json()
             let entries = try #require(body["requests"] as? [[String: Any]])
             #expect(entries.count == 3)
             #expect(entries[0]["endpoint"] as? String == "status")
             #expect(entries[1]["status"] as? Int == 401)
             #expect(entries[2]["endpoint"] is NSNull)
             #expect(entries[0]["durationMs"] is Int)
-            let cleared = try RawHTTPClient.request("DELETE", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"))
+            let cleared = try RawHTTPClient.request(
+                "DELETE", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"))
             #expect(cleared.status == 200)
             #expect(sandbox.requestLog.map(\.path) == ["/sandbox/log"])  // the DELETE itself
         }
