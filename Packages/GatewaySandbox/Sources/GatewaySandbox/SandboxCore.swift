@@ -90,7 +90,6 @@ final class SandboxCore: Sendable {
             response = dispatch(route, request)
             if let fault = decision.action { response = fault.apply(to: response) }
         }
-        if request.method == "HEAD" { response.body = [] }
 
         if route != .logRead {
             let duration = clock.now - started

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import GatewaySandbox
@@ -122,6 +123,39 @@ extension HTTPTests {
             let response = try RawHTTPClient.request("HEAD", gateway.jwksURL)
             #expect(response.status == 200)
             #expect(response.header("Cache-Control") == "max-age=300")
+            #expect(response.body.isEmpty)
+            // Content-Length is the GET body's length.
+            #expect(response.declaredLength == (try gateway.get(gateway.jwksURL)).body.count)
         }
+    }
+}
+
+extension HTTPTests.Lifecycle {
+    @Test func stopCutsInjectedLatencyShort() throws {
+        let started = DispatchSemaphore(value: 0)
+        let slices = Mutex(0)
+        var configuration = Sandbox.Configuration(privateKey: TestKeys.shared)
+        configuration.sleep = { _ in
+            if slices.withLock({ count in
+                count += 1
+                return count == 1
+            }) {
+                started.signal()
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        let sandbox = try Sandbox(configuration: configuration)
+        sandbox.inject(SandboxFault(endpoint: .jwks, kind: .latency(.seconds(600))))
+        let url = URL(string: sandbox.checkoutBaseURL.absoluteString + "/checkout/.well-known/jwks.json")!
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? RawHTTPClient.request("GET", url)
+            done.signal()
+        }
+        started.wait()
+        sandbox.stop()  // returns once the handler gave up waiting
+        done.wait()
+        // 600 s in 20 ms slices would be 30,000 slices; stopping ended the wait long before.
+        #expect(slices.withLock { $0 } < 30_000)
     }
 }
