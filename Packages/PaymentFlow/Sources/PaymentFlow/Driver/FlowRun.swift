@@ -430,9 +430,12 @@ final class FlowRun: Sendable {
     private func encrypt(with key: EncryptionKey) {
         let token = beginOperation(timeout: nil) { _ in }
         queue.async {
-            guard let card = self.state.withLock({ $0.machine.card }) else {
-                preconditionFailure("encryption without a card")
+            // The run may have moved on (a cancel) between the action and this block.
+            let card = self.state.withLock { s -> CardSnapshot? in
+                guard case .running = s.phase, s.operation == token else { return nil }
+                return s.machine.card
             }
+            guard let card else { return }
             let started = self.dependencies.clock.now()
             let result: Result<String, FlowError>
             do {

@@ -1,0 +1,426 @@
+import Foundation
+import GatewaySandbox
+import Synchronization
+import XCTest
+
+@testable import PaymentFlow
+
+/// Whole payments against the sandbox under seeded fault schedules: latency,
+/// forced statuses, malformed and truncated bodies, dropped connections
+/// (before or after the gateway acted), key rotation, a slow or cancelling
+/// step gate, host cancels and buyer actions at random moments, released kits,
+/// weak delegates, misbehaving resolvers.
+///
+/// Every schedule must produce exactly one result, on the main queue, after the
+/// page is gone, consistent with the gateway's ground truth (never success the
+/// gateway does not have, never failure or cancel when it settled), and, when
+/// nothing was injected, exactly the outcome the GATEWAY.md/CONTRACT.md tables
+/// give. `EGW_SCHEDULES` sets the count (default 1000); `EGW_SEED=N` replays one.
+final class RandomizedScheduleTests: XCTestCase {
+    // MARK: Seeded randomness
+
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    // MARK: Schedules
+
+    enum ResolverMode: CaseIterable { case builtIn, none, once, twice, never, error }
+    enum ChallengeAnswer: CaseIterable { case right, wrong, close }
+
+    enum Flow {
+        case hosted(choice: HostedChoice?, resolver: ResolverMode, method: String?)
+        case card(number: String, answer: ChallengeAnswer, warmCache: Bool)
+    }
+
+    struct Schedule: CustomStringConvertible {
+        var seed: UInt64
+        var flow: Flow
+        var faults: [SandboxFault] = []
+        var hostCancelAfterMs: Int?
+        var gateCancelAtStep: Int?
+        var gateDelayMs: Int?
+        var buyerDelayMs = 0
+        var releaseKit = false
+        var useDelegate = false
+        var rotateKeyFirst = false
+
+        var quiet: Bool { faults.isEmpty && hostCancelAfterMs == nil && gateCancelAtStep == nil && !rotateKeyFirst }
+
+        var description: String {
+            var parts = ["seed \(seed)", "\(flow)"]
+            if !faults.isEmpty { parts.append("faults [\(faults.map(\.description).joined(separator: "; "))]") }
+            if let ms = hostCancelAfterMs { parts.append("host cancel after \(ms) ms") }
+            if let step = gateCancelAtStep { parts.append("gate cancels at step \(step)") }
+            if let ms = gateDelayMs { parts.append("gate delay \(ms) ms") }
+            if buyerDelayMs > 0 { parts.append("buyer delay \(buyerDelayMs) ms") }
+            if releaseKit { parts.append("kit released") }
+            if useDelegate { parts.append("delegate") }
+            if rotateKeyFirst { parts.append("key rotated after warm-up") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    static let cards: [(String, String)] = [
+        ("4111111111111111", "123"), ("5555555555554444", "123"), ("6759649826438453", "123"),
+        ("4000000000003063", "123"), ("5200828282828210", "123"), ("4000000000000002", "123"),
+        ("6011111111111117", "123"), ("378282246310005", "1234"), ("4000000000003105", "123"),
+        ("4000000000003204", "123"), ("4242424242424242", "123"),
+    ]
+
+    static func makeSchedule(seed: UInt64) -> Schedule {
+        var rng = SplitMix64(state: seed)
+        func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
+
+        let isCard = chance(0.6)
+        let flow: Flow
+        let endpoints: [SandboxEndpoint]
+        if isCard {
+            flow = .card(number: pick(cards).0, answer: pick(ChallengeAnswer.allCases), warmCache: chance(0.3))
+            endpoints = [.jwks, .cardSessionCreate, .authentication, .challengeResult, .cardSessionGet, .acsChallenge, .acsSubmit, .notification]
+        } else {
+            flow = .hosted(
+                choice: chance(0.15) ? nil : pick(HostedChoice.allCases),
+                resolver: chance(0.6) ? .builtIn : pick(ResolverMode.allCases),
+                method: chance(0.3) ? pick(["card", "bank", "click-to-pay", "unknown"]) : nil)
+            endpoints = [.hostedPage, .hostedChoice, .statusLookup]
+        }
+        var schedule = Schedule(seed: seed, flow: flow)
+        if !chance(0.25) {
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let endpoint = pick(endpoints)
+                let kind: SandboxFault.Kind
+                var processes: Bool? = nil
+                switch Int.random(in: 0..<20, using: &rng) {
+                case 0, 1, 12, 13: kind = .latency(.milliseconds(Int.random(in: 1...25, using: &rng)))
+                case 2: kind = .latency(.milliseconds(chance(0.3) ? 400 : 60))  // beyond the 250 ms request timeout sometimes
+                case 3:
+                    kind = .status(pick([500, 503]))
+                    // A 5xx after the gateway acted: realistic for steps of a session, and for reads.
+                    if endpoint != .cardSessionCreate && endpoint != .hostedChoice { processes = chance(0.5) }
+                case 4:
+                    kind = pick([
+                        .status(400, errorCode: "INVALID_REQUEST"), .status(401, errorCode: "INVALID_VERIFICATION_KEY"),
+                        .status(404, errorCode: "PAYMENT_NOT_FOUND"), .status(409, errorCode: "PAYMENT_ALREADY_PROCESSED"),
+                        .status(418), .statusWithoutBody(502),
+                    ])
+                case 5:
+                    kind = pick([
+                        .status(422, errorCode: "UNKNOWN_KEY"), .status(422, errorCode: "DECRYPTION_FAILED"),
+                        .status(422, errorCode: "CARD_BRAND_NOT_ACCEPTED"),
+                    ])
+                case 6, 7, 14: kind = .malformedBody
+                case 8, 15: kind = .truncatedBody
+                case 9, 10, 16, 17:
+                    kind = .dropConnection
+                    processes = chance(0.5)
+                case 18: kind = .status(pick([500, 502, 503, 504]))
+                // Key rotation makes the sandbox generate an RSA key (slow): keep it rare.
+                default: kind = isCard ? .rotateKey : .latency(.milliseconds(5))
+                }
+                let target = kind == .rotateKey ? SandboxEndpoint.cardSessionCreate : endpoint
+                schedule.faults.append(SandboxFault(
+                    endpoint: target, kind: kind, schedule: .next(Int.random(in: 1...2, using: &rng)), processesRequest: processes))
+            }
+        }
+        if chance(0.12) { schedule.hostCancelAfterMs = Int.random(in: 0...30, using: &rng) }
+        if chance(0.08) { schedule.gateCancelAtStep = Int.random(in: 0...5, using: &rng) }
+        if chance(0.1) { schedule.gateDelayMs = Int.random(in: 0...3, using: &rng) }
+        if chance(0.4) { schedule.buyerDelayMs = Int.random(in: 0...15, using: &rng) }
+        schedule.releaseKit = chance(0.2)
+        schedule.useDelegate = chance(0.2)
+        if case .card(_, _, true) = flow { schedule.rotateKeyFirst = chance(0.15) }
+        return schedule
+    }
+
+    // MARK: Expectations
+
+    /// What a schedule with nothing injected must produce (GATEWAY.md test cards, CONTRACT.md tables).
+    static func expected(_ flow: Flow) -> (PaymentOutcome, PaymentError.Code?) {
+        switch flow {
+        case .card(let number, let answer, _):
+            switch number {
+            case "5555555555554444", "6759649826438453":
+                switch answer {
+                case .right: return (.succeeded, nil)
+                case .wrong: return (.failed, .authenticationFailed)
+                case .close: return (.cancelled, nil)
+                }
+            case "4000000000000002": return (.failed, .cardSessionFailed)
+            case "6011111111111117", "4000000000003204": return (.failed, .authenticationFailed)
+            case "378282246310005": return (.failed, .cardBrandNotAccepted)
+            default: return (.succeeded, nil)
+            }
+        case .hosted(let choice, let resolver, _):
+            guard let choice else { return (.cancelled, nil) }  // the buyer closes the page
+            switch resolver {
+            case .none: return (.unresolved, nil)
+            case .never, .error: return (.unresolved, .statusLookupFailed)
+            case .builtIn, .once, .twice:
+                switch choice {
+                case .pay: return (.succeeded, nil)
+                case .decline: return (.failed, nil)
+                case .cancel, .abandon: return (.cancelled, nil)
+                case .pending: return (.unresolved, nil)
+                }
+            }
+        }
+    }
+
+    // MARK: Host-side helpers
+
+    final class Resolver: PaymentStatusResolving {
+        let sandbox: Sandbox
+        let mode: ResolverMode
+        init(_ sandbox: Sandbox, _ mode: ResolverMode) {
+            self.sandbox = sandbox
+            self.mode = mode
+        }
+        func resolveStatus(
+            paymentId: String, verificationKey: String, completion: @escaping @Sendable (String?, String?, NSError?) -> Void
+        ) {
+            let status = sandbox.paymentStatus(paymentId)
+            switch mode {
+            case .builtIn, .none, .once: DispatchQueue.global().async { completion(status, nil, nil) }
+            case .twice:
+                DispatchQueue.global().async {
+                    completion(status, nil, nil)
+                    completion("SETTLED", nil, nil)
+                }
+            case .never: break
+            case .error: completion(nil, nil, NSError(domain: "shop", code: 1))
+            }
+        }
+    }
+
+    final class Delegate: PaymentDelegate {
+        let forward: @Sendable (PaymentResult) -> Void
+        init(_ forward: @escaping @Sendable (PaymentResult) -> Void) { self.forward = forward }
+        func paymentDidFinish(_ result: PaymentResult) { forward(result) }
+    }
+
+    static let mainKey = DispatchSpecificKey<Int>()
+
+    // MARK: The run
+
+    func testRandomizedSchedules() throws {
+        DispatchQueue.main.setSpecific(key: Self.mainKey, value: 1)
+        let environment = ProcessInfo.processInfo.environment
+        let seeds: [UInt64]
+        if let replay = environment["EGW_SEED"].flatMap(UInt64.init) {
+            seeds = [replay]
+        } else {
+            let count = environment["EGW_SCHEDULES"].flatMap(Int.init) ?? 1000
+            seeds = (1...UInt64(max(1, count))).map { $0 }
+        }
+        let sandbox = try Sandbox(configuration: .init(seed: 99, keyMaxAge: 300))
+        defer { sandbox.stop() }
+        var failures: [String] = []
+        let started = Date()
+        for seed in seeds {
+            let schedule = Self.makeSchedule(seed: seed)
+            let t0 = Date()
+            let violations = run(schedule, on: sandbox)
+            if environment["EGW_TIMING"] != nil { print("T \(Int(Date().timeIntervalSince(t0) * 1000)) ms \(schedule)") }
+            if !violations.isEmpty {
+                let line = "RandomizedSchedule violation, replay with EGW_SEED=\(seed): \(schedule)\n  "
+                    + violations.joined(separator: "\n  ")
+                print(line)
+                failures.append(line)
+                if failures.count >= 10 { break }
+            }
+        }
+        print("RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
+    }
+
+    /// Runs one schedule and returns the violations it found.
+    func run(_ schedule: Schedule, on sandbox: Sandbox) -> [String] {
+        sandbox.clearFaults()
+        var violations: [String] = []
+        let seed = schedule.seed
+        var configuration = sandbox.sdkConfiguration(requestTimeout: 0.25)
+        configuration.statusResolverTimeout = 0.1
+        let events = Mutex<[String]>([])
+        configuration.observer = { event in events.withLock { $0.append(event.description) } }
+        let gateSteps = Atomic<Int>(0)
+        if schedule.gateCancelAtStep != nil || schedule.gateDelayMs != nil {
+            let cancelAt = schedule.gateCancelAtStep
+            let delay = schedule.gateDelayMs ?? 0
+            configuration.stepGate = { _, answer in
+                let step = gateSteps.wrappingAdd(1, ordering: .relaxed).oldValue
+                let decision: StepDecision = step == cancelAt ? .cancel : .proceed
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { answer(decision) }
+            }
+        }
+        var resolver: Resolver?
+        if case .hosted(_, let mode, _) = schedule.flow {
+            if mode == .none { configuration.apiBaseURL = nil }
+            if mode != .builtIn && mode != .none { resolver = Resolver(sandbox, mode) }
+        }
+        // Real libcurl; fast retry backoff so the run stays short.
+        var dependencies = FlowDependencies.live(configuration: configuration)
+        dependencies.transport = RetryingTransport(
+            base: CurlTransport(options: .init(connectTimeout: 1, defaultTimeout: 0.25)),
+            policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
+        dependencies.presenterTimeout = 5
+        var kit: PaymentKit? = PaymentKit(configuration: configuration, resolver: resolver, dependencies: dependencies)
+
+        // Warm the key cache first (and maybe rotate the key behind the SDK's back).
+        if case .card(_, _, true) = schedule.flow, let warmKit = kit {
+            let payment = sandbox.createPayment()
+            let done = expectation(description: "warm-up \(seed)")
+            warmKit.startCardPayment(
+                CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey),
+                card: testCard("4111111111111111"), from: browser(.answering())
+            ) { _ in done.fulfill() }
+            wait(for: [done], timeout: 30)
+            if schedule.rotateKeyFirst { sandbox.rotateKey() }
+        }
+        events.withLock { $0.removeAll() }
+        for fault in schedule.faults { sandbox.inject(fault) }
+
+        let payment = sandbox.createPayment(orderNumber: "order-\(seed)")
+        let buyerDelay = schedule.buyerDelayMs
+        let script: BuyerScript
+        switch schedule.flow {
+        case .hosted(let choice, _, _):
+            script = BuyerScript { _, respond in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
+                    respond(choice.map { .hosted($0) } ?? .close)
+                }
+            }
+        case .card(_, let answer, _):
+            script = BuyerScript { page, respond in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
+                    guard page.kind == .challenge else { return respond(.wait) }
+                    switch answer {
+                    case .right: respond(.challenge(code: "1234"))
+                    case .wrong: respond(.challenge(code: "9999"))
+                    case .close: respond(.close)
+                    }
+                }
+            }
+        }
+        let presenter = HeadlessBrowserPresenter(script: script, options: .init(pageTimeout: 1))
+        let results = Mutex<[PaymentResult]>([])
+        let problems = Mutex<[String]>([])
+        let delivered = expectation(description: "result \(seed)")
+        delivered.assertForOverFulfill = false
+        let completion: @Sendable (PaymentResult) -> Void = { result in
+            if DispatchQueue.getSpecific(key: Self.mainKey) != 1 { problems.withLock { $0.append("not on the main queue") } }
+            if presenter.isPresenting { problems.withLock { $0.append("delivered before the page was dismissed") } }
+            results.withLock { $0.append(result) }
+            delivered.fulfill()
+        }
+        var delegate: Delegate?
+        switch schedule.flow {
+        case .hosted(_, _, let method):
+            var request = PaymentRequest(
+                paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
+                returnURL: payment.shopRedirectURL)
+            request.preferredMethod = method
+            if schedule.useDelegate {
+                delegate = Delegate(completion)
+                kit?.startPayment(request, from: presenter, delegate: delegate!)
+            } else {
+                kit?.startPayment(request, from: presenter, completion: completion)
+            }
+        case .card(let number, _, _):
+            let code = number.hasPrefix("37") ? "1234" : "123"
+            let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+            if schedule.useDelegate {
+                delegate = Delegate(completion)
+                kit?.startCardPayment(request, card: testCard(number, code: code), from: presenter, delegate: delegate!)
+            } else {
+                kit?.startCardPayment(request, card: testCard(number, code: code), from: presenter, completion: completion)
+            }
+        }
+        if !results.withLock({ $0.isEmpty }) { violations.append("delivered synchronously inside start") }
+        if let ms = schedule.hostCancelAfterMs, let kit {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) { kit.cancel() }
+        }
+        if schedule.releaseKit { kit = nil }
+
+        let outcome = XCTWaiter().wait(for: [delivered], timeout: 30)
+        // Let anything queued behind the result run, to see a second delivery.
+        let drained = expectation(description: "drained \(seed)")
+        DispatchQueue.main.async { DispatchQueue.main.async { drained.fulfill() } }
+        wait(for: [drained], timeout: 10)
+        withExtendedLifetime(delegate) {}
+        withExtendedLifetime(kit) {}
+
+        violations.append(contentsOf: problems.withLock { $0 })
+        let all = results.withLock { $0 }
+        guard outcome == .completed, all.count == 1, let result = all.first else {
+            violations.append("expected exactly one result, got \(all.count) (\(outcome))")
+            return violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")]
+        }
+        violations.append(contentsOf: check(result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId))
+        if !violations.isEmpty {
+            violations.append("result: \(result) \(result.error.map { $0.localizedDescription } ?? "")")
+            violations.append("events: " + events.withLock { $0 }.suffix(14).joined(separator: " | "))
+        }
+        return violations
+    }
+
+    /// The invariants every result must satisfy.
+    func check(_ result: PaymentResult, _ schedule: Schedule, truth: String?, paymentId: String) -> [String] {
+        var v: [String] = []
+        if result.paymentId != paymentId { v.append("wrong paymentId") }
+        if let error = result.error, error.domain != PaymentError.domain || error.paymentErrorCode == nil {
+            v.append("error outside the SDK's domain/codes")
+        }
+        let settled = truth == "SETTLED"
+        switch schedule.flow {
+        case .card:
+            if result.paymentStatus != nil || result.orderNumber != nil { v.append("card result with a status or order number") }
+            switch result.outcome {
+            case .succeeded:
+                if result.error != nil { v.append("success with an error") }
+                if result.sessionId == nil { v.append("success without a session id") }
+                if !settled { v.append("reported success but the gateway has \(truth ?? "nil")") }
+            case .failed:
+                if result.error == nil { v.append("failure without an error") }
+                if settled { v.append("reported failure but the gateway settled") }
+            case .cancelled:
+                if result.error != nil { v.append("cancel with an error") }
+                if settled { v.append("reported cancelled but the gateway settled") }
+            case .unresolved:
+                break
+            }
+        case .hosted:
+            if result.sessionId != nil { v.append("hosted result with a session id") }
+            if let status = result.paymentStatus, status != truth { v.append("status \(status) but the gateway has \(truth ?? "nil")") }
+            if result.outcome != PaymentOutcome(platformStatus: result.paymentStatus), result.paymentStatus != nil {
+                v.append("outcome does not match the status")
+            }
+            switch result.outcome {
+            case .succeeded:
+                if result.error != nil { v.append("success with an error") }
+                if PaymentOutcome(platformStatus: truth) != .succeeded { v.append("success the gateway does not have") }
+            case .failed:
+                if result.error == nil && result.paymentStatus != "FAILED" { v.append("failure with neither error nor FAILED") }
+            case .cancelled:
+                if result.error != nil { v.append("cancel with an error") }
+            case .unresolved:
+                if let code = result.error?.paymentErrorCode, code != .statusLookupFailed { v.append("unresolved hosted with \(code)") }
+            }
+        }
+        if schedule.quiet {
+            let (outcome, code) = Self.expected(schedule.flow)
+            if result.outcome != outcome || result.error?.paymentErrorCode != code {
+                v.append("expected \(outcome)/\(code.map { "\($0)" } ?? "no error"), got \(result.outcome)/\(result.error?.paymentErrorCode.map { "\($0)" } ?? "no error")")
+            }
+        }
+        return v
+    }
+}
