@@ -96,8 +96,99 @@ class HostedPayments(unittest.TestCase):
         self.assertIn("line 1: error: no payment has finished yet", result.stderr)
 
 
+# GATEWAY.md test-card table (plus the sandbox's two additions, see its README):
+# name -> (outcome, PaymentError code or None). Codes from CONTRACT.md's error table:
+# 10 cardSessionFailed, 11 authenticationFailed, 12 cardBrandNotAccepted.
+TEST_CARDS = {
+    "visa-frictionless": ("succeeded", None),
+    "mastercard-challenge": ("succeeded", None),
+    "maestro-challenge": ("succeeded", None),
+    "visa-attempted": ("succeeded", None),
+    "mastercard-no-3ds": ("succeeded", None),
+    "visa-declined": ("failed", 10),
+    "discover-rejected": ("failed", 11),
+    "amex-not-accepted": ("failed", 12),
+    "visa-3ds-unavailable": ("succeeded", None),
+    "visa-not-authenticated": ("failed", 11),
+}
+
+
+@needs_repl
+class CardPayments(unittest.TestCase):
+    def test_every_sandbox_test_card(self):
+        script = ""
+        for name in TEST_CARDS:
+            code = "9876" if name.startswith("amex") else "987"  # a code to look for in the transcript
+            script += (f"payment create\ncard test {name}\ncard cvc {code}\nbuyer clear\nbuyer challenge 1234\n"
+                       "pay card\nresult --json\n")
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        found = results(result.stdout)
+        self.assertEqual(len(found), len(TEST_CARDS))
+        for (name, (outcome, code)), got in zip(TEST_CARDS.items(), found):
+            with self.subTest(card=name):
+                self.assertEqual(got["outcome"], outcome)
+                # The card flow makes no status lookup (CONTRACT.md, PaymentResult).
+                self.assertIsNone(got["paymentStatus"])
+                self.assertIsNone(got["orderNumber"])
+                if code is None:
+                    self.assertIsNone(got["error"])
+                else:
+                    self.assertEqual(got["error"]["domain"], "com.egw.egwpay")
+                    self.assertEqual(got["error"]["code"], code)
+                if name != "amex-not-accepted":
+                    self.assertTrue(got["sessionId"], "a session exists once created")
+        assert_no_card_data(self, result.stdout + result.stderr, extra_secrets=["987", "9876"])
+
+    def test_challenge_with_a_wrong_code_fails_and_closing_cancels(self):
+        script = ("payment create\ncard test maestro-challenge\nbuyer challenge 9999\npay card\nresult --json\n"
+                  "payment create\nbuyer close\npay card\nresult --json\n")
+        result = run_repl(script)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        wrong, closed = results(result.stdout)
+        self.assertEqual(wrong["outcome"], "failed")
+        self.assertEqual(wrong["error"]["code"], 11)  # N: authenticationFailed
+        self.assertEqual(closed["outcome"], "cancelled")
+        self.assertIn("present challenge page", result.stdout)
+
+    def test_an_invalid_card_fails_before_any_request(self):
+        script = "payment create\ncard number 4111 1111\ncard expiry 12/39\ncard cvc 123\npay card\nresult --json\nsandbox log\n"
+        result = run_repl(script)
+        got = results(result.stdout)[-1]
+        self.assertEqual(got["outcome"], "failed")
+        self.assertEqual(got["error"]["code"], 7)  # cardValidationFailed
+        self.assertIn("The sandbox has answered no request yet.", result.stdout)
+
+    def test_the_wire_is_shown_with_the_jwe_header_and_no_card_data(self):
+        result = run_repl("payment create\ncard test visa-frictionless\npay card\n")
+        out = result.stdout
+        self.assertRegex(out, r"⇄ GET http://127\.0\.0\.1:\d+/gateway-checkout/checkout/\.well-known/jwks\.json → 200")
+        self.assertRegex(out, r"⇄ POST http://127\.0\.0\.1:\d+/gateway-api/checkout/api/egw/v1/payments/pay_\w+/card-sessions → 201")
+        self.assertRegex(out, r'JWE header \{"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"[^"]+"\}')
+        self.assertIn("card encrypted to kid", out)
+        self.assertIn("/authentication → 200", out)
+        assert_no_card_data(self, out + result.stderr)
+
+
 @needs_repl
 class SteppedPayments(unittest.TestCase):
+    def test_a_challenged_card_payment_step_by_step(self):
+        script = ("payment create\ncard test mastercard-challenge\nbuyer challenge 1234\npay card --step\n"
+                  + "step\n" * 12 + "result --json\n")
+        result = run_repl(script)
+        out = result.stdout
+        # One pause per action of the card machine: key, encryption, session, authentication,
+        # challenge page, dismissal, challenge result (CONTRACT.md section 4, GATEWAY.md).
+        pauses = [line for line in out.splitlines() if line.startswith("⏸ step ")]
+        actions = " | ".join(pauses)
+        for expected in ("GET jwks.json", "encrypt", "POST card-sessions", "POST authentication",
+                         "present challenge page", "POST challenge-result"):
+            self.assertIn(expected, actions)
+        self.assertEqual(results(out)[-1]["outcome"], "succeeded")
+        # Steps typed after the payment ended are errors (nothing to step).
+        self.assertIn("no payment is running", result.stderr)
+        assert_no_card_data(self, out + result.stderr)
+
     def test_step_then_continue(self):
         script = "payment create\nbuyer hosted pay\npay hosted --step\nstep\ncontinue\nresult --json\n"
         result = run_repl(script)
@@ -141,6 +232,26 @@ class SteppedPayments(unittest.TestCase):
 
 @needs_repl
 class Faults(unittest.TestCase):
+    def test_a_5xx_on_card_session_creation_fails_the_payment(self):
+        script = ("payment create\ncard test visa-frictionless\nsandbox fault card-session-create status 503\n"
+                  "pay card\nresult --json\n")
+        result = run_repl(script)
+        got = results(result.stdout)[-1]
+        # GATEWAY.md: 5xx on a non-idempotent call is cardSessionFailed (10).
+        self.assertEqual(got["outcome"], "failed")
+        self.assertEqual(got["error"]["code"], 10)
+        self.assertIn("/card-sessions → 503", result.stdout)
+
+    def test_key_rotation_is_recovered_by_fetching_the_key_again(self):
+        script = ("payment create\ncard test visa-frictionless\nsandbox fault card-session-create rotate-key\n"
+                  "pay card\nresult --json\n")
+        result = run_repl(script)
+        # GATEWAY.md: 422 UNKNOWN_KEY -> refetch the key once and retry.
+        self.assertIn("/card-sessions → 422", result.stdout)
+        self.assertIn("UNKNOWN_KEY", result.stdout)
+        self.assertEqual(result.stdout.count("jwks.json → 200"), 2)
+        self.assertEqual(results(result.stdout)[-1]["outcome"], "succeeded")
+
     def test_a_failing_status_lookup_is_unresolved_with_the_error(self):
         script = ("payment create\nsandbox fault status status 503 --times 10\nbuyer hosted pay\npay hosted\n"
                   "result --json\nsandbox log\n")

@@ -132,18 +132,20 @@ class Terminal(unittest.TestCase):
 
     def test_ctrl_c_cancels_a_running_payment_and_the_shell_goes_on(self):
         repl = self.start()
-        for number, line in enumerate(("sandbox fault status latency 20000", "payment create",
+        for number, line in enumerate(("sandbox fault hosted-page latency 20000", "payment create",
                                        "buyer hosted pay"), start=2):
             repl.type(line)
             repl.send("Enter")
             repl.wait_for(lambda s, n=number: s.count(PROMPT) >= n, what=f"prompt {number}")
         repl.type("pay hosted")
         repl.send("Enter")
-        # The status lookup now waits 20 s in the sandbox: progress shows, then Ctrl-C.
+        # The checkout page now takes 20 s to load: progress shows, then Ctrl-C.
         repl.wait_for("payment running", what="the progress line")
         repl.send("C-c")
         screen = repl.wait_for("● cancelled", what="the cancelled result")
         self.assertIn("Cancelling the payment (Ctrl-C)", screen)
+        # The page was dismissed before the result (CONTRACT.md, the callback contract).
+        self.assertLess(screen.index("page dismissed"), screen.index("● cancelled"))
         repl.wait_for(lambda s: s.rstrip().endswith(PROMPT.rstrip()), what="the prompt after the payment")
         repl.type("result")
         repl.send("Enter")
@@ -161,6 +163,21 @@ class Terminal(unittest.TestCase):
         repl.send("Enter")
         screen = repl.wait_for("● cancelled", what="the result")
         self.assertIn("paymentStatus ABANDONED", screen)
+
+    def test_a_challenged_card_payment_asks_for_the_code(self):
+        repl = self.start()
+        for number, line in enumerate(("payment create", "card test mastercard-challenge"), start=2):
+            repl.type(line)
+            repl.send("Enter")
+            repl.wait_for(lambda s, n=number: s.count(PROMPT) >= n, what=f"prompt {number}")
+        repl.type("pay card")
+        repl.send("Enter")
+        repl.wait_for("3-D Secure challenge page is open", what="the challenge question")
+        repl.type("1234")
+        repl.send("Enter")
+        screen = repl.wait_for("● succeeded", what="the result")
+        self.assertIn("sessionId cs_", screen)
+        assert_no_card_data(self, screen)
 
     def test_ctrl_c_at_the_prompt_does_not_end_the_shell(self):
         repl = self.start()

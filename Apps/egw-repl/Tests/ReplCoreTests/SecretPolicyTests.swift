@@ -41,6 +41,12 @@ import Testing
         #expect(SecretPolicy.maskCardNumbers(in: "n=4111 1111 1111 1111.") == "n=•••• •••• •••• 1111.")
         #expect(SecretPolicy.maskCardNumbers(in: "378282246310005") == "•••••••••••0005")
         #expect(SecretPolicy.maskCardNumbers(in: "order 12345678901") == "order 12345678901")
+        #expect(SecretPolicy.maskCardNumbers(in: "cs_733037213230d9e4") == "cs_••••••••3230d9e4")
+        #expect(
+            SecretPolicy.maskCardNumbers(in: "cs_733037213230d9e4", sparingIdentifiers: true) == "cs_733037213230d9e4")
+        #expect(
+            SecretPolicy.maskCardNumbers(in: "pan 4111111111111111.", sparingIdentifiers: true)
+                == "pan ••••••••••••1111.")
     }
 
     @Test func redactsSecretWordsForDisplay() {

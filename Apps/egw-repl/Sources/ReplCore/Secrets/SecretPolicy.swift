@@ -72,13 +72,28 @@ public enum SecretPolicy {
 
     /// `text` with every card-number-like digit run masked but for its last four
     /// digits; separators are kept, so the result has the same number of characters.
-    public static func maskCardNumbers(in text: String) -> String {
+    ///
+    /// With `sparingIdentifiers`, a run glued to a letter or `_` (part of an id such
+    /// as `cs_733037213230d9e4`) is left alone, so ids stay readable in SDK output.
+    public static func maskCardNumbers(in text: String, sparingIdentifiers: Bool = false) -> String {
         var characters = Array(text)
         var runStart: Int?
         var digitIndices: [Int] = []
 
+        func isIdentifierCharacter(_ index: Int) -> Bool {
+            guard index >= 0, index < characters.count else {
+                return false
+            }
+            let character = characters[index]
+            return character == "_" || (character.isASCII && character.isLetter)
+        }
+
         func close() {
-            if digitIndices.count >= 12 {
+            let glued =
+                sparingIdentifiers
+                && (isIdentifierCharacter((digitIndices.first ?? 0) - 1)
+                    || isIdentifierCharacter((digitIndices.last ?? 0) + 1))
+            if digitIndices.count >= 12 && !glued {
                 for index in digitIndices.dropLast(4) {
                     characters[index] = maskCharacter
                 }

@@ -1,11 +1,24 @@
+import CardValidation
 import PaymentFlow
 import ReplCore
 
 extension Shell {
-    /// `pay card`: waits for PaymentFlow's card flow to land.
+    /// `pay card`: the native card flow with the card entered in this session.
+    /// The presenter is used only if the issuer asks for a 3-D Secure challenge.
     func startCardPayment(
         kit: PaymentKit, run: PaymentRun, payment: CurrentPayment, presenter: HeadlessBrowserPresenter, step: Bool
     ) throws(ReplError) {
-        throw ReplError(.notAvailable, "card payments need PaymentFlow's startCardPayment, not in this build yet")
+        let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+        running = run
+        defer { running = nil }
+        let brand = card.brand == .unknown ? "" : " \(card.brand.displayName)"
+        let number = card.cardNumber.isEmpty ? "no card number" : CardNumber.masked(card.cardNumber) + brand
+        console.out(console.styled("Paying \(payment.paymentId) by card (\(number))", .bold) + stepHint(step))
+        if !card.isValid {
+            console.out(
+                console.styled("  the card does not pass validation: the SDK will refuse it before any request", .dim))
+        }
+        kit.startCardPayment(request, card: card, from: presenter, completion: run.inbox.completion())
+        waitForPayment(run)
     }
 }

@@ -412,7 +412,7 @@ extension Shell {
     /// Defence in depth for everything shown from the SDK: card-number-like digit
     /// runs masked, and the current verification key replaced by a placeholder.
     func redact(_ text: String) -> String {
-        var text = SecretPolicy.maskCardNumbers(in: text)
+        var text = SecretPolicy.maskCardNumbers(in: text, sparingIdentifiers: true)
         if let key = payment?.verificationKey, key.count >= 6 {
             text = text.replacingOccurrences(of: key, with: "vk#••••")
         }
