@@ -95,8 +95,19 @@ final class OAEPEncoder {
                 return false
             }
             let take = min(Self.hashLength, length - done)
-            for index in 0..<take {
+            let destination = UnsafeMutableRawPointer(target + done)
+            let source = UnsafeRawPointer(block)
+            var index = 0
+            while index + 8 <= take {
+                let word =
+                    destination.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    ^ source.load(fromByteOffset: index, as: UInt64.self)
+                destination.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < take {
                 target[done + index] ^= block[index]
+                index += 1
             }
             done += take
             counter += 1
