@@ -653,13 +653,13 @@ final class FlowRun: Sendable {
         } else {
             logger.info("payment finished: \(result)")
         }
-        observe(.finished(result))
         let deliver = context.deliver
         let willDeliver = context.willDeliver
         callbackQueue.async {
             willDeliver()
             deliver(result)
         }
+        observe(.finished(result))  // after the hand-over, so an observer sees the delivery queued
         withExtendedLifetime(keepAlive) {}
     }
 
