@@ -4,6 +4,7 @@ Runs the binary from EGW_REPL_BIN with piped stdin (no terminal): no prompt,
 no colour, `line N: ...` errors, exit 0 / 1 / 64.
 """
 
+import json
 import os
 import tempfile
 import unittest
@@ -236,6 +237,29 @@ class SandboxCommands(unittest.TestCase):
         self.assertIn("3. any drop probability(0.25)", result.stdout)
         self.assertIn("No faults armed.", result.stdout)
         self.assertIn("line 7:15: error: ENDPOINT must be one of", result.stderr)
+
+
+@needs_repl
+class SandboxKey(unittest.TestCase):
+    def test_the_sandbox_key_is_cached_privately_without_its_primes(self):
+        import tempfile
+        cache = tempfile.mkdtemp(prefix="egw-repl-key-")
+        first = run_repl("config\n", env=clean_env(XDG_CACHE_HOME=cache))
+        self.assertEqual(first.returncode, 0, first.stderr)
+        path = os.path.join(cache, "egw-repl", "sandbox-key.jwk")
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
+        with open(path) as handle:
+            key = json.load(handle)
+        self.assertEqual(sorted(key), ["d", "e", "kid", "kty", "n"])
+        # A second start reuses it (same kid served), and a broken file is replaced.
+        second = run_repl("payment create\ncard test visa-frictionless\npay card\n", env=clean_env(XDG_CACHE_HOME=cache))
+        self.assertIn(key["kid"], second.stdout)
+        with open(path, "w") as handle:
+            handle.write("not a key")
+        third = run_repl("config\n", env=clean_env(XDG_CACHE_HOME=cache))
+        self.assertEqual(third.returncode, 0, third.stderr)
+        with open(path) as handle:
+            self.assertNotEqual(json.load(handle)["kid"], key["kid"])
 
 
 if __name__ == "__main__":

@@ -33,6 +33,10 @@ needs_tmux = unittest.skipUnless(shutil.which("tmux"), "tmux is not installed")
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
+# One cache directory for the whole test run: the embedded sandbox keeps its
+# RSA key there, so only the first REPL start pays for generating it.
+SHARED_CACHE = tempfile.mkdtemp(prefix="egw-repl-cache-")
+
 
 def clean_env(**extra):
     """A small, predictable environment: no colour, a private HOME."""
@@ -41,6 +45,7 @@ def clean_env(**extra):
         "HOME": extra.pop("HOME", tempfile.mkdtemp(prefix="egw-repl-home-")),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
+        "XDG_CACHE_HOME": SHARED_CACHE,
     }
     env.update(extra)
     return env

@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-from test_repl_support import REPL_BIN, Tmux, assert_no_card_data, needs_repl, needs_tmux, shquote
+from test_repl_support import REPL_BIN, SHARED_CACHE, Tmux, assert_no_card_data, needs_repl, needs_tmux, shquote
 
 PROMPT = "egw> "
 
@@ -27,7 +27,7 @@ class Terminal(unittest.TestCase):
 
     def start(self, *args, **env):
         command = " ".join(shquote(part) for part in [REPL_BIN, "--history", self.history, *args])
-        environment = {"HOME": self.home, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+        environment = {"HOME": self.home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_CACHE_HOME": SHARED_CACHE}
         environment.update(env)
         session = Tmux(command, env=environment)
         self.sessions.append(session)

@@ -61,9 +61,10 @@ case .run(let options):
     }
     var sandbox: Sandbox?
     if options.startsSandbox {
-        do {
-            sandbox = try Sandbox()
-        } catch {
+        switch EmbeddedSandbox.start(environment: environment) {
+        case .success(let started):
+            sandbox = started
+        case .failure(let error):
             Platform.write("egw-repl: the embedded sandbox did not start (\(error)); continuing without it\n", to: 2)
         }
     }
