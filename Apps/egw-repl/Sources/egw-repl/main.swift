@@ -53,7 +53,8 @@ case .run(let options):
     } else {
         source = PlainLineSource(fd: 0)
     }
-    let color = !scriptMode && source.isInteractive
+    let color =
+        !scriptMode && source.isInteractive
         && Platform.usesColor(fd: 1, noColorFlag: options.noColor, environment: environment)
     let interrupts = Interrupts(exitsWhenIdle: !source.isInteractive)
     completionProvider.withLock {

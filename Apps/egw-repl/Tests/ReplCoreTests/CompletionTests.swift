@@ -8,10 +8,13 @@ import Testing
     let completer = Completer(context: CompletionContext(testCardNames: ["visa", "visa-attempted", "mastercard"]))
 
     @Test(arguments: [
-        ("", [
-            "help", "config", "payment", "card", "buyer", "pay", "step", "continue", "cancel", "result", "status",
-            "brand", "luhn", "format", "jwe", "sandbox", "quit", "exit",
-        ]),
+        (
+            "",
+            [
+                "help", "config", "payment", "card", "buyer", "pay", "step", "continue", "cancel", "result", "status",
+                "brand", "luhn", "format", "jwe", "sandbox", "quit", "exit",
+            ]
+        ),
         ("c", ["config", "card", "continue", "cancel"]),
         ("ca", ["card", "cancel"]),
         ("CAR", ["card"]),
@@ -32,26 +35,41 @@ import Testing
         ("buyer hosted ", ["pay", "decline", "cancel", "abandon", "pending"]),
         ("buyer hosted pay ", []),
         ("config ", ["set"]),
-        ("config set ", ["api-base-url", "checkout-api-base-url", "checkout-base-url", "merchant-base-url",
-                         "environment", "timeout", "log-level"]),
+        (
+            "config set ",
+            [
+                "api-base-url", "checkout-api-base-url", "checkout-base-url", "merchant-base-url",
+                "environment", "timeout", "log-level",
+            ]
+        ),
         ("config set check", ["checkout-api-base-url", "checkout-base-url"]),
         ("payment create ", ["--order"]),
         ("payment create 100 EUR --order ", []),
         ("result ", ["--json"]),
-        ("sandbox fault ", [
-            "status", "jwks", "card-session-create", "card-session-get", "authentication", "challenge-result",
-            "hosted-page", "hosted-choice", "acs-challenge", "acs-submit", "notification", "merchant-payments", "any",
-        ]),
+        (
+            "sandbox fault ",
+            [
+                "status", "jwks", "card-session-create", "card-session-get", "authentication", "challenge-result",
+                "hosted-page", "hosted-choice", "acs-challenge", "acs-submit", "notification", "merchant-payments",
+                "any",
+            ]
+        ),
         ("sandbox fault card-session-c", ["card-session-create"]),
-        ("sandbox fault jwks ", ["latency", "status", "status-no-body", "malformed", "truncated", "drop", "rotate-key"]),
+        (
+            "sandbox fault jwks ",
+            ["latency", "status", "status-no-body", "malformed", "truncated", "drop", "rotate-key"]
+        ),
         ("sandbox fault jwks drop ", ["--times", "--probability"]),
         ("sandbox fault jwks --", ["--times", "--probability"]),
         ("sandbox cards ", ["--numbers"]),
         ("sandbox faults ", ["clear"]),
-        ("help ", [
-            "help", "config", "payment", "card", "buyer", "pay", "step", "continue", "cancel", "result", "status",
-            "brand", "luhn", "format", "jwe", "sandbox", "quit", "exit",
-        ]),
+        (
+            "help ",
+            [
+                "help", "config", "payment", "card", "buyer", "pay", "step", "continue", "cancel", "result", "status",
+                "brand", "luhn", "format", "jwe", "sandbox", "quit", "exit",
+            ]
+        ),
         ("help card c", ["cvc", "check", "clear"]),
         ("help pay ", ["card", "hosted"]),
         ("frob ", []),

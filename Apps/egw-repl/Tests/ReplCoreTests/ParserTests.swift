@@ -12,7 +12,10 @@ import Testing
         ("exit", .quit),
         ("config", .configShow),
         ("config set timeout 2.5", .configSet(key: .timeout, value: "2.5")),
-        ("config set api-base-url http://127.0.0.1:8080/x", .configSet(key: .apiBaseURL, value: "http://127.0.0.1:8080/x")),
+        (
+            "config set api-base-url http://127.0.0.1:8080/x",
+            .configSet(key: .apiBaseURL, value: "http://127.0.0.1:8080/x")
+        ),
         ("config set log-level DEBUG", .configSet(key: .logLevel, value: "DEBUG")),
         ("payment create", .paymentCreate(amount: nil, currency: nil, orderNumber: nil)),
         ("payment create 990 usd --order A-17", .paymentCreate(amount: 990, currency: "USD", orderNumber: "A-17")),

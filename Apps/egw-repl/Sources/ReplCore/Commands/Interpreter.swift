@@ -94,7 +94,10 @@ public enum HelpText {
             lines.append("")
             lines.append("sub-commands:")
             let entries = spec.subcommands.map { sub in
-                ("\(pathText) \(sub.name)" + (sub.argumentSynopsis.isEmpty ? "" : " " + sub.argumentSynopsis), sub.summary)
+                (
+                    "\(pathText) \(sub.name)" + (sub.argumentSynopsis.isEmpty ? "" : " " + sub.argumentSynopsis),
+                    sub.summary
+                )
             }
             let width = entries.map(\.0.count).max() ?? 0
             for (usage, summary) in entries {

@@ -160,7 +160,8 @@ public struct Options: Equatable, Sendable {
             case "--log-level":
                 let level = try value().lowercased()
                 guard CommandTable.logLevels.contains(level) else {
-                    throw ReplError(.usage, "--log-level must be one of: \(CommandTable.logLevels.joined(separator: ", "))")
+                    throw ReplError(
+                        .usage, "--log-level must be one of: \(CommandTable.logLevels.joined(separator: ", "))")
                 }
                 options.logLevel = level
             default:

@@ -51,6 +51,7 @@ public enum Tokenizer {
         /// True when the line ends in whitespace (or is empty): the next word has not started.
         public var endsBetweenWords: Bool
 
+        /// Field-by-field equality (tuples are not `Equatable`).
         public static func == (lhs: Scan, rhs: Scan) -> Bool {
             lhs.tokens == rhs.tokens && lhs.unterminatedQuote?.column == rhs.unterminatedQuote?.column
                 && lhs.unterminatedQuote?.length == rhs.unterminatedQuote?.length

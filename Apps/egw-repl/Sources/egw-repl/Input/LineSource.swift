@@ -1,11 +1,12 @@
+internal import CEditLineShim
+import ReplCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import ReplCore
-internal import CEditLineShim
-import Synchronization
 
 /// What a non-blocking look at the input found.
 enum PolledInput: Equatable {

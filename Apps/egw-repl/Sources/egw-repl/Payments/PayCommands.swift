@@ -52,7 +52,8 @@ extension Shell {
                 let returnURL = payment.returnURL.flatMap(URL.init(string:))
             else {
                 throw ReplError(
-                    .notAvailable, "pay hosted needs the payment's checkout and return URLs (payment use ID KEY URL URL)")
+                    .notAvailable,
+                    "pay hosted needs the payment's checkout and return URLs (payment use ID KEY URL URL)")
             }
             var request = PaymentRequest(
                 paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: checkout,
@@ -60,7 +61,8 @@ extension Shell {
             request.preferredMethod = method
             running = run
             defer { running = nil }
-            console.out(console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + stepHint(step))
+            console.out(
+                console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + stepHint(step))
             kit.startPayment(request, from: presenter, completion: inbox.completion())
             waitForPayment(run)
         } else {
@@ -93,6 +95,9 @@ extension Shell {
             for item in items {
                 handle(item, of: run)
             }
+            if !items.isEmpty {
+                promptIfWaiting(run)  // output may have erased the prompt
+            }
             if run.result != nil {
                 break
             }
@@ -102,7 +107,8 @@ extension Shell {
             } else if source.isInteractive && !run.awaitsInput && now - lastActivity > 700_000_000 {
                 // Progress while the SDK waits on the network: elapsed time, and how to stop.
                 let seconds = Double((now - started) / 100_000_000) / 10
-                console.transient(console.styled("  … \(run.flow) payment running, \(seconds) s (Ctrl-C cancels)", .dim))
+                console.transient(
+                    console.styled("  … \(run.flow) payment running, \(seconds) s (Ctrl-C cancels)", .dim))
             }
             if interrupts.received != seenInterrupts {
                 seenInterrupts = interrupts.received
@@ -214,7 +220,8 @@ extension Shell {
             }
             run.pendingStep = (step, answer)
             console.out(
-                console.styled("⏸ step \(run.stepCount)", .magenta) + " \(step.state): " + console.styled(step.action, .bold)
+                console.styled("⏸ step \(run.stepCount)", .magenta) + " \(step.state): "
+                    + console.styled(step.action, .bold)
                     + console.styled("   (step, continue, cancel)", .dim))
             promptIfWaiting(run)
         case .buyerQuestion(let page, let respond):
@@ -224,14 +231,16 @@ extension Shell {
         }
     }
 
+    /// Shows `buyer> ` or `step> ` on a terminal when the run waits for a line; the
+    /// prompt is redrawn in place, so events arriving meanwhile print above it.
     func promptIfWaiting(_ run: PaymentRun) {
         guard source.isInteractive else {
             return
         }
         if run.pendingQuestion != nil {
-            console.outRaw("buyer> ")
+            console.transient("buyer> ")
         } else if run.pendingStep != nil {
-            console.outRaw("step> ")
+            console.transient("step> ")
         }
     }
 
@@ -242,7 +251,8 @@ extension Shell {
         case .transition(let transition):
             let next = transition.action == "none" ? "" : console.styled("  → \(transition.action)", .dim)
             console.out(
-                "  ↳ " + console.styled("\(transition.from) → \(transition.to)", .blue) + " on \(redact(transition.event))"
+                "  ↳ " + console.styled("\(transition.from) → \(transition.to)", .blue)
+                    + " on \(redact(transition.event))"
                     + next)
         case .http(let exchange):
             showExchange(exchange)
@@ -292,7 +302,9 @@ extension Shell {
         case .autoSubmitted(_, let formID):
             console.out(console.styled("  ▢ the page submitted itself\(formID.map { " (\($0))" } ?? "")", .dim))
         case .buyerAction(let action, _):
-            console.out(console.styled("  ▢ buyer did: \(Self.describe(action))", .dim))
+            if action != .wait {
+                console.out(console.styled("  ▢ buyer did: \(Self.describe(action))", .dim))
+            }
         case .navigation, .failed, .closedByBuyer, .dismissed:
             break  // the SDK's page events report these
         }
@@ -320,7 +332,8 @@ extension Shell {
         if let error = result.error {
             let name = PaymentError.code(of: error).map { " \($0)" } ?? ""
             console.out(
-                console.styled("  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", style))
+                console.styled(
+                    "  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", style))
         }
         if options.json {
             console.out(resultJSON(result).text)
@@ -419,7 +432,7 @@ extension Shell {
         return text
     }
 
-    func shorten(_ text: String, limit: Int = 400) -> String {
+    func shorten(_ text: String, limit: Int = 240) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
         return flat.count > limit ? String(flat.prefix(limit)) + "…" : flat
     }

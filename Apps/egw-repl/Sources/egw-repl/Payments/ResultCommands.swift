@@ -80,7 +80,8 @@ extension Shell {
             let body = String(decoding: response.body, as: UTF8.self)
             guard response.status == 200 else {
                 throw ReplError(
-                    .commandFailed, "the status lookup answered \(response.status): \(shorten(redact(body), limit: 200))")
+                    .commandFailed,
+                    "the status lookup answered \(response.status): \(shorten(redact(body), limit: 200))")
             }
             let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
             let status = object?["paymentStatus"] as? String

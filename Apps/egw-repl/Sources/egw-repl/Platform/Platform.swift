@@ -1,3 +1,5 @@
+internal import CEditLineShim
+
 // Every operating-system specific the shell needs, in one place: terminals,
 // colour, the home directory, raw input mode, signals, raw writes.
 #if canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import CEditLineShim
 
 enum Platform {
     /// Whether the file descriptor is a terminal.

@@ -83,15 +83,20 @@ extension Shell {
         console.table(
             Sandbox.testCards.map { testCard in
                 let number = numbers ? CardNumber.format(testCard.number) : CardNumber.masked(testCard.number)
-                return (testCard.name, "\(testCard.brand.padding(10)) \(number.padding(numbers ? 20 : 9))  "
-                    + testCard.behaviour)
+                return (
+                    testCard.name,
+                    "\(testCard.brand.padding(10)) \(number.padding(numbers ? 20 : 9))  "
+                        + testCard.behaviour
+                )
             })
         console.out(
             "Any future expiry, any name, any 3-digit code (4 for amex); challenge code \(Sandbox.challengeCode) "
                 + "passes. Fill one with: card test NAME")
     }
 
-    func injectFault(endpoint: String, kind: String, argument: Int?, times: Int?, probability: Double?) throws(ReplError) {
+    func injectFault(
+        endpoint: String, kind: String, argument: Int?, times: Int?, probability: Double?
+    ) throws(ReplError) {
         let sandbox = try requireSandbox()
         guard let target = SandboxEndpoint(name: endpoint) else {
             throw ReplError(.invalidValue, "the sandbox has no endpoint named '\(endpoint)'")

@@ -243,7 +243,6 @@ final class Shell {
 
     // MARK: payment
 
-
     func showPayment() throws(ReplError) {
         guard let payment else {
             throw ReplError(.notAvailable, "no payment yet: payment create, or payment use ID KEY")
