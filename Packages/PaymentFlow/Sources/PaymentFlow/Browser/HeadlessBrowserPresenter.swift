@@ -204,12 +204,17 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     }
 
     private func navigate(_ navigation: Navigation, session id: UInt64) {
-        guard let handler = activeHandler(id) else { return }
+        // Recorded before asking, so `navigations` already holds the URL when
+        // the handler hears about it.
+        let asking: (any PageEventHandler)? = state.withLock { state in
+            guard let session = state.session, session.id == id, session.active else { return nil }
+            state.navigations.append(navigation.url)
+            return session.handler
+        }
+        guard let handler = asking else { return }
         let decision = handler.page(decidePolicyFor: navigation.url)
         let proceed = state.withLock { state -> Bool in
-            guard var session = state.session, session.id == id else { return false }
-            state.navigations.append(navigation.url)
-            guard session.active else { return false }
+            guard var session = state.session, session.id == id, session.active else { return false }
             if decision == .cancel {
                 session.active = false
                 state.session = session
