@@ -319,6 +319,22 @@ class AnyGateway(unittest.TestCase):
         self.assertIn("SETTLED", result.stdout.splitlines()[-1])
         assert_no_card_data(self, result.stdout + result.stderr, extra_secrets=[key])
 
+    def test_payment_create_on_a_remote_merchant_backend_then_a_card_payment(self):
+        script = ("payment create 990 USD --order R-1\ncard test mastercard-challenge\nbuyer challenge 1234\n"
+                  "pay card\nresult --json\n")
+        env_args = [
+            "--no-sandbox", "--merchant-base-url", self.urls["merchantBaseURL"],
+            "--api-base-url", self.urls["apiBaseURL"],
+            "--checkout-api-base-url", self.urls["checkoutAPIBaseURL"],
+            "--checkout-base-url", self.urls["checkoutBaseURL"]]
+        result = run_repl(script, args=env_args)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("order R-1", result.stdout)
+        got = results(result.stdout)[-1]
+        self.assertEqual(got["outcome"], "succeeded")
+        self.assertTrue(got["sessionId"])
+        assert_no_card_data(self, result.stdout + result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -78,8 +78,9 @@ public struct CommandTable: Sendable {
                 CommandSpec(
                     "create", "Create a payment on the merchant backend (amount in minor units: 1250 = 12.50)",
                     details: """
-                        Calls POST {merchant-base-url}/sandbox/payments (the embedded sandbox by default) \
-                        and makes the new payment the current one. AMOUNT defaults to 1250, CURRENCY to EUR.
+                        Creates it on the sandbox's merchant backend, POST {merchant-base-url}/sandbox/payments \
+                        (the embedded sandbox by default, or an egw-sandbox elsewhere), and makes it the current \
+                        payment. AMOUNT defaults to 1250, CURRENCY to EUR.
                         """,
                     arguments: [
                         ArgumentSpec("AMOUNT", .integer(1...99_999_999_999), optional: true),

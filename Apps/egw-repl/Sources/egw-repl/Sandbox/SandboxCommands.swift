@@ -1,6 +1,7 @@
 import CardValidation
 import Foundation
 import GatewaySandbox
+import PaymentFlow
 import ReplCore
 
 extension Shell {
@@ -16,25 +17,72 @@ extension Shell {
     func createPayment(amount: Int?, currency: String?, orderNumber: String?) throws(ReplError) {
         let amount = amount ?? 1250
         let currency = currency ?? "EUR"
-        guard let sandbox, configuration.merchantBaseURL == sandbox.merchantBaseURL.absoluteString else {
+        let created: CurrentPayment
+        if let sandbox, configuration.merchantBaseURL == sandbox.merchantBaseURL.absoluteString {
+            let made = sandbox.createPayment(amount: amount, currency: currency, orderNumber: orderNumber)
+            created = CurrentPayment(
+                paymentId: made.paymentId, verificationKey: made.verificationKey,
+                checkoutURL: made.checkoutURL.absoluteString, returnURL: made.shopRedirectURL.absoluteString,
+                amount: made.amount, currency: made.currency, orderNumber: made.orderNumber)
+        } else if let merchant = configuration.merchantBaseURL {
+            created = try createPaymentOverHTTP(
+                merchant: merchant, amount: amount, currency: currency, orderNumber: orderNumber)
+        } else {
             throw ReplError(
-                .notAvailable,
-                "payment create talks to the embedded sandbox only; for another backend use payment use ID KEY")
+                .notAvailable, "no merchant backend: config set merchant-base-url URL, or payment use ID KEY")
         }
-        let created = sandbox.createPayment(amount: amount, currency: currency, orderNumber: orderNumber)
-        payment = CurrentPayment(
-            paymentId: created.paymentId, verificationKey: created.verificationKey,
-            checkoutURL: created.checkoutURL.absoluteString, returnURL: created.shopRedirectURL.absoluteString,
-            amount: created.amount, currency: created.currency, orderNumber: created.orderNumber)
+        payment = created
         knownKeys[created.paymentId] = created.verificationKey
         if options.json {
             try showPayment()
             return
         }
         console.out(
-            "Created payment \(console.styled(created.paymentId, .bold)): \(created.amount) \(created.currency) "
-                + "(minor units), order \(created.orderNumber), status INITIALIZED.")
+            "Created payment \(console.styled(created.paymentId, .bold)): \(amount) \(currency) "
+                + "(minor units), order \(created.orderNumber ?? "(none)"), status INITIALIZED.")
         console.out("It is the current payment: pay card, or pay hosted.")
+    }
+
+    /// `POST {merchant}/sandbox/payments` (GATEWAY.md, the sandbox's merchant backend), for a
+    /// sandbox running elsewhere (`egw-sandbox`).
+    func createPaymentOverHTTP(merchant: String, amount: Int, currency: String, orderNumber: String?)
+        throws(ReplError) -> CurrentPayment
+    {
+        guard let url = URL(string: merchant + "/sandbox/payments") else {
+            throw ReplError(.commandFailed, "merchant-base-url is not a usable URL")
+        }
+        var body: [String: Any] = ["amount": amount, "currency": currency]
+        if let orderNumber {
+            body["orderNumber"] = orderNumber
+        }
+        let bytes = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        let request = HTTPRequest(
+            method: "POST", url: url,
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
+            body: Array(bytes), timeout: configuration.timeout)
+        let inbox = LookupInbox()
+        CurlTransport(options: .init(requireHTTPS: configuration.environment == "live"))
+            .send(request, completion: inbox.completion())
+        switch waitFor(inbox) {
+        case .none:
+            throw ReplError(.commandFailed, "payment create was interrupted")
+        case .some(.failure(let error)):
+            throw ReplError(.commandFailed, "the merchant backend did not answer: \(error.message)")
+        case .some(.success(let response)):
+            let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+            let links = (object?["_links"] as? [String: Any])?["checkoutRedirect"] as? [String: Any]
+            guard response.status == 201 || response.status == 200,
+                let paymentId = object?["paymentId"] as? String,
+                let key = object?["verificationKey"] as? String
+            else {
+                let text = shorten(redact(String(decoding: response.body, as: UTF8.self)), limit: 200)
+                throw ReplError(.commandFailed, "the merchant backend answered \(response.status): \(text)")
+            }
+            return CurrentPayment(
+                paymentId: paymentId, verificationKey: key, checkoutURL: links?["href"] as? String,
+                returnURL: object?["shopRedirectUrl"] as? String, amount: amount, currency: currency,
+                orderNumber: object?["orderNumber"] as? String)
+        }
     }
 
     // MARK: card test
