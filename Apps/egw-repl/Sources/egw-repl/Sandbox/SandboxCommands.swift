@@ -45,7 +45,9 @@ extension Shell {
 
     /// `POST {merchant}/sandbox/payments` (GATEWAY.md, the sandbox's merchant backend), for a
     /// sandbox running elsewhere (`egw-sandbox`).
-    func createPaymentOverHTTP(merchant: String, amount: Int, currency: String, orderNumber: String?)
+    func createPaymentOverHTTP(
+        merchant: String, amount: Int, currency: String, orderNumber: String?
+    )
         throws(ReplError) -> CurrentPayment
     {
         guard let url = URL(string: merchant + "/sandbox/payments") else {
