@@ -171,6 +171,26 @@ class CardPayments(unittest.TestCase):
 
 
 @needs_repl
+class JSONOutput(unittest.TestCase):
+    def test_with_json_every_output_line_is_a_json_object(self):
+        script = ("payment create\ncard test mastercard-challenge\nbuyer challenge 1234\npay card --step\nstep\n"
+                  "continue\ncard show\ncard check\nbuyer hosted pay\npayment create\npay hosted\nresult\nstatus\n"
+                  "sandbox log\nsandbox cards\nconfig set timeout 9\n")
+        result = run_repl(script, args=["--json"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        events = [json.loads(line) for line in result.stdout.splitlines()]
+        kinds = {event.get("event") for event in events if isinstance(event, dict)}
+        for kind in ("started", "transition", "http", "step", "cardEncrypted", "buyer"):
+            self.assertIn(kind, kinds)
+        https = [e for e in events if isinstance(e, dict) and e.get("event") == "http"]
+        self.assertTrue(any(e.get("jweHeader") for e in https), "the JWE protected header is reported")
+        self.assertTrue(all(isinstance(e["milliseconds"], int) for e in https))
+        outcomes = [e["outcome"] for e in events if isinstance(e, dict) and "outcome" in e]
+        self.assertEqual(outcomes[:2], ["succeeded", "succeeded"])
+        assert_no_card_data(self, result.stdout + result.stderr)
+
+
+@needs_repl
 class SteppedPayments(unittest.TestCase):
     def test_a_challenged_card_payment_step_by_step(self):
         script = ("payment create\ncard test mastercard-challenge\nbuyer challenge 1234\npay card --step\n"

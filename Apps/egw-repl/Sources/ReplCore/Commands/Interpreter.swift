@@ -114,7 +114,9 @@ public enum HelpText {
             lines.append("  \(pad(spec.name, width))  \(spec.summary)")
         }
         lines.append("")
-        lines.append("Quick start: payment create · card test challenge · buyer challenge 1234 · pay card --step")
+        lines.append(
+            "Quick start: payment create · card test mastercard-challenge · pay card --step (the sandbox passes code 1234)"
+        )
         return lines.joined(separator: "\n")
     }
 

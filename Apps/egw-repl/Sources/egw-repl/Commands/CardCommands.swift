@@ -13,7 +13,7 @@ extension Shell {
                 throw ReplError(.missingArgument, "card number needs N in a script (no terminal to type it on)")
             }
             guard let entered = readCardNumber() else {
-                console.out("Card number unchanged.")
+                note("Card number unchanged.")
                 return
             }
             text = entered
@@ -24,7 +24,7 @@ extension Shell {
         card.cardNumber = digits
         let brand = card.brand
         let brandText = brand == .unknown ? "brand unknown" : brand.displayName
-        console.out("Card number \(CardNumber.masked(digits)) (\(brandText))\(stateNote(.cardNumber)).")
+        note("Card number \(CardNumber.masked(digits)) (\(brandText))\(stateNote(.cardNumber)).")
     }
 
     func setSecurityCode(_ code: String?) throws(ReplError) {
@@ -35,12 +35,12 @@ extension Shell {
                 throw ReplError(.missingArgument, "card cvc needs CODE in a script (no terminal to type it on)")
             }
             guard let entered = readSecurityCode() else {
-                console.out("Security code unchanged.")
+                note("Security code unchanged.")
                 return
             }
             card.securityCode = entered
         }
-        console.out("Security code set (\(card.securityCode.count) digits, not shown)\(stateNote(.securityCode)).")
+        note("Security code set (\(card.securityCode.count) digits, not shown)\(stateNote(.securityCode)).")
     }
 
     /// `" — incomplete: ..."` when the field would not pass, else `""`.

@@ -13,8 +13,10 @@ extension Shell {
         defer { running = nil }
         let brand = card.brand == .unknown ? "" : " \(card.brand.displayName)"
         let number = card.cardNumber.isEmpty ? "no card number" : CardNumber.masked(card.cardNumber) + brand
-        console.out(console.styled("Paying \(payment.paymentId) by card (\(number))", .bold) + stepHint(step))
-        if !card.isValid {
+        if !options.json {
+            console.out(console.styled("Paying \(payment.paymentId) by card (\(number))", .bold) + stepHint(step))
+        }
+        if !card.isValid && !options.json {
             console.out(
                 console.styled("  the card does not pass validation: the SDK will refuse it before any request", .dim))
         }

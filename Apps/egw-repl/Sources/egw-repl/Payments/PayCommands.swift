@@ -61,8 +61,10 @@ extension Shell {
             request.preferredMethod = method
             running = run
             defer { running = nil }
-            console.out(
-                console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + stepHint(step))
+            if !options.json {
+                console.out(
+                    console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + stepHint(step))
+            }
             kit.startPayment(request, from: presenter, completion: inbox.completion())
             waitForPayment(run)
         } else {
@@ -128,14 +130,18 @@ extension Shell {
             case .endOfInput:
                 inputClosed = true
                 if let pending = run.pendingStep {
-                    console.out("(end of input: continuing the payment)")
+                    report(.object([("event", .string("endOfInput")), ("then", .string("continue"))])) {
+                        console.out("(end of input: continuing the payment)")
+                    }
                     run.stepping = false
                     run.pendingStep = nil
                     pending.answer(.proceed)
                 }
                 if let question = run.pendingQuestion {
                     run.pendingQuestion = nil
-                    console.out("(end of input: closing the page)")
+                    report(.object([("event", .string("endOfInput")), ("then", .string("close"))])) {
+                        console.out("(end of input: closing the page)")
+                    }
                     question.respond(.close)
                 }
             case .nothing:
@@ -149,7 +155,9 @@ extension Shell {
             return
         }
         run.cancelRequested = true
-        console.out(console.styled("Cancelling the payment (\(reason))…", .yellow))
+        report(.object([("event", .string("cancelling")), ("reason", .string(reason))])) {
+            console.out(console.styled("Cancelling the payment (\(reason))…", .yellow))
+        }
         run.kit.cancel()
         if let pending = run.pendingStep {
             run.pendingStep = nil
@@ -163,7 +171,7 @@ extension Shell {
         if let question = run.pendingQuestion, let action = Self.buyerAnswer(line, page: question.page) {
             _ = interpreter.feed(line)  // keep line numbers in step with the input
             run.pendingQuestion = nil
-            console.out("  buyer: \(Self.describe(action))")
+            showBuyer(action, scripted: false)
             question.respond(action)
             return
         }
@@ -171,7 +179,7 @@ extension Shell {
         // A `buyer ...` command may have queued what a waiting page needs.
         if let question = run.pendingQuestion, let action = takeBuyerAction(for: question.page) {
             run.pendingQuestion = nil
-            console.out("  buyer: \(Self.describe(action))")
+            showBuyer(action, scripted: false)
             question.respond(action)
         }
         promptIfWaiting(run)
@@ -211,7 +219,14 @@ extension Shell {
         case .browser(let event):
             showBrowserEvent(event)
         case .log(let record):
-            console.out(console.styled("  [\(record.level)] \(redact(record.message))", .dim))
+            report(
+                .object([
+                    ("event", .string("log")), ("level", .string(record.level.description)),
+                    ("message", .string(redact(record.message))),
+                ])
+            ) {
+                console.out(console.styled("  [\(record.level)] \(redact(record.message))", .dim))
+            }
         case .step(let step, let answer):
             run.stepCount += 1
             guard run.stepping, !run.cancelRequested else {
@@ -219,6 +234,15 @@ extension Shell {
                 return
             }
             run.pendingStep = (step, answer)
+            if options.json {
+                console.out(
+                    JSONValue.object([
+                        ("event", .string("step")), ("number", .number(run.stepCount)), ("state", .string(step.state)),
+                        ("action", .string(redact(step.action))),
+                    ]).text)
+                promptIfWaiting(run)
+                return
+            }
             console.out(
                 console.styled("⏸ step \(run.stepCount)", .magenta) + " \(step.state): "
                     + console.styled(step.action, .bold)
@@ -244,7 +268,20 @@ extension Shell {
         }
     }
 
+    /// One payment report: a JSON line with `--json`, else the text `human` builds.
+    func report(_ json: @autoclosure () -> JSONValue, _ human: () -> Void) {
+        if options.json {
+            console.out(json().text)
+        } else {
+            human()
+        }
+    }
+
     func showEvent(_ event: PaymentEvent) {
+        if options.json {
+            showEventJSON(event)
+            return
+        }
         switch event {
         case .started(let flow, let paymentId):
             console.out(console.styled("▸ \(flow) payment \(paymentId) started", .cyan))
@@ -272,6 +309,45 @@ extension Shell {
         }
     }
 
+    func showEventJSON(_ event: PaymentEvent) {
+        func string(_ value: String?) -> JSONValue { value.map { .string(redact($0)) } ?? .null }
+        switch event {
+        case .started(let flow, let paymentId):
+            console.out(
+                JSONValue.object([
+                    ("event", .string("started")), ("flow", .string(flow.description)),
+                    ("paymentId", .string(paymentId)),
+                ]).text)
+        case .transition(let transition):
+            console.out(
+                JSONValue.object([
+                    ("event", .string("transition")), ("from", .string(transition.from)),
+                    ("to", .string(transition.to)),
+                    ("on", string(transition.event)), ("next", string(transition.action)),
+                ]).text)
+        case .http(let exchange):
+            console.out(
+                JSONValue.object([
+                    ("event", .string("http")), ("method", .string(exchange.method)),
+                    ("url", .string(exchange.url.absoluteString)),
+                    ("status", exchange.status.map { .number($0) } ?? .null),
+                    ("milliseconds", .number(Int((exchange.duration * 1000).rounded()))),
+                    ("request", string(exchange.requestBody)), ("jweHeader", string(exchange.encryptedCardHeader)),
+                    ("response", string(exchange.responseBody)), ("failure", string(exchange.failure)),
+                ]).text)
+        case .page(let page):
+            console.out(JSONValue.object([("event", .string("page")), ("what", string(page.description))]).text)
+        case .cardEncrypted(let kid, let duration):
+            console.out(
+                JSONValue.object([
+                    ("event", .string("cardEncrypted")), ("kid", string(kid)),
+                    ("microseconds", .number(Int((duration * 1_000_000).rounded()))),
+                ]).text)
+        case .finished:
+            break
+        }
+    }
+
     func showExchange(_ exchange: HTTPExchange) {
         let status: String
         if let code = exchange.status {
@@ -293,6 +369,20 @@ extension Shell {
     }
 
     func showBrowserEvent(_ event: BrowserEvent) {
+        if options.json {
+            let what: String?
+            switch event {
+            case .redirect(let status, _, let to): what = "redirect \(status) to \(to.absoluteString)"
+            case .loaded(let page): what = "loaded \(page.kind) (\(page.status))"
+            case .autoSubmitted(let url, _): what = "auto-submitted \(url.absoluteString)"
+            case .buyerAction(let action, _): what = action == .wait ? nil : "buyer did: \(Self.describe(action))"
+            case .navigation, .failed, .closedByBuyer, .dismissed: what = nil
+            }
+            if let what {
+                console.out(JSONValue.object([("event", .string("browser")), ("what", .string(redact(what)))]).text)
+            }
+            return
+        }
         switch event {
         case .redirect(let status, _, let to):
             console.out(console.styled("  ↪ \(status) to \(redact(to.absoluteString))", .dim))
@@ -311,6 +401,10 @@ extension Shell {
     }
 
     func showOutcome(_ result: PaymentResult) {
+        if options.json {
+            console.out(resultJSON(result).text)
+            return
+        }
         let style: Console.Style
         switch result.outcome {
         case .succeeded: style = .green
@@ -335,9 +429,6 @@ extension Shell {
                 console.styled(
                     "  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", style))
         }
-        if options.json {
-            console.out(resultJSON(result).text)
-        }
     }
 
     // MARK: the buyer
@@ -348,12 +439,14 @@ extension Shell {
             return
         }
         if let action = takeBuyerAction(for: page) {
-            console.out("  buyer: \(Self.describe(action)) (scripted)")
+            showBuyer(action, scripted: true)
             respond(action)
             return
         }
         guard source.isInteractive, !run.cancelRequested else {
-            console.out("  buyer: close (no buyer action scripted: use buyer hosted ... or buyer challenge CODE)")
+            report(.object([("event", .string("buyer")), ("action", .string("close")), ("scripted", .bool(false))])) {
+                console.out("  buyer: close (no buyer action scripted: use buyer hosted ... or buyer challenge CODE)")
+            }
             respond(.close)
             return
         }
@@ -368,6 +461,16 @@ extension Shell {
                     + " Type the code the buyer enters (\(challengeHint)), or close.")
         }
         promptIfWaiting(run)
+    }
+
+    func showBuyer(_ action: BuyerAction, scripted: Bool) {
+        report(
+            .object([
+                ("event", .string("buyer")), ("action", .string(Self.describe(action))), ("scripted", .bool(scripted)),
+            ])
+        ) {
+            console.out("  buyer: \(Self.describe(action))\(scripted ? " (scripted)" : "")")
+        }
     }
 
     var challengeHint: String { sandbox == nil ? "from the issuer" : "the sandbox passes 1234" }

@@ -105,7 +105,7 @@ extension Shell {
         card.expiryMonth = "12"
         card.expiryYear = Self.twoDigitYear(yearsFromNow: 5)
         card.securityCode = CardBrand.detect(testCard.number) == .amex ? "1234" : "123"
-        console.out(
+        note(
             "Card: \(testCard.name) — \(CardNumber.masked(testCard.number)) \(card.brand.displayName), "
                 + "expiry 12/\(card.expiryYear), code set. \(testCard.behaviour).")
     }
@@ -165,7 +165,7 @@ extension Shell {
         let schedule: SandboxFault.Schedule = probability.map { .probability($0) } ?? .next(times ?? 1)
         let fault = SandboxFault(endpoint: target, kind: faultKind, schedule: schedule)
         sandbox.inject(fault)
-        console.out("Fault armed: \(fault).")
+        note("Fault armed: \(fault).")
     }
 
     func showFaults() throws(ReplError) {

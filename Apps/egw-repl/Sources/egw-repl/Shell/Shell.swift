@@ -106,6 +106,11 @@ final class Shell {
         }
     }
 
+    /// A short acknowledgement: text, or `{"message": ...}` with `--json`.
+    func note(_ text: String) {
+        console.out(options.json ? JSONValue.object([("message", .string(text))]).text : text)
+    }
+
     func fail(_ error: ReplError, line: String, lineNumber: Int) {
         anyFailed = true
         console.report(error, line: line, lineNumber: lineNumber)
@@ -147,7 +152,7 @@ final class Shell {
             payment = CurrentPayment(
                 paymentId: paymentId, verificationKey: key, checkoutURL: checkoutURL, returnURL: returnURL)
             knownKeys[paymentId] = key
-            console.out("Using payment \(paymentId) (verification key \(SecretPolicy.maskedKey(key))).")
+            note("Using payment \(paymentId) (verification key \(SecretPolicy.maskedKey(key))).")
         case .paymentShow:
             try showPayment()
         case .buyerHosted(let choice):
@@ -160,18 +165,18 @@ final class Shell {
             showBuyer()
         case .buyerClear:
             buyerSteps.removeAll()
-            console.out("Buyer actions cleared.")
+            note("Buyer actions cleared.")
         case .step, .continue, .cancel:
             try drive(command)
         case .cardNumber(let number):
             try setCardNumber(number)
         case .cardName(let name):
             card.cardholderName = name
-            console.out("Cardholder name set.")
+            note("Cardholder name set.")
         case .cardExpiry(let month, let year):
             card.expiryMonth = month
             card.expiryYear = year
-            console.out("Expiry set: \(month)/\(year)\(stateNote(.expiry)).")
+            note("Expiry set: \(month)/\(year)\(stateNote(.expiry)).")
         case .cardSecurityCode(let code):
             try setSecurityCode(code)
         case .cardTest(let name):
@@ -182,7 +187,7 @@ final class Shell {
             checkCard()
         case .cardClear:
             card.clear()
-            console.out("Card cleared.")
+            note("Card cleared.")
         case .brand(let number):
             try showBrand(number)
         case .luhn(let number):
@@ -199,7 +204,7 @@ final class Shell {
             try showFaults()
         case .sandboxFaultsClear:
             try requireSandbox().clearFaults()
-            console.out("Faults cleared.")
+            note("Faults cleared.")
         case .sandboxLog:
             try showSandboxLog()
         case .payCard(let step):
@@ -238,7 +243,7 @@ final class Shell {
             }
         }
         configuration = updated
-        console.out("\(key.rawValue) = \(configuration.value(of: key))")
+        note("\(key.rawValue) = \(configuration.value(of: key))")
     }
 
     // MARK: payment
@@ -275,10 +280,14 @@ final class Shell {
 
     func queueBuyer(_ step: BuyerStep) {
         buyerSteps.append(step)
-        console.out("Buyer will: \(step) (\(buyerSteps.count) queued).")
+        note("Buyer will: \(step) (\(buyerSteps.count) queued).")
     }
 
     func showBuyer() {
+        if options.json {
+            console.out(JSONValue.array(buyerSteps.map { .string($0.description) }).text)
+            return
+        }
         if buyerSteps.isEmpty {
             let fallback = source.isInteractive ? "the shell will ask you" : "pages will be closed"
             console.out("No buyer actions queued: \(fallback).")
