@@ -36,7 +36,9 @@ struct CookieJar: Sendable {
 
     /// Stores one `Set-Cookie` value received from `url`.
     mutating func store(setCookie: String, from url: URL) {
-        guard setCookie.utf8.count <= Self.maxCookieBytes, let host = url.host?.lowercased(), !host.isEmpty else { return }
+        guard setCookie.utf8.count <= Self.maxCookieBytes, let host = url.host?.lowercased(), !host.isEmpty else {
+            return
+        }
         var parts = setCookie.split(separator: ";", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
@@ -79,7 +81,9 @@ struct CookieJar: Sendable {
         guard !expired else { return }
         sequence += 1
         cookies.append(
-            Cookie(name: name, value: value, domain: domain, hostOnly: hostOnly, path: path, secure: secure, sequence: sequence))
+            Cookie(
+                name: name, value: value, domain: domain, hostOnly: hostOnly, path: path, secure: secure,
+                sequence: sequence))
         if cookies.count > Self.maxCookies {
             cookies.removeFirst(cookies.count - Self.maxCookies)
         }
@@ -92,7 +96,8 @@ struct CookieJar: Sendable {
         let https = url.scheme?.lowercased() == "https"
         let requestPath = url.path.isEmpty ? "/" : url.path
         let matching = cookies.filter { cookie in
-            let hostMatches = cookie.hostOnly ? cookie.domain == host : Self.domainMatches(host: host, domain: cookie.domain)
+            let hostMatches =
+                cookie.hostOnly ? cookie.domain == host : Self.domainMatches(host: host, domain: cookie.domain)
             return hostMatches && (!cookie.secure || https) && Self.pathMatches(requestPath, cookie.path)
         }
         guard !matching.isEmpty else { return nil }
@@ -105,7 +110,9 @@ struct CookieJar: Sendable {
     /// RFC 6265 5.1.4: the request path up to, not including, its last `/`.
     static func defaultPath(_ url: URL) -> String {
         let path = url.path
-        guard path.hasPrefix("/"), let lastSlash = path.lastIndex(of: "/"), lastSlash != path.startIndex else { return "/" }
+        guard path.hasPrefix("/"), let lastSlash = path.lastIndex(of: "/"), lastSlash != path.startIndex else {
+            return "/"
+        }
         return String(path[..<lastSlash])
     }
 

@@ -58,7 +58,10 @@ public struct HTMLForm: Sendable, Equatable {
     public var buttons: [Button]
 
     /// Creates a form (tests and custom presenters; the browser parses its own).
-    public init(id: String? = nil, name: String? = nil, method: String = "GET", action: URL, fields: [Field] = [], buttons: [Button] = []) {
+    public init(
+        id: String? = nil, name: String? = nil, method: String = "GET", action: URL, fields: [Field] = [],
+        buttons: [Button] = []
+    ) {
         self.id = id
         self.name = name
         self.method = method
@@ -77,7 +80,8 @@ public struct HTMLForm: Sendable, Equatable {
     /// an override replaces the value of the first control of that name and
     /// removes later ones (so it also picks a radio or a named button's value);
     /// overrides naming no control are appended, sorted by name.
-    public func entries(pressing button: Button?, overrides: [String: String] = [:]) -> [(name: String, value: String)] {
+    public func entries(pressing button: Button?, overrides: [String: String] = [:]) -> [(name: String, value: String)]
+    {
         var entries = fields.map { (name: $0.name, value: $0.value) }
         if let button, let buttonName = button.name, !buttonName.isEmpty {
             entries.append((buttonName, button.value))
@@ -215,10 +219,13 @@ struct HTMLDocument {
                     case "submit", "image":
                         let value = attributes["value"] ?? ""
                         current?.buttons.append(
-                            .init(name: inputName.isEmpty ? nil : inputName, value: value, label: value.isEmpty ? "Submit" : value))
+                            .init(
+                                name: inputName.isEmpty ? nil : inputName, value: value,
+                                label: value.isEmpty ? "Submit" : value))
                     case "checkbox", "radio":
                         if attributes["checked"] != nil && !inputName.isEmpty {
-                            current?.fields.append(.init(name: inputName, value: attributes["value"] ?? "on", type: type))
+                            current?.fields.append(
+                                .init(name: inputName, value: attributes["value"] ?? "on", type: type))
                         }
                     case "reset", "button", "file":
                         continue

@@ -127,7 +127,8 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     /// Starts showing `page`. Calls `completion(true)` on the browser's queue,
     /// then starts the first navigation; `completion(false)` when a page is
     /// already presented (one at a time).
-    public func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
+    public func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void)
+    {
         let id: UInt64? = state.withLock { state in
             guard state.session == nil else { return nil }
             state.lastID += 1
@@ -248,7 +249,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         }
     }
 
-    private func received(_ result: Result<HTTPResponse, TransportError>, for navigation: Navigation, session id: UInt64) {
+    private func received(
+        _ result: Result<HTTPResponse, TransportError>, for navigation: Navigation, session id: UInt64
+    ) {
         guard activeHandler(id) != nil else { return }
         let response: HTTPResponse
         switch result {
@@ -262,12 +265,15 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             guard state.session?.id == id else { return }
             state.session?.jar.store(response)
         }
-        if let target = RedirectRule.target(status: response.status, location: response.header("Location"), base: navigation.url) {
+        if let target = RedirectRule.target(
+            status: response.status, location: response.header("Location"), base: navigation.url)
+        {
             guard navigation.redirects < options.maxRedirects else {
                 fail(navigation.url, reason: "more than \(options.maxRedirects) redirects", session: id)
                 return
             }
-            let (method, body) = RedirectRule.nextMethod(status: response.status, method: navigation.method, body: navigation.body)
+            let (method, body) = RedirectRule.nextMethod(
+                status: response.status, method: navigation.method, body: navigation.body)
             observe(.redirect(status: response.status, from: navigation.url, to: target), session: id)
             let next = Navigation(
                 method: method, url: target, body: body, contentType: body == nil ? nil : navigation.contentType,
@@ -297,7 +303,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             }
             guard count <= options.maxAutomaticSubmissions else {
                 if count != Int.max {
-                    fail(page.url, reason: "more than \(options.maxAutomaticSubmissions) automatic form submissions", session: id)
+                    fail(
+                        page.url, reason: "more than \(options.maxAutomaticSubmissions) automatic form submissions",
+                        session: id)
                 }
                 return
             }
@@ -351,7 +359,10 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             observe(.closedByBuyer, session: id)
         case .hosted(let choice):
             guard let (form, button, overrides) = Self.hostedSubmission(choice, on: page) else {
-                fail(page.url, reason: "buyer action hosted(\(choice.rawValue)): the page has no '\(choice.rawValue)' button", session: id)
+                fail(
+                    page.url,
+                    reason: "buyer action hosted(\(choice.rawValue)): the page has no '\(choice.rawValue)' button",
+                    session: id)
                 return
             }
             submit(form, pressing: button, overrides: overrides, session: id)
@@ -371,7 +382,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         }
     }
 
-    private func submit(_ form: HTMLForm, pressing button: HTMLForm.Button?, overrides: [String: String], session id: UInt64) {
+    private func submit(
+        _ form: HTMLForm, pressing button: HTMLForm.Button?, overrides: [String: String], session id: UInt64
+    ) {
         let encoded = FormURLEncoding.encode(form.entries(pressing: button, overrides: overrides))
         if form.method == "POST" {
             navigate(
@@ -395,7 +408,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     /// The form, button and overrides for a hosted-page choice: the button
     /// `name="choice" value=<choice>`; else any button with that value; else
     /// a form with a control named `choice`, given that value.
-    static func hostedSubmission(_ choice: HostedChoice, on page: LoadedPage) -> (HTMLForm, HTMLForm.Button?, [String: String])? {
+    static func hostedSubmission(
+        _ choice: HostedChoice, on page: LoadedPage
+    ) -> (HTMLForm, HTMLForm.Button?, [String: String])? {
         let wanted = choice.rawValue
         func matches(_ button: HTMLForm.Button) -> Bool { button.value.caseInsensitiveCompare(wanted) == .orderedSame }
         for form in page.forms {
@@ -408,7 +423,8 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
                 return (form, button, [:])
             }
         }
-        for form in page.forms where form.field("choice") != nil || form.buttons.contains(where: { $0.name == "choice" }) {
+        for form in page.forms
+        where form.field("choice") != nil || form.buttons.contains(where: { $0.name == "choice" }) {
             return (form, form.buttons.first, ["choice": wanted])
         }
         return nil

@@ -1,6 +1,6 @@
-import Foundation
 internal import CCurl
 internal import CCurlShim
+import Foundation
 
 /// Initialises libcurl once per process (thread-safe through `static let`).
 enum CurlGlobal {
@@ -99,8 +99,13 @@ final class CurlResponseSink {
     }
 }
 
-private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-    data, size, count, context in
+/// libcurl's write callback shape (`CURLOPT_WRITEFUNCTION`, `CURLOPT_HEADERFUNCTION`).
+private typealias CurlWriteCallback =
+    @convention(c) (
+        UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?
+    ) -> Int
+
+private let curlWriteBody: CurlWriteCallback = { data, size, count, context in
     guard let context else { return 0 }
     let sink = Unmanaged<CurlResponseSink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -108,8 +113,7 @@ private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     return sink.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
 }
 
-private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-    data, size, count, context in
+private let curlWriteHeader: CurlWriteCallback = { data, size, count, context in
     guard let context else { return 0 }
     let sink = Unmanaged<CurlResponseSink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -157,7 +161,8 @@ final class CurlEasyHandle {
         code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
         if code != CURLE_OK {
             let detail = String(cString: errorBuffer)
-            return .failure(CurlErrors.error(for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit))
+            return .failure(
+                CurlErrors.error(for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit))
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -224,7 +229,8 @@ final class CurlEasyHandle {
                 let code = body.withUnsafeBytes { raw -> CURLcode in
                     var byte: UInt8 = 0
                     if let base = raw.baseAddress {
-                        return ccurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+                        return ccurl_setopt_pointer(
+                            handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
                     }
                     return ccurl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, &byte)
                 }
@@ -253,7 +259,8 @@ final class CurlEasyHandle {
         }
 
         if let (option, code) = failed {
-            return CurlErrors.error(for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false)
+            return CurlErrors.error(
+                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false)
         }
         return nil
     }

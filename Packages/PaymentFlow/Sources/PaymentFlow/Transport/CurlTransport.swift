@@ -91,7 +91,9 @@ public struct CurlTransport: HTTPTransport {
     /// http/https, no host, bad method or header), `.insecureScheme`,
     /// `.connect`, `.tls`, `.pinningFailed`, `.timeout`, `.reset`,
     /// `.responseTooLarge`, `.other`.
-    public func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    public func send(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
         let options = self.options
         TransferPool.shared.submit {
             completion(CurlTransport.perform(request, options: options))
@@ -110,7 +112,8 @@ public struct CurlTransport: HTTPTransport {
         while true {
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
             guard elapsed < budget else {
-                return .failure(TransportError(.timeout, "\(current.url.host ?? "?"): total timeout expired during redirects"))
+                return .failure(
+                    TransportError(.timeout, "\(current.url.host ?? "?"): total timeout expired during redirects"))
             }
             let remaining = Double(budget - elapsed) / 1_000_000_000
             let hop: CurlHop
@@ -127,11 +130,13 @@ public struct CurlTransport: HTTPTransport {
             case .response(let status, let headers, let body):
                 let response = HTTPResponse(status: status, headers: headers, body: body, url: current.url)
                 if current.followRedirects,
-                    let target = RedirectRule.target(status: status, location: response.header("Location"), base: current.url)
+                    let target = RedirectRule.target(
+                        status: status, location: response.header("Location"), base: current.url)
                 {
                     redirects += 1
                     guard redirects <= RedirectRule.maxRedirects else {
-                        return .failure(TransportError(.other, "\(hop.host): more than \(RedirectRule.maxRedirects) redirects"))
+                        return .failure(
+                            TransportError(.other, "\(hop.host): more than \(RedirectRule.maxRedirects) redirects"))
                     }
                     current = RedirectRule.redirected(current, status: status, to: target)
                     continue
@@ -142,7 +147,9 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// Validates one hop and turns it into libcurl's terms.
-    static func makeHop(_ request: HTTPRequest, options: Options, remaining: TimeInterval) -> Result<CurlHop, TransportError> {
+    static func makeHop(
+        _ request: HTTPRequest, options: Options, remaining: TimeInterval
+    ) -> Result<CurlHop, TransportError> {
         let url = request.url.absoluteURL
         let scheme = url.scheme?.lowercased() ?? ""
         guard let host = url.host, !host.isEmpty else {
@@ -165,7 +172,8 @@ public struct CurlTransport: HTTPTransport {
         var hasRequestID = false
         var hasExpect = false
         for header in request.headers {
-            guard isToken(header.name), !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+            guard isToken(header.name),
+                !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else {
                 return .failure(TransportError(.invalidURL, "\(host): invalid header '\(header.name.prefix(40))'"))
             }
@@ -185,7 +193,8 @@ public struct CurlTransport: HTTPTransport {
         }
         let pins = options.pinnedPublicKeys.first { $0.key.caseInsensitiveCompare(host) == .orderedSame }?.value
         let totalMilliseconds = max(1, Int((remaining * 1000).rounded(.up)))
-        let connectMilliseconds = max(1, min(totalMilliseconds, Int((max(0.001, options.connectTimeout) * 1000).rounded(.up))))
+        let connectMilliseconds = max(
+            1, min(totalMilliseconds, Int((max(0.001, options.connectTimeout) * 1000).rounded(.up))))
         return .success(
             CurlHop(
                 method: request.method,

@@ -15,7 +15,9 @@ enum RedirectRule {
     static let maxRedirects = 10
 
     /// Headers dropped on a cross-origin hop.
-    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "obp-verification-key"]
+    static let credentialHeaders: Set<String> = [
+        "authorization", "cookie", "proxy-authorization", "obp-verification-key",
+    ]
 
     /// The target of a redirect, or `nil` when `status` does not redirect or
     /// `location` is missing or unusable.
@@ -62,7 +64,9 @@ enum RedirectRule {
         next.body = body
         next.url = target
         if body == nil {
-            next.headers.removeAll { $0.name.lowercased() == "content-type" || $0.name.lowercased() == "content-length" }
+            next.headers.removeAll {
+                $0.name.lowercased() == "content-type" || $0.name.lowercased() == "content-length"
+            }
         }
         if !sameOrigin(request.url, target) {
             next.headers.removeAll { credentialHeaders.contains($0.name.lowercased()) }

@@ -10,7 +10,8 @@ import Testing
 
     @Test func storedCookieIsSentBackToItsHostOnly() {
         var jar = CookieJar()
-        jar.store(setCookie: "sid=abc123; Path=/; HttpOnly; SameSite=Lax", from: url("http://pay.example/checkout/pay/1"))
+        jar.store(
+            setCookie: "sid=abc123; Path=/; HttpOnly; SameSite=Lax", from: url("http://pay.example/checkout/pay/1"))
         #expect(jar.header(for: url("http://pay.example/anything")) == "sid=abc123")
         #expect(jar.header(for: url("http://PAY.example/x")) == "sid=abc123")
         #expect(jar.header(for: url("http://other.example/")) == nil)

@@ -32,7 +32,8 @@ import Testing
             </body>
             </html>
             """
-        let page = LoadedPage(url: URL(string: "http://127.0.0.1:8080/gateway-checkout/checkout/pay/pay_1")!, status: 200, html: html)
+        let page = LoadedPage(
+            url: URL(string: "http://127.0.0.1:8080/gateway-checkout/checkout/pay/pay_1")!, status: 200, html: html)
         #expect(page.kind == .hostedCheckout)
         #expect(page.title == "Sandbox checkout")
         #expect(page.meta["egw-payment-id"] == "pay_1")
@@ -65,7 +66,8 @@ import Testing
     }
 
     @Test func missingActionMeansThePageWithoutFragment() throws {
-        let form = try #require(LoadedPage(url: Self.pageURL, status: 200, html: "<form method=POST></form>").forms.first)
+        let form = try #require(
+            LoadedPage(url: Self.pageURL, status: 200, html: "<form method=POST></form>").forms.first)
         #expect(form.action.absoluteString == "https://acs.example/a/b/page?q=1")
         #expect(form.method == "POST")
     }
@@ -107,7 +109,10 @@ import Testing
                 "tx=abc123", "who=Tom & Jerry", "plain=x/", "remember=on", "entity='q' <tag> &unknown; &#0;",
                 "country=ee", "lang=English", "note=line one & two", "inner=kept-in-outer",
             ])
-        #expect(form.buttons == [.init(name: "go", value: "1", label: "Go now"), .init(name: nil, value: "Send", label: "Send")])
+        #expect(
+            form.buttons == [
+                .init(name: "go", value: "1", label: "Go now"), .init(name: nil, value: "Send", label: "Send"),
+            ])
     }
 
     @Test func severalFormsKeepDocumentOrder() {
@@ -123,10 +128,12 @@ import Testing
         #expect(cres.kind == .challengeComplete)
         #expect(cres.autoSubmitFormIndex == 0)
 
-        let onloadFirst = "<body onload=\"document.forms[0].submit()\"><form action=/a></form><form action=/b></form></body>"
+        let onloadFirst =
+            "<body onload=\"document.forms[0].submit()\"><form action=/a></form><form action=/b></form></body>"
         #expect(LoadedPage(url: url, status: 200, html: onloadFirst).autoSubmitFormIndex == 0)
 
-        let onloadByID = "<body onload=\"document.getElementById('second').submit();\"><form id=first></form><form id=second></form>"
+        let onloadByID =
+            "<body onload=\"document.getElementById('second').submit();\"><form id=first></form><form id=second></form>"
         #expect(LoadedPage(url: url, status: 200, html: onloadByID).autoSubmitFormIndex == 1)
 
         let cresSecond = "<form id=x></form><form id=\"cres-form\" method=post></form>"
@@ -145,12 +152,16 @@ import Testing
         #expect(error.kind.marker == "error")
         #expect(error.kind != .other)
         #expect(LoadedPage(url: url, status: 200, html: "<p>no marker</p>").kind == .other)
-        #expect(LoadedPage(url: url, status: 200, html: "<meta name=egw-page content=acs-challenge>").kind == .challenge)
+        #expect(
+            LoadedPage(url: url, status: 200, html: "<meta name=egw-page content=acs-challenge>").kind == .challenge)
     }
 
     @Test func unterminatedMarkupDoesNotCrash() {
         let url = URL(string: "http://h.example/")!
-        for html in ["<", "<form", "<form action=\"/x", "<!-- never closed", "<script>no end", "<input name=a value='b", "&#xZZ;&#99999999;", "<1a>", "</>"] {
+        for html in [
+            "<", "<form", "<form action=\"/x", "<!-- never closed", "<script>no end", "<input name=a value='b",
+            "&#xZZ;&#99999999;", "<1a>", "</>",
+        ] {
             _ = LoadedPage(url: url, status: 200, html: html)
         }
         let unclosed = LoadedPage(url: url, status: 200, html: "<form action=/x><input name=a value=1")
@@ -173,7 +184,8 @@ import Testing
             buttons: [.init(name: "choice", value: "pay", label: "Pay"), .init(name: nil, value: "Go", label: "Go")])
         let pressed = form.entries(pressing: form.buttons[0])
         #expect(pressed.map { "\($0.name)=\($0.value)" } == ["a=1", "code=", "a=2", "choice=pay"])
-        let overridden = form.entries(pressing: form.buttons[0], overrides: ["a": "9", "code": "1234", "choice": "cancel", "new": "n"])
+        let overridden = form.entries(
+            pressing: form.buttons[0], overrides: ["a": "9", "code": "1234", "choice": "cancel", "new": "n"])
         #expect(overridden.map { "\($0.name)=\($0.value)" } == ["a=9", "code=1234", "choice=cancel", "new=n"])
         #expect(form.entries(pressing: form.buttons[1]).count == 3)
         #expect(form.entries(pressing: nil).count == 3)

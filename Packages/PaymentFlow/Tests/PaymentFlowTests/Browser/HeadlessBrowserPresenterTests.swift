@@ -26,7 +26,9 @@ import Testing
         let presenter = HeadlessBrowserPresenter(
             script: .answering(hosted: .pay), transport: transport, onEvent: { events.append($0) })
         let handler = RecordingHandler { $0.host == "shop.example" ? .cancel : .allow }
-        #expect(await presenter.present(PageRequest(url: Self.url("/checkout/pay/p1"), purpose: .hostedCheckout), handler: handler))
+        #expect(
+            await presenter.present(
+                PageRequest(url: Self.url("/checkout/pay/p1"), purpose: .hostedCheckout), handler: handler))
         await handler.log.wait { $0.contains(.decide("http://shop.example/return?order=7")) }
         await presenter.dismiss()
 
@@ -112,7 +114,8 @@ import Testing
 
     @Test func aRedirectLoopFailsTheLoad() async {
         let transport = FakeTransport { _ in .response(302, [HTTPHeader("Location", "/loop")], "") }
-        let presenter = HeadlessBrowserPresenter(script: .always(.wait), transport: transport, options: .init(maxRedirects: 3))
+        let presenter = HeadlessBrowserPresenter(
+            script: .always(.wait), transport: transport, options: .init(maxRedirects: 3))
         let handler = RecordingHandler()
         _ = await presenter.present(PageRequest(url: Self.url("/loop"), purpose: .hostedCheckout), handler: handler)
         await handler.waitForEnd()
@@ -140,7 +143,8 @@ import Testing
 
     @Test func cancellingAMidChainRedirectStopsThere() async {
         let transport = FakeTransport { request in
-            request.url.path == "/a" ? .response(302, [HTTPHeader("Location", "/b")], "") : .response(200, Self.html, TestPages.plain)
+            request.url.path == "/a"
+                ? .response(302, [HTTPHeader("Location", "/b")], "") : .response(200, Self.html, TestPages.plain)
         }
         let presenter = HeadlessBrowserPresenter(script: .always(.wait), transport: transport)
         let handler = RecordingHandler(cancelPathPrefix: "/b")
@@ -156,10 +160,12 @@ import Testing
             switch request.url.path {
             case "/start":
                 return .response(
-                    302, [HTTPHeader("Set-Cookie", "session=s1; Path=/; HttpOnly"), HTTPHeader("Location", "/form")], "")
+                    302, [HTTPHeader("Set-Cookie", "session=s1; Path=/; HttpOnly"), HTTPHeader("Location", "/form")], ""
+                )
             case "/form":
                 return .response(
-                    200, Self.html + [HTTPHeader("Set-Cookie", "step=2; Path=/form")], TestPages.hosted(action: "/form/submit"))
+                    200, Self.html + [HTTPHeader("Set-Cookie", "step=2; Path=/form")],
+                    TestPages.hosted(action: "/form/submit"))
             default:
                 return .response(303, [HTTPHeader("Location", "/return")], "")
             }
@@ -221,7 +227,9 @@ import Testing
             case "/acs/challenge":
                 return .response(200, Self.html, TestPages.challenge(action: "/acs/challenge/submit"))
             case "/acs/challenge/submit":
-                return .response(200, Self.html, TestPages.complete(notification: "http://gw.example/3ds/notification/s1", cres: "CRES+1/="))
+                return .response(
+                    200, Self.html,
+                    TestPages.complete(notification: "http://gw.example/3ds/notification/s1", cres: "CRES+1/="))
             default:
                 return .response(200, Self.html, "<meta name=egw-page content=3ds-notification>")
             }
@@ -233,7 +241,9 @@ import Testing
                 respond(.challenge(code: "1234"))
             }, transport: transport)
         let handler = RecordingHandler(cancelPathPrefix: "/3ds/notification")
-        let page = PageRequest(url: Self.url("/acs/challenge"), formFields: [("creq", "eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ")], purpose: .challenge)
+        let page = PageRequest(
+            url: Self.url("/acs/challenge"), formFields: [("creq", "eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ")],
+            purpose: .challenge)
         _ = await presenter.present(page, handler: handler)
         await handler.log.wait { $0.contains(.decide(Self.base + "/3ds/notification/s1")) }
         await presenter.dismiss()
@@ -254,7 +264,10 @@ import Testing
     @Test func theAutoSubmittedFormCarriesItsHiddenFields() async throws {
         let transport = FakeTransport { request in
             request.url.path == "/complete"
-                ? .response(200, Self.html, "<body onload=\"document.forms[0].submit()\"><form method=post action=/n><input type=hidden name=cres value='a b'></form>")
+                ? .response(
+                    200, Self.html,
+                    "<body onload=\"document.forms[0].submit()\"><form method=post action=/n><input type=hidden name=cres value='a b'></form>"
+                )
                 : .response(200, Self.html, TestPages.plain)
         }
         let presenter = HeadlessBrowserPresenter(script: .always(.wait), transport: transport)
@@ -267,7 +280,9 @@ import Testing
     }
 
     @Test func endlessAutoSubmissionIsCutOff() async {
-        let transport = FakeTransport { _ in .response(200, Self.html, TestPages.complete(notification: "/again", cres: "x")) }
+        let transport = FakeTransport { _ in
+            .response(200, Self.html, TestPages.complete(notification: "/again", cres: "x"))
+        }
         let presenter = HeadlessBrowserPresenter(
             script: .always(.wait), transport: transport, options: .init(maxAutomaticSubmissions: 2))
         let handler = RecordingHandler()
@@ -305,9 +320,11 @@ import Testing
     }
 
     @Test func submitActionFillsAGetForm() async throws {
-        let search = "<form action='/search?old=1#f'><input name=q value=''><input type=submit name=go value=Find></form>"
+        let search =
+            "<form action='/search?old=1#f'><input name=q value=''><input type=submit name=go value=Find></form>"
         let transport = FakeTransport { request in
-            request.url.path == "/search" ? .response(200, Self.html, TestPages.plain) : .response(200, Self.html, search)
+            request.url.path == "/search"
+                ? .response(200, Self.html, TestPages.plain) : .response(200, Self.html, search)
         }
         let presenter = HeadlessBrowserPresenter(
             script: .sequence([.submit(formIndex: 0, fields: ["q": "a&b c"])]), transport: transport)
@@ -356,7 +373,9 @@ import Testing
         let observedBefore = observed.items.count
 
         // The held response arrives after the dismissal.
-        transport.releaseHeld(with: .success(HTTPResponse(status: 200, body: Array(TestPages.hosted(action: "/x").utf8), url: Self.url("/slow"))))
+        transport.releaseHeld(
+            with: .success(
+                HTTPResponse(status: 200, body: Array(TestPages.hosted(action: "/x").utf8), url: Self.url("/slow"))))
         // A second dismiss completes after everything queued before it (the release hop included).
         await presenter.dismiss()
 
@@ -393,7 +412,9 @@ import Testing
         let presenter = HeadlessBrowserPresenter(script: .always(.wait), transport: transport)
         let first = RecordingHandler()
         #expect(await presenter.present(PageRequest(url: Self.url("/1"), purpose: .hostedCheckout), handler: first))
-        #expect(!(await presenter.present(PageRequest(url: Self.url("/2"), purpose: .challenge), handler: RecordingHandler())))
+        #expect(
+            !(await presenter.present(
+                PageRequest(url: Self.url("/2"), purpose: .challenge), handler: RecordingHandler())))
         await presenter.dismiss()
         let second = RecordingHandler()
         #expect(await presenter.present(PageRequest(url: Self.url("/3"), purpose: .challenge), handler: second))

@@ -4,7 +4,7 @@ import Testing
 @testable import PaymentFlow
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// TLS verification and public-key pinning against a real TLS server:
@@ -137,7 +137,9 @@ struct OpenSSLServer {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import PaymentFlow
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `CurlTransport` against real sockets on loopback. Expected values are the
@@ -291,7 +291,8 @@ import Testing
         let bodies = await withTaskGroup(of: String.self) { group in
             for path in paths {
                 group.addTask {
-                    let response = try? await send(HTTPRequest(method: "GET", url: server.url(path)), over: transport).get()
+                    let response = try? await send(HTTPRequest(method: "GET", url: server.url(path)), over: transport)
+                        .get()
                     return String(decoding: response?.body ?? [], as: UTF8.self)
                 }
             }

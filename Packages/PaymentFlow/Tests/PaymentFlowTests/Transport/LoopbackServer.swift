@@ -3,7 +3,7 @@ import PaymentFlow
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A deliberately tiny HTTP/1.1 server on 127.0.0.1 for transport and browser
@@ -75,7 +75,9 @@ final class LoopbackServer: Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
@@ -238,7 +240,8 @@ final class LoopbackServer: Sendable {
                     String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
                 ))
         }
-        var request = Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: [])
+        var request = Request(
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: [])
         let length = Int(request.header("Content-Length") ?? "0") ?? 0
         var body = Array(data[(end + 4)...])
         while body.count < length {
@@ -253,7 +256,8 @@ final class LoopbackServer: Sendable {
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+        for index in 0...(haystack.count - needle.count)
+        where haystack[index..<(index + needle.count)].elementsEqual(needle) {
             return index
         }
         return nil

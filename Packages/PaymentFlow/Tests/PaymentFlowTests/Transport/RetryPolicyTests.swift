@@ -17,7 +17,9 @@ final class ScriptedTransport: HTTPTransport {
 
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
         sent.withLock { $0.append(request) }
-        let next = script.withLock { $0.isEmpty ? .failure(TransportError(.other, "script exhausted")) : $0.removeFirst() }
+        let next = script.withLock {
+            $0.isEmpty ? .failure(TransportError(.other, "script exhausted")) : $0.removeFirst()
+        }
         DispatchQueue.global().async { completion(next) }
     }
 }
@@ -49,7 +51,8 @@ final class RecordingSleeper: Sendable {
     ) async -> (Result<HTTPResponse, TransportError>, ScriptedTransport, RecordingSleeper) {
         let base = ScriptedTransport(script)
         let sleeper = RecordingSleeper()
-        let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0.25, maxDelay: 2, unitRandom: { random }, sleep: sleeper.sleep)
+        let policy = RetryPolicy(
+            maxAttempts: 3, baseDelay: 0.25, maxDelay: 2, unitRandom: { random }, sleep: sleeper.sleep)
         let transport = RetryingTransport(base: base, policy: policy)
         let result = await send(HTTPRequest(method: method, url: Self.url), over: transport)
         return (result, base, sleeper)
@@ -72,7 +75,8 @@ final class RecordingSleeper: Sendable {
     }
 
     @Test func attemptsAreBoundedAndTheLastResultIsReported() async throws {
-        let (result, base, sleeper) = await run("GET", [Self.status(500), Self.status(502), Self.status(504), Self.status(200)])
+        let (result, base, sleeper) = await run(
+            "GET", [Self.status(500), Self.status(502), Self.status(504), Self.status(200)])
         #expect(try result.get().status == 504)
         #expect(base.requests.count == 3)
         #expect(sleeper.recorded.count == 2)
@@ -113,7 +117,8 @@ final class RecordingSleeper: Sendable {
 
     @Test func neverMeansOneAttempt() async {
         let base = ScriptedTransport([Self.fault(.reset), Self.status(200)])
-        let result = await send(HTTPRequest(method: "GET", url: Self.url), over: RetryingTransport(base: base, policy: .never))
+        let result = await send(
+            HTTPRequest(method: "GET", url: Self.url), over: RetryingTransport(base: base, policy: .never))
         #expect(result.failureKind == .reset)
         #expect(base.requests.count == 1)
     }
