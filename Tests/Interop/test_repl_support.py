@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+import uuid
 
 REPL_BIN = os.environ.get("EGW_REPL_BIN", "")
 
@@ -94,17 +95,24 @@ class Tmux:
     """One tmux server on a private socket, one window running a command."""
 
     def __init__(self, command, width=160, height=50, env=None):
-        self.socket = f"egw-repl-test-{os.getpid()}-{id(self)}"
+        # A fresh socket name every time: reusing one races with the previous server's exit.
+        self.socket = f"egw-repl-test-{os.getpid()}-{uuid.uuid4().hex[:12]}"
         env_prefix = ""
         if env:
             env_prefix = "env " + " ".join(f"{k}={shquote(v)}" for k, v in env.items()) + " "
         # Keep the pane after the REPL exits and show its exit status.
         wrapped = f"{env_prefix}{command}; echo \"[exited $?]\"; sleep 600"
-        subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "t",
-             "-x", str(width), "-y", str(height), wrapped],
-            check=True,
-        )
+        for attempt in range(3):
+            started = subprocess.run(
+                ["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "t",
+                 "-x", str(width), "-y", str(height), wrapped],
+                capture_output=True, text=True,
+            )
+            if started.returncode == 0:
+                break
+            time.sleep(0.2 * (attempt + 1))
+        else:
+            raise AssertionError(f"tmux did not start: {started.stderr}")
 
     def send(self, *keys):
         """Sends tmux key names (Tab, Enter, C-c, C-d, Up)."""
