@@ -17,7 +17,8 @@ import Foundation
 ///
 /// Threading: `send` returns at once; the transfer runs on a small shared
 /// pool of worker threads (16 at most, process-wide) and `completion` is
-/// called exactly once, on a worker thread, never inside `send`.
+/// called exactly once, on a worker thread, never inside `send`. The total
+/// timeout runs from the `send` call, time queued for a worker included.
 ///
 /// ```swift
 /// let transport = CurlTransport(options: .init(requireHTTPS: true))
@@ -95,16 +96,20 @@ public struct CurlTransport: HTTPTransport {
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         let options = self.options
+        // The total timeout counts from here, so time spent queued behind
+        // other transfers is part of it.
+        let start = DispatchTime.now().uptimeNanoseconds
         TransferPool.shared.submit {
-            completion(CurlTransport.perform(request, options: options))
+            completion(CurlTransport.perform(request, options: options, start: start))
         }
     }
 
     /// Runs `request` to completion on the current thread, following redirects
     /// itself when asked. Blocking: only called on pool threads.
-    static func perform(_ request: HTTPRequest, options: Options) -> Result<HTTPResponse, TransportError> {
+    static func perform(
+        _ request: HTTPRequest, options: Options, start: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) -> Result<HTTPResponse, TransportError> {
         let total = request.timeout.isFinite && request.timeout > 0 ? request.timeout : options.defaultTimeout
-        let start = DispatchTime.now().uptimeNanoseconds
         let budget = UInt64(max(0.001, min(total, 86_400)) * 1_000_000_000)
         var current = request
         current.method = request.method.uppercased()
@@ -113,7 +118,8 @@ public struct CurlTransport: HTTPTransport {
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
             guard elapsed < budget else {
                 return .failure(
-                    TransportError(.timeout, "\(current.url.host ?? "?"): total timeout expired during redirects"))
+                    TransportError(
+                        .timeout, "\(current.url.host ?? "?"): total timeout expired (queued or between redirects)"))
             }
             let remaining = Double(budget - elapsed) / 1_000_000_000
             let hop: CurlHop

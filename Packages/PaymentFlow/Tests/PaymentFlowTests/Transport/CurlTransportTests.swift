@@ -96,6 +96,18 @@ import Glibc
         #expect(result.failureKind == .timeout)
     }
 
+    @Test func timeSpentQueuedCountsAgainstTheTotalTimeout() throws {
+        let server = try LoopbackServer { _ in .http(200) }
+        defer { server.stop() }
+        // A transfer whose `send` happened 5 s ago (queued behind busy workers)
+        // with a 1 s budget fails without connecting.
+        let sentAt = DispatchTime.now().uptimeNanoseconds - 5_000_000_000
+        let result = CurlTransport.perform(
+            HTTPRequest(method: "GET", url: server.url("/late"), timeout: 1), options: .init(), start: sentAt)
+        #expect(result.failureKind == .timeout)
+        #expect(server.connectionCount == 0)
+    }
+
     @Test func closedPortFailsToConnect() async throws {
         let port = try LoopbackServer.closedPort()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
