@@ -10,6 +10,11 @@ import Foundation
 /// pinning and remaining time on every hop, and dropping credential headers
 /// when a hop leaves the origin.
 ///
+/// Each request gets its own connection (no keep-alive reuse): libcurl
+/// silently resends a request, POSTs included, when a reused connection turns
+/// out to be dead, and a payment request must never be replayed behind the
+/// caller's back.
+///
 /// Every request carries a `User-Agent` (``Options/userAgent`` unless the
 /// request sets one) and an `X-Request-Id` (a fresh UUID unless the request
 /// sets one). The transport never logs, and its errors never contain a
