@@ -31,6 +31,15 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
+        // Release-built by ./bench.sh (`make bench`); not a test.
+        .executableTarget(
+            name: "PaymentFlowBench",
+            dependencies: [
+                "PaymentFlow",
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "JWE", package: "JWE"),
+            ]
+        ),
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [

@@ -93,6 +93,11 @@ final class FlowRun: Sendable {
             paymentId: context.endpoints.paymentId,
             redactor: Redactor(secrets: [context.endpoints.verificationKey]))
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        PaymentDiagnostics.runs.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        PaymentDiagnostics.runs.subtract(1, ordering: .relaxed)
     }
 
     private var paymentId: String { context.endpoints.paymentId }
@@ -189,7 +194,8 @@ final class FlowRun: Sendable {
         }
         guard let (token, action, stateName) = question else { return }
         let step = PaymentStep(flow: context.kind, paymentId: paymentId, state: stateName, action: action.description)
-        gate(step) { decision in
+        gate(step) { [weak self] decision in
+            guard let self else { return }
             self.queue.async { self.gateAnswered(token, decision) }
         }
     }
@@ -293,7 +299,8 @@ final class FlowRun: Sendable {
             self?.callReturned(token, call, request, started, .failure(TransportError(
                 .timeout, "the transport did not answer within \(Int(timeout)) s")))
         }
-        dependencies.transport.send(request) { result in
+        dependencies.transport.send(request) { [weak self] result in
+            guard let self else { return }
             self.queue.async { self.callReturned(token, call, request, started, result) }
         }
     }
@@ -402,7 +409,8 @@ final class FlowRun: Sendable {
         let verificationKey = context.endpoints.verificationKey
         let redactor = Redactor(secrets: [verificationKey])
         callbackQueue.async {
-            resolver.resolveStatus(paymentId: paymentId, verificationKey: verificationKey) { status, orderNumber, error in
+            resolver.resolveStatus(paymentId: paymentId, verificationKey: verificationKey) { [weak self] status, orderNumber, error in
+                guard let self else { return }
                 let result: Result<HostedCheckoutMachine.StatusReport, FlowError>
                 if let error {
                     let message = redactor.scrubForeign(error.localizedDescription)
@@ -469,7 +477,8 @@ final class FlowRun: Sendable {
         let handler = PageHandler(run: self, pageId: id)
         let request = plan.pageRequest
         callbackQueue.async {
-            presenter.present(request, handler: handler) { shown in
+            presenter.present(request, handler: handler) { [weak self] shown in
+                guard let self else { return }
                 self.queue.async { self.presentCompleted(id, shown: shown) }
             }
         }
@@ -553,7 +562,8 @@ final class FlowRun: Sendable {
         schedulePageTimer(id)
         observe(.page(.dismissRequested))
         callbackQueue.async {
-            presenter.dismiss {
+            presenter.dismiss { [weak self] in
+                guard let self else { return }
                 self.queue.async { self.dismissCompleted(id) }
             }
         }
@@ -672,9 +682,10 @@ final class FlowRun: Sendable {
 
 /// The `PageEventHandler` given to the presenter for one page: forwards the
 /// page's events to its run, tagged with the page's id so a stale page's
-/// events are ignored.
+/// events are ignored. It holds the run weakly (the run holds itself until it
+/// delivered), so a presenter that keeps handlers keeps no finished payment.
 final class PageHandler: PageEventHandler {
-    let run: FlowRun
+    weak let run: FlowRun?
     let pageId: UInt64
 
     init(run: FlowRun, pageId: UInt64) {
@@ -682,10 +693,10 @@ final class PageHandler: PageEventHandler {
         self.pageId = pageId
     }
 
-    func page(decidePolicyFor url: URL) -> NavigationDecision { run.decidePolicy(pageId: pageId, url: url) }
-    func pageDidFinishLoad(_ url: URL) { run.pageEvent(pageId: pageId, .loaded(url)) }
-    func pageDidFailLoad(_ url: URL, reason: String) { run.pageEvent(pageId: pageId, .failedToLoad(url, reason: reason)) }
-    func pageWasClosedByBuyer() { run.pageEvent(pageId: pageId, .closedByBuyer) }
+    func page(decidePolicyFor url: URL) -> NavigationDecision { run?.decidePolicy(pageId: pageId, url: url) ?? .cancel }
+    func pageDidFinishLoad(_ url: URL) { run?.pageEvent(pageId: pageId, .loaded(url)) }
+    func pageDidFailLoad(_ url: URL, reason: String) { run?.pageEvent(pageId: pageId, .failedToLoad(url, reason: reason)) }
+    func pageWasClosedByBuyer() { run?.pageEvent(pageId: pageId, .closedByBuyer) }
 }
 
 extension Result {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import PaymentFlow
+@testable @_spi(Diagnostics) import PaymentFlow
 
 /// The driver and the hosted flow with stub transport, presenter and resolver:
 /// every terminal path of CONTRACT.md section 3, each checked against the
@@ -432,3 +432,44 @@ final class HostedDriverTests: XCTestCase {
 
 /// Keeps test delegates alive past the test body.
 let objc_keep = Mutex<[StubDelegate]>([])
+
+/// Finished payments are released even when a presenter keeps its page handlers forever.
+final class RunLifetimeTests: XCTestCase {
+    /// A presenter that shows the page, goes to the return URL, and never lets go of the handler.
+    final class HoardingPresenter: PaymentPresenter {
+        let handlers = Mutex<[any PageEventHandler]>([])
+        let returnURL: URL
+        init(returnURL: URL) { self.returnURL = returnURL }
+        func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
+            handlers.withLock { $0.append(handler) }
+            let returnURL = self.returnURL
+            DispatchQueue.global().async {
+                completion(true)
+                _ = handler.page(decidePolicyFor: returnURL)
+            }
+        }
+        func dismiss(completion: @escaping @Sendable () -> Void) { DispatchQueue.global().async { completion() } }
+    }
+
+    func testRunsAreReleasedAfterDelivery() throws {
+        let before = PaymentDiagnostics.livePaymentRuns
+        let presenter = HoardingPresenter(returnURL: URL(string: "myshop://done")!)
+        let transport = StubTransport { request in
+            StubTransport.json(200, #"{"paymentId":"p_1","paymentStatus":"SETTLED"}"#, url: request.url)
+        }
+        let kit = PaymentKit(
+            configuration: Configuration(apiBaseURL: URL(string: "http://127.0.0.1:9/api"), environment: .sandbox),
+            resolver: nil, dependencies: stubDependencies(transport))
+        for _ in 0..<20 {
+            let request = PaymentRequest(
+                paymentId: "p_1", verificationKey: "vk", checkoutURL: URL(string: "http://127.0.0.1:9/pay")!,
+                returnURL: URL(string: "myshop://done")!)
+            XCTAssertEqual(ContractHarness.run(self) { kit.startPayment(request, from: presenter, completion: $0) }?.outcome, .succeeded)
+        }
+        XCTAssertEqual(presenter.handlers.withLock { $0.count }, 20)
+        // Queue blocks of the last run may still be unwinding: wait for them, bounded.
+        let deadline = Date() + 10
+        while PaymentDiagnostics.livePaymentRuns > before, Date() < deadline { RunLoop.current.run(until: Date() + 0.01) }
+        XCTAssertEqual(PaymentDiagnostics.livePaymentRuns, before)
+    }
+}
