@@ -10,22 +10,23 @@
 // - memory held after 1,000 and after 10,000 payments (RSS once the sandbox of the
 //   round is released and freed memory returned), and the payment runs left alive.
 import Dispatch
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import GatewaySandbox
 import JWE
 @_spi(Diagnostics) import PaymentFlow
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
 /// glibc's `malloc_trim(0)` (in `<malloc.h>`, which Swift's Glibc module does not import), looked up at run time.
 func releaseFreedMemory() {
     #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
     #endif
 }
 
@@ -88,7 +89,8 @@ let presenter = HeadlessBrowserPresenter(script: .answering(hosted: .pay, challe
 @discardableResult
 func payCard(_ kit: PaymentKit, number: String = "4111111111111111") -> PaymentResult {
     let payment = sandbox.createPayment()
-    let card = CardInput(cardholderName: "Bench", cardNumber: number, expiryMonth: "12", expiryYear: "35", securityCode: "123")
+    let card = CardInput(
+        cardholderName: "Bench", cardNumber: number, expiryMonth: "12", expiryYear: "35", securityCode: "123")
     let done = DispatchSemaphore(value: 0)
     let box = Mutex<PaymentResult?>(nil)
     kit.startCardPayment(
@@ -133,7 +135,9 @@ func bareRoundTrip(_ request: HTTPRequest) -> Double {
 let jwkRequest = HTTPRequest(
     method: "GET", url: sandbox.checkoutBaseURL.appendingPathComponent("checkout/.well-known/jwks.json"),
     headers: [HTTPHeader("Accept", "application/json")])
-let plaintext = Array(#"{"cardholderName":"Bench","cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"35","securityCode":"123"}"#.utf8)
+let plaintext = Array(
+    #"{"cardholderName":"Bench","cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"35","securityCode":"123"}"#
+        .utf8)
 let sandboxKeyText: String = {
     let done = DispatchSemaphore(value: 0)
     let box = Mutex<String>("")
@@ -155,15 +159,20 @@ let sandboxKey: RSAPublicKey? = {
 func bareCardPayment() -> Double {
     let payment = sandbox.createPayment()
     guard let sandboxKey, let token = try? JWEEncrypter(recipient: sandboxKey).encrypt(plaintext) else { return 0 }
-    let base = sandbox.checkoutAPIBaseURL.absoluteString + "/checkout/api/egw/v1/payments/\(payment.paymentId)/card-sessions"
+    let base =
+        sandbox.checkoutAPIBaseURL.absoluteString + "/checkout/api/egw/v1/payments/\(payment.paymentId)/card-sessions"
     func post(_ url: String, _ body: String) -> [UInt8] {
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<[UInt8]>([])
-        transport.send(HTTPRequest(
-            method: "POST", url: URL(string: url)!,
-            headers: [HTTPHeader("Obp-Verification-Key", payment.verificationKey), HTTPHeader("X-Request-Id", UUID().uuidString),
-                      HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
-            body: Array(body.utf8))
+        transport.send(
+            HTTPRequest(
+                method: "POST", url: URL(string: url)!,
+                headers: [
+                    HTTPHeader("Obp-Verification-Key", payment.verificationKey),
+                    HTTPHeader("X-Request-Id", UUID().uuidString),
+                    HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json"),
+                ],
+                body: Array(body.utf8))
         ) { result in
             if case .success(let response) = result { box.withLock { $0 = response.body } }
             done.signal()
@@ -176,8 +185,10 @@ func bareCardPayment() -> Double {
     guard let object = try? JSONSerialization.jsonObject(with: Data(created)) as? [String: Any],
         let sessionId = object["sessionId"] as? String
     else { return 0 }
-    _ = post(base + "/\(sessionId)/authentication",
-             #"{"notificationUrl":"\#(sandbox.checkoutBaseURL.absoluteString)/checkout/3ds/notification/\#(sessionId)","browser":{"userAgent":"b","acceptHeader":"*/*","language":"en-GB","timeZoneOffsetMinutes":0}}"#)
+    _ = post(
+        base + "/\(sessionId)/authentication",
+        #"{"notificationUrl":"\#(sandbox.checkoutBaseURL.absoluteString)/checkout/3ds/notification/\#(sessionId)","browser":{"userAgent":"b","acceptHeader":"*/*","language":"en-GB","timeZoneOffsetMinutes":0}}"#
+    )
     return now() - wireStart
 }
 for _ in 0..<200 { bareCardPayment() }  // warm up
@@ -213,12 +224,18 @@ func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000)
 func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2fx", a / b) }
 
 print("== PaymentFlow benchmarks (release, in-process sandbox on loopback, libcurl) ==")
-print("baseline (same run): bare transport, the same 2 POSTs (create session, authenticate) \(ms(baselineWire)); bare JWE encryption \(ms(baselineEncryption)); sum \(ms(baselinePayment))")
-print("frictionless card payments: \(paymentsPerRound) sequential, \(succeeded) succeeded, \(String(format: "%.0f", Double(paymentsPerRound) / elapsed)) payments/s")
+print(
+    "baseline (same run): bare transport, the same 2 POSTs (create session, authenticate) \(ms(baselineWire)); bare JWE encryption \(ms(baselineEncryption)); sum \(ms(baselinePayment))"
+)
+print(
+    "frictionless card payments: \(paymentsPerRound) sequential, \(succeeded) succeeded, \(String(format: "%.0f", Double(paymentsPerRound) / elapsed)) payments/s"
+)
 print("  per payment \(ms(perPayment)) = \(ratio(perPayment, baselinePayment)) the baseline")
 print("  waiting on the server (HTTP as the SDK saw it) \(ms(server)) = \(ratio(server, baselineWire)) the bare POSTs")
 print("  RSA/JWE encryption \(ms(encryption)) = \(ratio(encryption, baselineEncryption)) the bare encryption")
-print("  SDK work (validation, machines, driver, JSON, queues) \(ms(sdkWork)) = \(String(format: "%.1f%%", sdkWork / perPayment * 100)) of the payment")
+print(
+    "  SDK work (validation, machines, driver, JSON, queues) \(ms(sdkWork)) = \(String(format: "%.1f%%", sdkWork / perPayment * 100)) of the payment"
+)
 
 // MARK: - Requests per payment
 
@@ -226,14 +243,18 @@ func sdkRequests(_ body: () -> Void) -> (sdk: Int, all: Int) {
     let mark = sandbox.requestLog.last?.sequence ?? 0
     body()
     let entries = sandbox.requestLog.filter { $0.sequence > mark }
-    let api: [SandboxEndpoint] = [.statusLookup, .jwks, .cardSessionCreate, .cardSessionGet, .authentication, .challengeResult]
+    let api: [SandboxEndpoint] = [
+        .statusLookup, .jwks, .cardSessionCreate, .cardSessionGet, .authentication, .challengeResult,
+    ]
     return (entries.filter { api.contains($0.endpoint ?? .any) }.count, entries.count)
 }
 let cached = sdkRequests { payCard(kit) }
 let uncached = sdkRequests { payCard(PaymentKit(configuration: configuration(observed: false))) }
 let hosted = sdkRequests { payHosted(kit) }
 let challenge = sdkRequests { payCard(kit, number: "5555555555554444") }
-print("HTTP requests per frictionless card payment: \(cached.sdk) with the key cached (target 2), \(uncached.sdk) without (target 3)")
+print(
+    "HTTP requests per frictionless card payment: \(cached.sdk) with the key cached (target 2), \(uncached.sdk) without (target 3)"
+)
 print("HTTP requests per hosted payment: \(hosted.sdk) by the SDK (status lookup), \(hosted.all) with the page loads")
 print("HTTP requests per challenged card payment: \(challenge.sdk) by the SDK, \(challenge.all) with the ACS pages")
 
@@ -264,7 +285,8 @@ func heldAfter(_ count: Int) -> Int {
                     cardholderName: "Bench", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "35",
                     securityCode: "123")
                 kit.startCardPayment(
-                    CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey), card: card,
+                    CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey),
+                    card: card,
                     from: presenter
                 ) { _ in done.signal() }
             }
@@ -284,6 +306,8 @@ _ = heldAfter(1000)  // warm up: pools, caches, allocator arenas
 let rssAt1k = heldAfter(1000)
 let rssAtEnd = heldAfter(memoryTotal)
 let liveRuns = PaymentDiagnostics.livePaymentRuns
-print("memory held (RSS after the sandbox is released and malloc_trim): \(rssAt1k) KiB after 1,000 payments, \(rssAtEnd) KiB after \(memoryTotal) = \(ratio(Double(rssAtEnd), Double(rssAt1k))) (\(rssAtEnd - rssAt1k >= 0 ? "+" : "")\(rssAtEnd - rssAt1k) KiB)")
+print(
+    "memory held (RSS after the sandbox is released and malloc_trim): \(rssAt1k) KiB after 1,000 payments, \(rssAtEnd) KiB after \(memoryTotal) = \(ratio(Double(rssAtEnd), Double(rssAt1k))) (\(rssAtEnd - rssAt1k >= 0 ? "+" : "")\(rssAtEnd - rssAt1k) KiB)"
+)
 print("  payment runs still alive after every payment of this run: \(liveRuns)")
 sandbox.stop()

@@ -96,7 +96,8 @@ public struct Configuration: Sendable {
             }
         }
         if !(requestTimeout > 0) || !requestTimeout.isFinite {
-            return FlowError(.invalidRequest, "requestTimeout must be a positive number of seconds", source: "configuration")
+            return FlowError(
+                .invalidRequest, "requestTimeout must be a positive number of seconds", source: "configuration")
         }
         if !(statusResolverTimeout > 0) || !statusResolverTimeout.isFinite {
             return FlowError(

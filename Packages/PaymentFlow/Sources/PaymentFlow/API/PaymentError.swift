@@ -161,8 +161,9 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// This error as the cause of a new one with another code.
     func wrapped(as code: PaymentError.Code, _ reason: String) -> FlowError {
-        FlowError(code, reason, source: source, httpStatus: httpStatus, gatewayCode: gatewayCode,
-                  underlying: .flow(Box(self)))
+        FlowError(
+            code, reason, source: source, httpStatus: httpStatus, gatewayCode: gatewayCode,
+            underlying: .flow(Box(self)))
     }
 
     var description: String { "\(code) (\(code.rawValue)): \(reason)" }

@@ -43,7 +43,8 @@ public final class PaymentKit: Sendable {
 
     /// A kit whose hosted payments are resolved by `statusResolver` instead of the built-in lookup.
     public convenience init(configuration: Configuration, statusResolver: any PaymentStatusResolving) {
-        self.init(configuration: configuration, resolver: statusResolver, dependencies: .live(configuration: configuration))
+        self.init(
+            configuration: configuration, resolver: statusResolver, dependencies: .live(configuration: configuration))
     }
 
     /// A kit that sends its HTTP requests through `transport` (Linux addition, for tests and tools).
@@ -91,7 +92,9 @@ public final class PaymentKit: Sendable {
 
     /// Starts a hosted-checkout payment and reports its one result to `delegate`, held weakly
     /// (if it is gone by then, the result is dropped).
-    public func startPayment(_ request: PaymentRequest, from presenter: any PaymentPresenter, delegate: any PaymentDelegate) {
+    public func startPayment(
+        _ request: PaymentRequest, from presenter: any PaymentPresenter, delegate: any PaymentDelegate
+    ) {
         _ = beginHosted(request, presenter: presenter, deliver: Self.weakDelivery(to: delegate))
     }
 
@@ -125,11 +128,14 @@ public final class PaymentKit: Sendable {
             let source: HostedCheckoutMachine.StatusSource =
                 statusResolver != nil ? .resolver : (configuration.apiBaseURL != nil ? .builtIn : .none)
             let page = PagePlan(
-                url: GatewayAPI.checkoutPage(checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
+                url: GatewayAPI.checkoutPage(
+                    checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
                 formFields: nil, purpose: .hostedCheckout)
-            machine = .hosted(HostedCheckoutMachine(.init(page: page, returnURL: request.returnURL, statusSource: source)))
+            machine = .hosted(
+                HostedCheckoutMachine(.init(page: page, returnURL: request.returnURL, statusSource: source)))
         }
-        return begin(kind: .hostedCheckout, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
+        return begin(
+            kind: .hostedCheckout, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
     }
 
     // MARK: - Card
@@ -151,7 +157,8 @@ public final class PaymentKit: Sendable {
 
     /// Starts a card payment and reports its one result to `delegate`, held weakly.
     public func startCardPayment(
-        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter, delegate: any PaymentDelegate
+        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
+        delegate: any PaymentDelegate
     ) {
         _ = beginCard(request, card: card, presenter: presenter, deliver: Self.weakDelivery(to: delegate))
     }
@@ -184,8 +191,10 @@ public final class PaymentKit: Sendable {
         if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
             machine = .rejected(.failed(problem), finished: false)
         } else if let checkoutBaseURL = configuration.checkoutBaseURL {
-            machine = .card(CardPaymentMachine(.init(
-                card: RequestValidation.snapshot(card), checkoutBaseURL: checkoutBaseURL)))
+            machine = .card(
+                CardPaymentMachine(
+                    .init(
+                        card: RequestValidation.snapshot(card), checkoutBaseURL: checkoutBaseURL)))
         } else {
             machine = .rejected(.failed(FlowError(.encryptionKeyUnavailable, "no checkoutBaseURL")), finished: false)
         }
@@ -205,7 +214,8 @@ public final class PaymentKit: Sendable {
         }
         let context = { [weak self] (claimed: Bool) -> FlowRun.Context in
             FlowRun.Context(
-                kind: kind, endpoints: endpoints, configuration: self?.configuration ?? Configuration(environment: .live),
+                kind: kind, endpoints: endpoints,
+                configuration: self?.configuration ?? Configuration(environment: .live),
                 presenter: presenter, resolver: self?.statusResolver, keyCache: self?.keyCache ?? EncryptionKeyCache(),
                 dependencies: self?.dependencies ?? .live(configuration: Configuration(environment: .live)),
                 deliver: deliver,
@@ -233,8 +243,11 @@ public final class PaymentKit: Sendable {
         }
         let refusal = FlowRun(
             context: context(false),
-            machine: .rejected(.failed(FlowError(
-                .invalidRequest, "another payment of this PaymentKit is still in progress", source: "PaymentKit")),
+            machine: .rejected(
+                .failed(
+                    FlowError(
+                        .invalidRequest, "another payment of this PaymentKit is still in progress", source: "PaymentKit"
+                    )),
                 finished: false))
         refusal.start()
         return refusal

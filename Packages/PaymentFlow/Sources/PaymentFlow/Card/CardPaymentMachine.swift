@@ -123,8 +123,12 @@ struct CardPaymentMachine {
                 state = .encrypting(input, retried: retried)
                 return .encrypt(key)
             case .failure(let error):
-                return finish(.failed(error.code == .encryptionKeyUnavailable
-                    ? error : error.wrapped(as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched")))
+                return finish(
+                    .failed(
+                        error.code == .encryptionKeyUnavailable
+                            ? error
+                            : error.wrapped(
+                                as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched")))
             }
         case .idle, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
             .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
@@ -158,9 +162,12 @@ struct CardPaymentMachine {
                 return proceed(with: snapshot, resent: false)
             case .unknownKey:
                 if retried {
-                    return finish(.failed(FlowError(
-                        .encryptionKeyUnavailable, "the gateway refused the freshly fetched key too (UNKNOWN_KEY)",
-                        source: "POST card-sessions", httpStatus: 422, gatewayCode: "UNKNOWN_KEY")))
+                    return finish(
+                        .failed(
+                            FlowError(
+                                .encryptionKeyUnavailable,
+                                "the gateway refused the freshly fetched key too (UNKNOWN_KEY)",
+                                source: "POST card-sessions", httpStatus: 422, gatewayCode: "UNKNOWN_KEY")))
                 }
                 state = .fetchingKey(input, retried: true)
                 return .fetchKey(refresh: true)
@@ -208,14 +215,21 @@ struct CardPaymentMachine {
                     // after a lost answer, send the step once more.
                     if let confirming { return finish(.failed(confirming, sessionId: sessionId)) }
                     guard !resent else {
-                        return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: FlowError(
-                            .networkError, "the gateway did not apply \(step) after two attempts", source: "GET card-session")))
+                        return finish(
+                            Terminal(
+                                outcome: .unresolved, sessionId: sessionId,
+                                error: FlowError(
+                                    .networkError, "the gateway did not apply \(step) after two attempts",
+                                    source: "GET card-session")))
                     }
                     return resend(step, sessionId: sessionId)
                 case (.challengeResult, .authenticationRequired):
-                    return finish(.failed(FlowError(
-                        .invalidResponse, "the session went back to AUTHENTICATION_REQUIRED after its challenge",
-                        source: "GET card-session"), sessionId: sessionId))
+                    return finish(
+                        .failed(
+                            FlowError(
+                                .invalidResponse,
+                                "the session went back to AUTHENTICATION_REQUIRED after its challenge",
+                                source: "GET card-session"), sessionId: sessionId))
                 case (_, .challengeRequired), (_, .completed), (_, .failed):
                     return proceed(with: snapshot, resent: resent)
                 }
@@ -223,8 +237,11 @@ struct CardPaymentMachine {
                 if let confirming { return finish(.failed(confirming, sessionId: sessionId)) }
                 return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: error))
             case .unknownKey:
-                return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: FlowError(
-                    .invalidResponse, "UNKNOWN_KEY when reading a session", source: "GET card-session")))
+                return finish(
+                    Terminal(
+                        outcome: .unresolved, sessionId: sessionId,
+                        error: FlowError(
+                            .invalidResponse, "UNKNOWN_KEY when reading a session", source: "GET card-session")))
             }
         case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
             .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .finished:
@@ -245,8 +262,10 @@ struct CardPaymentMachine {
         case .rejected(let error), .unreachable(let error):
             return finish(.failed(error, sessionId: sessionId))
         case .unknownKey:
-            return finish(.failed(FlowError(
-                .invalidResponse, "UNKNOWN_KEY answered to \(step)", source: "\(step)"), sessionId: sessionId))
+            return finish(
+                .failed(
+                    FlowError(
+                        .invalidResponse, "UNKNOWN_KEY answered to \(step)", source: "\(step)"), sessionId: sessionId))
         }
     }
 
@@ -261,10 +280,14 @@ struct CardPaymentMachine {
     }
 
     private mutating func authenticate(sessionId: String, resent: Bool) -> FlowAction {
-        guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId) else {
-            return finish(.failed(FlowError(
-                .invalidResponse, "the session id cannot be part of a notification URL", source: "authentication"),
-                sessionId: sessionId))
+        guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
+        else {
+            return finish(
+                .failed(
+                    FlowError(
+                        .invalidResponse, "the session id cannot be part of a notification URL",
+                        source: "authentication"),
+                    sessionId: sessionId))
         }
         state = .authenticating(sessionId: sessionId, resent: resent)
         return .call(.authenticate(sessionId: sessionId, notificationURL: notificationURL))
@@ -277,11 +300,15 @@ struct CardPaymentMachine {
         case .authenticationRequired:
             return authenticate(sessionId: sessionId, resent: resent)
         case .challengeRequired(let challenge):
-            guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
+            guard
+                let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
             else {
-                return finish(.failed(FlowError(
-                    .invalidResponse, "the session id cannot be part of a notification URL", source: "challenge"),
-                    sessionId: sessionId))
+                return finish(
+                    .failed(
+                        FlowError(
+                            .invalidResponse, "the session id cannot be part of a notification URL", source: "challenge"
+                        ),
+                        sessionId: sessionId))
             }
             state = .presentingChallenge(sessionId: sessionId, notificationURL: notificationURL)
             return .present(GatewayAPI.challengePage(challenge))
@@ -301,9 +328,12 @@ struct CardPaymentMachine {
                 state = .challenging(sessionId: sessionId, notificationURL: notificationURL)
                 return .none
             }
-            return finish(.failed(FlowError(
-                .presentationFailed, "the presenter could not show the 3-D Secure challenge", source: "presenter"),
-                sessionId: sessionId))
+            return finish(
+                .failed(
+                    FlowError(
+                        .presentationFailed, "the presenter could not show the 3-D Secure challenge",
+                        source: "presenter"),
+                    sessionId: sessionId))
         case .completingChallenge, .dismissingChallenge:
             // The challenge ended before the presenter's answer; the dismissal waits for it.
             return .none
@@ -345,9 +375,11 @@ struct CardPaymentMachine {
     mutating func pageFailed(_ url: URL, reason: String) -> FlowAction {
         switch state {
         case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _):
-            return finish(.failed(FlowError(
-                .pageLoadFailed, "the 3-D Secure challenge page failed to load: \(reason)", source: "presenter"),
-                sessionId: sessionId))
+            return finish(
+                .failed(
+                    FlowError(
+                        .pageLoadFailed, "the 3-D Secure challenge page failed to load: \(reason)", source: "presenter"),
+                    sessionId: sessionId))
         case .completingChallenge(let sessionId):
             // The issuer already has the answer; the gateway tells the result either way.
             state = .dismissingChallenge(sessionId: sessionId)

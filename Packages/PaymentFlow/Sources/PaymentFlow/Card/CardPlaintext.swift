@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The card fields as read from `CardInput` at submit time.
@@ -29,7 +29,11 @@ struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugSt
     }
 
     /// The last four digits of the number.
-    var last4: String { String(cardNumber.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }.suffix(4).map(Character.init)) }
+    var last4: String {
+        String(
+            cardNumber.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }.suffix(4).map(
+                Character.init))
+    }
 
     var description: String { "card ••••\(last4)" }
     var debugDescription: String { description }
@@ -103,7 +107,10 @@ enum CardPlaintext {
             put(byte)
         case 0..<0x20:
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            for b in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] {
+            for b in [
+                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                hex[Int(byte & 0xF)],
+            ] {
                 put(b)
             }
         default:

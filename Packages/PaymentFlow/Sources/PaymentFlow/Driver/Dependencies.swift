@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 internal import JWE
+import Synchronization
 
 /// A scheduled piece of work that can be cancelled.
 struct FlowTimer: Sendable {
@@ -69,11 +69,14 @@ struct FlowDependencies: Sendable {
     /// reads, the system clock, random UUIDs, JWE encryption.
     static func live(configuration: Configuration, transport base: (any HTTPTransport)? = nil) -> FlowDependencies {
         let clock = FlowClock.live
-        let transport = base ?? CurlTransport(options: CurlTransport.Options(
-            connectTimeout: min(10, configuration.requestTimeout),
-            defaultTimeout: configuration.requestTimeout,
-            requireHTTPS: !configuration.environment.allowsPlainHTTP,
-            userAgent: GatewayAPI.userAgent))
+        let transport =
+            base
+            ?? CurlTransport(
+                options: CurlTransport.Options(
+                    connectTimeout: min(10, configuration.requestTimeout),
+                    defaultTimeout: configuration.requestTimeout,
+                    requireHTTPS: !configuration.environment.allowsPlainHTTP,
+                    userAgent: GatewayAPI.userAgent))
         let policy = RetryPolicy(
             maxAttempts: 3, baseDelay: 0.25, maxDelay: 2,
             unitRandom: { Double.random(in: 0..<1) },

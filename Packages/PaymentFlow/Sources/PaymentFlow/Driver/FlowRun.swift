@@ -296,8 +296,11 @@ final class FlowRun: Sendable {
         let started = dependencies.clock.now()
         let timeout = context.endpoints.timeout + dependencies.transportGrace
         let token = beginOperation(timeout: timeout) { [weak self] token in
-            self?.callReturned(token, call, request, started, .failure(TransportError(
-                .timeout, "the transport did not answer within \(Int(timeout)) s")))
+            self?.callReturned(
+                token, call, request, started,
+                .failure(
+                    TransportError(
+                        .timeout, "the transport did not answer within \(Int(timeout)) s")))
         }
         dependencies.transport.send(request) { [weak self] result in
             guard let self else { return }
@@ -372,7 +375,8 @@ final class FlowRun: Sendable {
     }
 
     private func observeExchange(
-        _ call: GatewayCall, _ request: HTTPRequest, _ started: TimeInterval, _ result: Result<HTTPResponse, TransportError>
+        _ call: GatewayCall, _ request: HTTPRequest, _ started: TimeInterval,
+        _ result: Result<HTTPResponse, TransportError>
     ) {
         let duration = max(0, dependencies.clock.now() - started)
         let requestId = request.headers.first { $0.name == "X-Request-Id" }?.value ?? ""
@@ -401,22 +405,28 @@ final class FlowRun: Sendable {
         }
         let timeout = context.configuration.statusResolverTimeout
         let token = beginOperation(timeout: timeout) { [weak self] token in
-            self?.resolverAnswered(token, .failure(FlowError(
-                .statusLookupFailed, "the status resolver did not answer within \(timeout) s",
-                source: "status resolver")))
+            self?.resolverAnswered(
+                token,
+                .failure(
+                    FlowError(
+                        .statusLookupFailed, "the status resolver did not answer within \(timeout) s",
+                        source: "status resolver")))
         }
         let paymentId = self.paymentId
         let verificationKey = context.endpoints.verificationKey
         let redactor = Redactor(secrets: [verificationKey])
         callbackQueue.async {
-            resolver.resolveStatus(paymentId: paymentId, verificationKey: verificationKey) { [weak self] status, orderNumber, error in
+            resolver.resolveStatus(paymentId: paymentId, verificationKey: verificationKey) {
+                [weak self] status, orderNumber, error in
                 guard let self else { return }
                 let result: Result<HostedCheckoutMachine.StatusReport, FlowError>
                 if let error {
                     let message = redactor.scrubForeign(error.localizedDescription)
-                    result = .failure(FlowError(
-                        .statusLookupFailed, "the status resolver reported an error: \(message)", source: "status resolver",
-                        underlying: .foreign(domain: error.domain, code: error.code, message: message)))
+                    result = .failure(
+                        FlowError(
+                            .statusLookupFailed, "the status resolver reported an error: \(message)",
+                            source: "status resolver",
+                            underlying: .foreign(domain: error.domain, code: error.code, message: message)))
                 } else {
                     result = .success(.init(paymentStatus: status, orderNumber: orderNumber))
                 }
@@ -695,7 +705,9 @@ final class PageHandler: PageEventHandler {
 
     func page(decidePolicyFor url: URL) -> NavigationDecision { run?.decidePolicy(pageId: pageId, url: url) ?? .cancel }
     func pageDidFinishLoad(_ url: URL) { run?.pageEvent(pageId: pageId, .loaded(url)) }
-    func pageDidFailLoad(_ url: URL, reason: String) { run?.pageEvent(pageId: pageId, .failedToLoad(url, reason: reason)) }
+    func pageDidFailLoad(_ url: URL, reason: String) {
+        run?.pageEvent(pageId: pageId, .failedToLoad(url, reason: reason))
+    }
     func pageWasClosedByBuyer() { run?.pageEvent(pageId: pageId, .closedByBuyer) }
 }
 

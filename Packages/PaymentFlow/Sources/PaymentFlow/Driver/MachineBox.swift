@@ -34,14 +34,18 @@ enum MachineBox {
     }
 
     private mutating func hosted(_ event: String, _ body: (inout HostedCheckoutMachine) -> FlowAction) -> FlowAction {
-        guard case .hosted(var machine) = self else { preconditionFailure("\(event) sent to a \(stateName) non-hosted machine") }
+        guard case .hosted(var machine) = self else {
+            preconditionFailure("\(event) sent to a \(stateName) non-hosted machine")
+        }
         let action = body(&machine)
         self = .hosted(machine)
         return action
     }
 
     private mutating func card(_ event: String, _ body: (inout CardPaymentMachine) -> FlowAction) -> FlowAction {
-        guard case .card(var machine) = self else { preconditionFailure("\(event) sent to a \(stateName) non-card machine") }
+        guard case .card(var machine) = self else {
+            preconditionFailure("\(event) sent to a \(stateName) non-card machine")
+        }
         let action = body(&machine)
         self = .card(machine)
         return action

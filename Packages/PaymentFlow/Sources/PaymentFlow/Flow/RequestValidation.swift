@@ -11,7 +11,8 @@ enum RequestValidation {
             return FlowError(.invalidRequest, problem, source: "PaymentRequest")
         }
         guard let scheme = request.returnURL.scheme, !scheme.isEmpty else {
-            return FlowError(.invalidRequest, "returnURL must be an absolute URL (the shopRedirectUrl)", source: "PaymentRequest")
+            return FlowError(
+                .invalidRequest, "returnURL must be an absolute URL (the shopRedirectUrl)", source: "PaymentRequest")
         }
         return nil
     }
@@ -22,7 +23,9 @@ enum RequestValidation {
                 .invalidRequest, "paymentId must be 1 to 256 characters without spaces or control characters",
                 source: "request")
         }
-        if verificationKey.isEmpty || verificationKey.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+        if verificationKey.isEmpty
+            || verificationKey.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+        {
             return FlowError(
                 .invalidRequest, "verificationKey must be non-empty and free of control characters", source: "request")
         }
@@ -41,7 +44,8 @@ extension RequestValidation {
     static func card(_ request: CardPaymentRequest, card: CardInput, configuration: Configuration) -> FlowError? {
         if let problem = configuration.configurationProblem() { return problem }
         if configuration.checkoutAPIBaseURL == nil {
-            return FlowError(.invalidRequest, "card payments need configuration.checkoutAPIBaseURL", source: "configuration")
+            return FlowError(
+                .invalidRequest, "card payments need configuration.checkoutAPIBaseURL", source: "configuration")
         }
         if configuration.checkoutBaseURL == nil {
             return FlowError(

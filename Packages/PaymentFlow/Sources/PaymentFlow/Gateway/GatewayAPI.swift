@@ -42,13 +42,17 @@ enum GatewayAPI {
             (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions)
             body = JSONText.object([("encryptedCard", .string(encryptedCard))])
         case .authenticate(let sessionId, let notificationURL):
-            (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/authentication")
+            (method, base, path) = (
+                "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/authentication"
+            )
             body = JSONText.object([
                 ("notificationUrl", .string(notificationURL.absoluteString)),
                 ("browser", .object(browserInfo)),
             ])
         case .challengeResult(let sessionId):
-            (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/challenge-result")
+            (method, base, path) = (
+                "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/challenge-result"
+            )
             body = Array("{}".utf8)
         case .readSession(let sessionId):
             (method, base, path) = ("GET", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId))
@@ -95,7 +99,9 @@ enum GatewayAPI {
 
     /// The challenge page: an HTML form POST of `creq` to `acsUrl`.
     static func challengePage(_ challenge: SessionSnapshot.Challenge) -> PagePlan {
-        PagePlan(url: challenge.acsURL, formFields: [PagePlan.Field(name: "creq", value: challenge.creq)], purpose: .challenge)
+        PagePlan(
+            url: challenge.acsURL, formFields: [PagePlan.Field(name: "creq", value: challenge.creq)],
+            purpose: .challenge)
     }
 
     // MARK: - Status lookup
@@ -109,7 +115,9 @@ enum GatewayAPI {
         case .failure(let error):
             return .failure(transportFailure(error, source: source))
         case .success(let response):
-            guard response.status == 200 else { return .failure(httpFailure(response, source: source, idempotent: true)) }
+            guard response.status == 200 else {
+                return .failure(httpFailure(response, source: source, idempotent: true))
+            }
             struct Body: Decodable {
                 var paymentId: String
                 var paymentStatus: String
@@ -119,7 +127,8 @@ enum GatewayAPI {
             case .failure(let error): return .failure(error)
             case .success(let body):
                 guard body.paymentId == paymentId else {
-                    return .failure(FlowError(.invalidResponse, "the status lookup answered for another payment", source: source))
+                    return .failure(
+                        FlowError(.invalidResponse, "the status lookup answered for another payment", source: source))
                 }
                 return .success(.init(paymentStatus: body.paymentStatus, orderNumber: body.orderNumber))
             }
@@ -140,7 +149,9 @@ enum GatewayAPI {
         let source = "GET jwks.json"
         func unavailable(_ cause: FlowError) -> FlowError {
             cause.code == .encryptionKeyUnavailable
-                ? cause : cause.wrapped(as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched (\(cause.code))")
+                ? cause
+                : cause.wrapped(
+                    as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched (\(cause.code))")
         }
         let response: HTTPResponse
         switch result {
@@ -153,11 +164,16 @@ enum GatewayAPI {
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
             let keys = object["keys"] as? [Any]
         else {
-            return .failure(unavailable(FlowError(.invalidResponse, "the key set is not a JSON object with a \"keys\" array", source: source)))
+            return .failure(
+                unavailable(
+                    FlowError(
+                        .invalidResponse, "the key set is not a JSON object with a \"keys\" array", source: source)))
         }
         var refusal = "the key set holds no RSA key with alg RSA-OAEP-256 for encryption"
         for case let jwk as [String: Any] in keys {
-            guard jwk["kty"] as? String == "RSA", jwk["alg"] as? String == JWEPolicy.keyManagementAlgorithm else { continue }
+            guard jwk["kty"] as? String == "RSA", jwk["alg"] as? String == JWEPolicy.keyManagementAlgorithm else {
+                continue
+            }
             if let use = jwk["use"], use as? String != "enc" { continue }
             guard let data = try? JSONSerialization.data(withJSONObject: jwk),
                 let text = String(data: data, encoding: .utf8)
@@ -168,9 +184,11 @@ enum GatewayAPI {
                     refusal = "the key is \(publicKey.bitCount) bits; at least 2048 are required"
                     continue
                 }
-                return .success(KeyChoice(key: EncryptionKey(publicKey), maxAge: maxAge(response.header("Cache-Control"))))
+                return .success(
+                    KeyChoice(key: EncryptionKey(publicKey), maxAge: maxAge(response.header("Cache-Control"))))
             } catch {
-                refusal = error.code == .keyTooSmall
+                refusal =
+                    error.code == .keyTooSmall
                     ? "the key is under 2048 bits" : "the key cannot be used (\(error.code))"
             }
         }
@@ -188,7 +206,8 @@ enum GatewayAPI {
             switch parts.first {
             case "no-store", "no-cache": return 0
             case "max-age":
-                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
+                if parts.count == 2,
+                    let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
                     seconds > 0
                 {
                     age = TimeInterval(min(seconds, 86_400))
@@ -275,13 +294,16 @@ enum GatewayAPI {
             status = .completed
         case "FAILED":
             guard let failure = body.failure else { return invalid("a FAILED session without its failure") }
-            status = .failed(sessionFailure(code: failure.code, message: failure.message, transStatus: body.transStatus, source: source))
+            status = .failed(
+                sessionFailure(
+                    code: failure.code, message: failure.message, transStatus: body.transStatus, source: source))
         default:
             return invalid("unknown card-session status")
         }
         let allowed: Bool
         switch (call, status) {
-        case (.createSession, .authenticationRequired), (.createSession, .completed), (.createSession, .failed): allowed = true
+        case (.createSession, .authenticationRequired), (.createSession, .completed), (.createSession, .failed):
+            allowed = true
         case (.authenticate, .completed), (.authenticate, .failed), (.authenticate, .challengeRequired): allowed = true
         case (.challengeResult, .completed), (.challengeResult, .failed): allowed = true
         case (.readSession, _): allowed = true
@@ -371,14 +393,19 @@ enum GatewayAPI {
         return (body.error.code, body.error.message ?? "")
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, source: String) -> Result<T, FlowError> {
+    private static func decode<T: Decodable>(
+        _ type: T.Type, _ response: HTTPResponse, source: String
+    ) -> Result<T, FlowError> {
         do {
             return .success(try JSONDecoder().decode(type, from: Data(response.body)))
         } catch DecodingError.keyNotFound(let key, _) {
-            return .failure(FlowError(.invalidResponse, "the response lacks the required field \"\(key.stringValue)\"", source: source))
+            return .failure(
+                FlowError(
+                    .invalidResponse, "the response lacks the required field \"\(key.stringValue)\"", source: source))
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .failure(FlowError(.invalidResponse, "the response field \"\(field)\" has the wrong type", source: source))
+            return .failure(
+                FlowError(.invalidResponse, "the response field \"\(field)\" has the wrong type", source: source))
         } catch {
             return .failure(FlowError(.invalidResponse, "the response is not the JSON expected", source: source))
         }
@@ -415,7 +442,8 @@ enum GatewayAPI {
 
     /// Percent-encodes one path segment (everything but RFC 3986 unreserved characters).
     static func pathSegment(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
@@ -501,8 +529,10 @@ enum JSONText {
             case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: out.append(byte)
             }
         }

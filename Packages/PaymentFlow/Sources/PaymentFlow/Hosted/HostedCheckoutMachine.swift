@@ -90,8 +90,10 @@ struct HostedCheckoutMachine {
                 return .none
             }
             state = .finished
-            return .finish(.failed(FlowError(
-                .presentationFailed, "the presenter could not show the checkout page", source: "presenter")))
+            return .finish(
+                .failed(
+                    FlowError(
+                        .presentationFailed, "the presenter could not show the checkout page", source: "presenter")))
         case .dismissing:
             // The return URL was reached before the presenter's answer: the dismissal already runs.
             return .none
@@ -127,8 +129,10 @@ struct HostedCheckoutMachine {
         switch state {
         case .presenting, .watching:
             state = .finished
-            return .finish(.failed(FlowError(
-                .pageLoadFailed, "the checkout page failed to load: \(reason)", source: "presenter")))
+            return .finish(
+                .failed(
+                    FlowError(
+                        .pageLoadFailed, "the checkout page failed to load: \(reason)", source: "presenter")))
         case .dismissing, .resolving:
             // A presenter may report the cancelled return-URL load as a failure: not one.
             return .none
@@ -176,11 +180,13 @@ struct HostedCheckoutMachine {
             state = .finished
             switch result {
             case .success(let report):
-                return .finish(Terminal(
-                    outcome: PaymentOutcome(platformStatus: report.paymentStatus),
-                    paymentStatus: report.paymentStatus, orderNumber: report.orderNumber))
+                return .finish(
+                    Terminal(
+                        outcome: PaymentOutcome(platformStatus: report.paymentStatus),
+                        paymentStatus: report.paymentStatus, orderNumber: report.orderNumber))
             case .failure(let error):
-                let lookupError = error.code == .statusLookupFailed
+                let lookupError =
+                    error.code == .statusLookupFailed
                     ? error : error.wrapped(as: .statusLookupFailed, "the status lookup failed (\(error.code))")
                 return .finish(Terminal(outcome: .unresolved, error: lookupError))
             }

@@ -19,7 +19,9 @@ final class CardDataTests: XCTestCase {
         let base: any HTTPTransport
         let sent = Mutex<[HTTPRequest]>([])
         init(_ base: any HTTPTransport) { self.base = base }
-        func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+        func send(
+            _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        ) {
             sent.withLock { $0.append(request) }
             base.send(request, completion: completion)
         }
@@ -47,7 +49,9 @@ final class CardDataTests: XCTestCase {
         configuration.observer = { event in
             capture.add(event.description)
             if case .http(let exchange) = event {
-                capture.add([exchange.requestBody, exchange.responseBody, exchange.encryptedCardHeader].compactMap { $0 }.joined(separator: "\n"))
+                capture.add(
+                    [exchange.requestBody, exchange.responseBody, exchange.encryptedCardHeader].compactMap { $0 }
+                        .joined(separator: "\n"))
                 capture.add(exchange.requestHeaders.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
             }
         }
@@ -63,7 +67,8 @@ final class CardDataTests: XCTestCase {
             let payment = sandbox.createPayment()
             verificationKeys.append(payment.verificationKey)
             numbers.append(number.filter(\.isNumber))
-            let presenter = HeadlessBrowserPresenter(script: .answering(challengeCode: challengeCode), transport: pageWire)
+            let presenter = HeadlessBrowserPresenter(
+                script: .answering(challengeCode: challengeCode), transport: pageWire)
             let card = testCard(number, code: number.hasPrefix("37") ? "7\(securityCode)" : securityCode)
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
             let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }) { completion in
@@ -83,8 +88,12 @@ final class CardDataTests: XCTestCase {
         pay("6011 1111 1111 1117")  // rejected
         sandbox.rotateKey()
         pay("4000 0000 0000 3063")  // UNKNOWN_KEY then refetch
-        pay("5200 8282 8282 8210", fault: SandboxFault(endpoint: .cardSessionCreate, kind: .status(422, errorCode: "DECRYPTION_FAILED")))
-        pay("4242 4242 4242 4242", fault: SandboxFault(endpoint: .authentication, kind: .dropConnection, processesRequest: true))
+        pay(
+            "5200 8282 8282 8210",
+            fault: SandboxFault(endpoint: .cardSessionCreate, kind: .status(422, errorCode: "DECRYPTION_FAILED")))
+        pay(
+            "4242 4242 4242 4242",
+            fault: SandboxFault(endpoint: .authentication, kind: .dropConnection, processesRequest: true))
         pay("4111 1111 1111 1112")  // invalid (Luhn): nothing sent
         pay("4111-1111-1111-1111", fault: SandboxFault(endpoint: .cardSessionCreate, kind: .malformedBody))
         sandbox.clearFaults()
@@ -94,7 +103,9 @@ final class CardDataTests: XCTestCase {
         for request in sdkWire.sent.withLock({ $0 }) + pageWire.sent.withLock({ $0 }) {
             wire.append(request.url.absoluteString)
             wire.append(String(decoding: request.body ?? [], as: UTF8.self))
-            wire.append(request.headers.filter { $0.name != "Obp-Verification-Key" }.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
+            wire.append(
+                request.headers.filter { $0.name != "Obp-Verification-Key" }.map { "\($0.name): \($0.value)" }.joined(
+                    separator: "\n"))
         }
         wire.append(contentsOf: sandbox.requestLog.map(\.description))
         XCTAssertTrue(wire.contains { $0.contains("encryptedCard") }, "the capture saw the card sessions")
@@ -106,8 +117,10 @@ final class CardDataTests: XCTestCase {
         let jwe = try NSRegularExpression(pattern: #"[A-Za-z0-9_-]{10,}(\.[A-Za-z0-9_-]*){4}"#)
         let opaque = try NSRegularExpression(pattern: #"[A-Za-z0-9_-]{20,}|[0-9a-fA-F-]{36}"#)
         func clean(_ text: String) -> String {
-            var out = jwe.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "<jwe>")
-            out = opaque.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "<token>")
+            var out = jwe.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "<jwe>")
+            out = opaque.stringByReplacingMatches(
+                in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "<token>")
             return out
         }
         let code = try NSRegularExpression(pattern: "(?<![0-9])7?\(securityCode)(?![0-9])")
@@ -122,7 +135,8 @@ final class CardDataTests: XCTestCase {
                 XCTAssertFalse(compact.contains(number), "card number in text #\(index)")
             }
             XCTAssertNil(
-                code.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), "security code in text #\(index): \(text.prefix(200))")
+                code.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                "security code in text #\(index): \(text.prefix(200))")
             XCTAssertFalse(raw.contains("\"securityCode\""), "JWE plaintext in text #\(index)")
             XCTAssertFalse(raw.contains("\"cardNumber\""), "JWE plaintext in text #\(index)")
             for key in verificationKeys {
@@ -133,9 +147,10 @@ final class CardDataTests: XCTestCase {
 
     func testCardValidationErrorsNameTheProblemWithoutTheNumber() throws {
         let card = testCard("4111 1111 1111 1112")
-        let problem = try XCTUnwrap(RequestValidation.card(
-            CardPaymentRequest(paymentId: "p", verificationKey: "k"), card: card,
-            configuration: sandbox.sdkConfiguration()))
+        let problem = try XCTUnwrap(
+            RequestValidation.card(
+                CardPaymentRequest(paymentId: "p", verificationKey: "k"), card: card,
+                configuration: sandbox.sdkConfiguration()))
         XCTAssertEqual(problem.code, .cardValidationFailed)
         XCTAssertFalse(problem.nsError.localizedDescription.contains("4111"))
         XCTAssertTrue(problem.nsError.localizedDescription.lowercased().contains("number"))
@@ -153,6 +168,7 @@ final class CardDataTests: XCTestCase {
         let plaintext = try JWEDecrypterBox.decrypt(compact, with: privateKey)
         XCTAssertEqual(
             String(decoding: plaintext, as: UTF8.self),
-            #"{"cardholderName":"Zoë \"Q\" O'Brien","cardNumber":"4111111111111111","expiryMonth":"07","expiryYear":"31","securityCode":"837"}"#)
+            #"{"cardholderName":"Zoë \"Q\" O'Brien","cardNumber":"4111111111111111","expiryMonth":"07","expiryYear":"31","securityCode":"837"}"#
+        )
     }
 }

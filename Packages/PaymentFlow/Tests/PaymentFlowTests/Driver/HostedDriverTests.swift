@@ -18,14 +18,16 @@ final class HostedDriverTests: XCTestCase {
     }
 
     var request: PaymentRequest {
-        PaymentRequest(paymentId: "p_1", verificationKey: "vk-secret-123456", checkoutURL: checkout, returnURL: returnURL)
+        PaymentRequest(
+            paymentId: "p_1", verificationKey: "vk-secret-123456", checkoutURL: checkout, returnURL: returnURL)
     }
 
     func statusTransport(_ status: Int = 200, body: String? = nil) -> StubTransport {
         StubTransport { request in
             StubTransport.json(
                 status,
-                body ?? #"{"paymentId":"p_1","paymentStatus":"SETTLED","orderNumber":"order-7","amount":1250,"currency":"EUR","extra":{"x":1}}"#,
+                body
+                    ?? #"{"paymentId":"p_1","paymentStatus":"SETTLED","orderNumber":"order-7","amount":1250,"currency":"EUR","extra":{"x":1}}"#,
                 url: request.url)
         }
     }
@@ -33,7 +35,9 @@ final class HostedDriverTests: XCTestCase {
     /// A page that goes to the shop's return URL.
     func returningPresenter() -> StubPresenter {
         let returnURL = self.returnURL
-        return StubPresenter { _ in [.navigate(URL(string: "http://127.0.0.1:9/gateway-checkout/step2")!), .navigate(returnURL)] }
+        return StubPresenter { _ in
+            [.navigate(URL(string: "http://127.0.0.1:9/gateway-checkout/step2")!), .navigate(returnURL)]
+        }
     }
 
     func pay(
@@ -49,7 +53,8 @@ final class HostedDriverTests: XCTestCase {
     func testReturnURLThenBuiltInLookupSucceeds() throws {
         let transport = statusTransport()
         let presenter = returningPresenter()
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .succeeded)
         XCTAssertEqual(result.paymentStatus, "SETTLED")
@@ -72,7 +77,8 @@ final class HostedDriverTests: XCTestCase {
 
     func testPreferredMethodIsPassedToThePage() throws {
         let presenter = returningPresenter()
-        let kit = PaymentKit(configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
         var request = self.request
         request.preferredMethod = PaymentRequest.MethodHint.clickToPay
         _ = pay(kit, presenter, request: request)
@@ -96,7 +102,8 @@ final class HostedDriverTests: XCTestCase {
     func testBuyerClosingIsCancelledWithoutLookup() throws {
         let transport = statusTransport()
         let presenter = StubPresenter { _ in [.close] }
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .cancelled)
         XCTAssertNil(result.error)
@@ -107,7 +114,8 @@ final class HostedDriverTests: XCTestCase {
     func testLoadFailureIsPageLoadFailed() throws {
         let checkout = self.checkout
         let presenter = StubPresenter { _ in [.fail(checkout, "HTTP 502")] }
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .failed)
         XCTAssertEqual(result.error?.paymentErrorCode, .pageLoadFailed)
@@ -117,7 +125,8 @@ final class HostedDriverTests: XCTestCase {
 
     func testPresenterRefusalIsPresentationFailed() throws {
         let presenter = StubPresenter(refuse: true) { _ in [] }
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .failed)
         XCTAssertEqual(result.error?.paymentErrorCode, .presentationFailed)
@@ -127,7 +136,10 @@ final class HostedDriverTests: XCTestCase {
     func testLookupFailuresAreUnresolvedWithStatusLookupFailed() throws {
         let cases: [(StubTransport, PaymentError.Code)] = [
             (statusTransport(500, body: "oops"), .networkError),
-            (statusTransport(401, body: #"{"error":{"code":"INVALID_VERIFICATION_KEY","message":"no"}}"#), .invalidRequest),
+            (
+                statusTransport(401, body: #"{"error":{"code":"INVALID_VERIFICATION_KEY","message":"no"}}"#),
+                .invalidRequest
+            ),
             (statusTransport(200, body: #"{"paymentId":"p_1"}"#), .invalidResponse),  // required field missing
             (statusTransport(200, body: #"{"paymentId":"p_1","paymentStatus":7}"#), .invalidResponse),  // wrong type
             (statusTransport(200, body: "<html>"), .invalidResponse),
@@ -135,7 +147,8 @@ final class HostedDriverTests: XCTestCase {
             (StubTransport { _ in .failure(TransportError(.connect, "refused")) }, .networkError),
         ]
         for (transport, cause) in cases {
-            let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
+            let kit = PaymentKit(
+                configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
             let result = try XCTUnwrap(pay(kit, returningPresenter()))
             XCTAssertEqual(result.outcome, .unresolved)
             XCTAssertEqual(result.error?.paymentErrorCode, .statusLookupFailed)
@@ -147,7 +160,8 @@ final class HostedDriverTests: XCTestCase {
     func testServerErrorsOnTheLookupAreRetriedBoundedly() throws {
         let transport = statusTransport(503, body: "busy")
         let kit = PaymentKit(
-            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport, retries: true))
+            configuration: configuration(api: api), resolver: nil,
+            dependencies: stubDependencies(transport, retries: true))
         let result = try XCTUnwrap(pay(kit, returningPresenter()))
         XCTAssertEqual(result.outcome, .unresolved)
         XCTAssertEqual(transport.requests.count, 3)
@@ -155,7 +169,8 @@ final class HostedDriverTests: XCTestCase {
 
     func testUnknownStatusIsUnresolvedWithTheRawStatus() throws {
         let transport = statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"ON_HOLD"}"#)
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
         let result = try XCTUnwrap(pay(kit, returningPresenter()))
         XCTAssertEqual(result.outcome, .unresolved)
         XCTAssertEqual(result.paymentStatus, "ON_HOLD")
@@ -168,7 +183,8 @@ final class HostedDriverTests: XCTestCase {
     func testCustomResolverReplacesTheBuiltInLookup() throws {
         let transport = statusTransport()
         let resolver = StubResolver(.answer("CANCELLED", "order-9"))
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: resolver, dependencies: stubDependencies(transport))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: resolver, dependencies: stubDependencies(transport))
         let result = try XCTUnwrap(pay(kit, returningPresenter()))
         XCTAssertEqual(result.outcome, .cancelled)
         XCTAssertEqual(result.paymentStatus, "CANCELLED")
@@ -179,7 +195,8 @@ final class HostedDriverTests: XCTestCase {
 
     func testResolverAnsweringTwiceIsUsedOnce() throws {
         let resolver = StubResolver(.answerTwice("SETTLED", "FAILED"))
-        let kit = PaymentKit(configuration: configuration(), resolver: resolver, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: resolver, dependencies: stubDependencies(statusTransport()))
         let result = try XCTUnwrap(pay(kit, returningPresenter()))
         XCTAssertEqual(result.outcome, .succeeded)
         XCTAssertEqual(result.paymentStatus, "SETTLED")
@@ -208,7 +225,8 @@ final class HostedDriverTests: XCTestCase {
     }
 
     func testResolverErrorIsUnresolvedWithItsErrorUnderneath() throws {
-        let backendError = NSError(domain: "shop.backend", code: 42, userInfo: [NSLocalizedDescriptionKey: "backend down"])
+        let backendError = NSError(
+            domain: "shop.backend", code: 42, userInfo: [NSLocalizedDescriptionKey: "backend down"])
         let kit = PaymentKit(
             configuration: configuration(), resolver: StubResolver(.fail(backendError)),
             dependencies: stubDependencies(statusTransport()))
@@ -235,13 +253,15 @@ final class HostedDriverTests: XCTestCase {
         let ftp = PaymentRequest(
             paymentId: "p_1", verificationKey: "vk", checkoutURL: URL(string: "ftp://x/y")!, returnURL: returnURL)
         let emptyId = PaymentRequest(paymentId: "", verificationKey: "vk", checkoutURL: checkout, returnURL: returnURL)
-        let badKey = PaymentRequest(paymentId: "p_1", verificationKey: "a\r\nb", checkoutURL: checkout, returnURL: returnURL)
+        let badKey = PaymentRequest(
+            paymentId: "p_1", verificationKey: "a\r\nb", checkoutURL: checkout, returnURL: returnURL)
         let relativeReturn = PaymentRequest(
             paymentId: "p_1", verificationKey: "vk", checkoutURL: checkout, returnURL: URL(string: "return/here")!)
         for request in [ftp, emptyId, badKey, relativeReturn] {
             let presenter = returningPresenter()
             let transport = statusTransport()
-            let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
+            let kit = PaymentKit(
+                configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
             let result = try XCTUnwrap(pay(kit, presenter, request: request))
             XCTAssertEqual(result.outcome, .failed)
             XCTAssertEqual(result.error?.paymentErrorCode, .invalidRequest)
@@ -253,17 +273,20 @@ final class HostedDriverTests: XCTestCase {
     func testLiveRequiresHTTPS() throws {
         // http checkout URL in .live
         let kit = PaymentKit(
-            configuration: configuration(environment: .live), resolver: nil, dependencies: stubDependencies(statusTransport()))
+            configuration: configuration(environment: .live), resolver: nil,
+            dependencies: stubDependencies(statusTransport()))
         let result = try XCTUnwrap(pay(kit, returningPresenter()))
         XCTAssertEqual(result.error?.paymentErrorCode, .invalidRequest)
         // http apiBaseURL in .live
         let https = PaymentRequest(
-            paymentId: "p_1", verificationKey: "vk", checkoutURL: URL(string: "https://pay.example/c")!, returnURL: returnURL)
+            paymentId: "p_1", verificationKey: "vk", checkoutURL: URL(string: "https://pay.example/c")!,
+            returnURL: returnURL)
         let kit2 = PaymentKit(
             configuration: configuration(api: api, environment: .live), resolver: nil,
             dependencies: stubDependencies(statusTransport()))
         XCTAssertEqual(pay(kit2, returningPresenter(), request: https)?.error?.paymentErrorCode, .invalidRequest)
-        XCTAssertEqual(Configuration(apiBaseURL: api, environment: .live).validationError()?.paymentErrorCode, .invalidRequest)
+        XCTAssertEqual(
+            Configuration(apiBaseURL: api, environment: .live).validationError()?.paymentErrorCode, .invalidRequest)
         XCTAssertNil(Configuration(apiBaseURL: api, environment: .sandbox).validationError())
     }
 
@@ -272,7 +295,8 @@ final class HostedDriverTests: XCTestCase {
     func testSecondStartFailsAtOnceAndTheFirstIsUntouched() throws {
         let presenter = returningPresenter()
         let holding = StubPresenter(holdDismissal: true) { _ in [.close] }
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let first = expectation(description: "first")
         let firstResult = Mutex<PaymentResult?>(nil)
         kit.startPayment(request, from: holding) { result in
@@ -298,7 +322,8 @@ final class HostedDriverTests: XCTestCase {
     }
 
     func testAPaymentStartedFromTheCompletionRuns() throws {
-        let kit = PaymentKit(configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let request = self.request
         let presenter = returningPresenter()
         let result = ContractHarness.run(self) { completion in
@@ -325,7 +350,8 @@ final class HostedDriverTests: XCTestCase {
     }
 
     func testDelegateIsHeldWeakly() throws {
-        let kit = PaymentKit(configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
         // Alive: exactly one call.
         let delegate = StubDelegate()
         let presenter = returningPresenter()
@@ -358,7 +384,8 @@ final class HostedDriverTests: XCTestCase {
 
     func testCancelDismissesThenDeliversCancelled() throws {
         let presenter = StubPresenter { _ in [] }  // shows the page and waits
-        let kit = PaymentKit(configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
             DispatchQueue.global().async {
@@ -373,7 +400,8 @@ final class HostedDriverTests: XCTestCase {
     }
 
     func testAsyncFormReturnsTheResult() async throws {
-        let kit = PaymentKit(configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let result = await kit.startPayment(request, from: returningPresenter())
         XCTAssertEqual(result.outcome, .unresolved)
     }
@@ -387,14 +415,16 @@ final class HostedDriverTests: XCTestCase {
             steps.withLock { $0.append(step.action) }
             DispatchQueue.global().async { answer(.proceed) }
         }
-        let kit = PaymentKit(configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
         let presenter = returningPresenter()
         XCTAssertEqual(pay(kit, presenter)?.outcome, .succeeded)
         XCTAssertEqual(steps.withLock { $0 }, ["present hostedCheckout page", "dismiss page", "GET status"])
 
         var cancelling = self.configuration(api: api)
         cancelling.stepGate = { _, answer in answer(.cancel) }
-        let kit2 = PaymentKit(configuration: cancelling, resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit2 = PaymentKit(
+            configuration: cancelling, resolver: nil, dependencies: stubDependencies(statusTransport()))
         let untouched = returningPresenter()
         let result = pay(kit2, untouched)
         XCTAssertEqual(result?.outcome, .cancelled)
@@ -408,18 +438,25 @@ final class HostedDriverTests: XCTestCase {
         configuration.observer = { event in events.withLock { $0.append(event) } }
         configuration.logLevel = .debug
         configuration.logSink = { record in lines.withLock { $0.append(record.description) } }
-        let kit = PaymentKit(configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let kit = PaymentKit(
+            configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
         XCTAssertEqual(pay(kit, returningPresenter())?.outcome, .succeeded)
         let seen = events.withLock { $0 }
         let transitions = seen.compactMap { event -> String? in
             if case .transition(let t) = event { return "\(t.from)->\(t.to)" }
             return nil
         }
-        XCTAssertEqual(transitions, ["idle->presenting", "presenting->watching", "watching->dismissing", "dismissing->resolving", "resolving->finished"])
-        let exchange = try XCTUnwrap(seen.compactMap { event -> HTTPExchange? in
-            if case .http(let e) = event { return e }
-            return nil
-        }.first)
+        XCTAssertEqual(
+            transitions,
+            [
+                "idle->presenting", "presenting->watching", "watching->dismissing", "dismissing->resolving",
+                "resolving->finished",
+            ])
+        let exchange = try XCTUnwrap(
+            seen.compactMap { event -> HTTPExchange? in
+                if case .http(let e) = event { return e }
+                return nil
+            }.first)
         XCTAssertEqual(exchange.status, 200)
         XCTAssertEqual(exchange.method, "GET")
         let shownKey = exchange.requestHeaders.first { $0.name == "Obp-Verification-Key" }?.value ?? ""
@@ -464,12 +501,16 @@ final class RunLifetimeTests: XCTestCase {
             let request = PaymentRequest(
                 paymentId: "p_1", verificationKey: "vk", checkoutURL: URL(string: "http://127.0.0.1:9/pay")!,
                 returnURL: URL(string: "myshop://done")!)
-            XCTAssertEqual(ContractHarness.run(self) { kit.startPayment(request, from: presenter, completion: $0) }?.outcome, .succeeded)
+            XCTAssertEqual(
+                ContractHarness.run(self) { kit.startPayment(request, from: presenter, completion: $0) }?.outcome,
+                .succeeded)
         }
         XCTAssertEqual(presenter.handlers.withLock { $0.count }, 20)
         // Queue blocks of the last run may still be unwinding: wait for them, bounded.
         let deadline = Date() + 10
-        while PaymentDiagnostics.livePaymentRuns > before, Date() < deadline { RunLoop.current.run(until: Date() + 0.01) }
+        while PaymentDiagnostics.livePaymentRuns > before, Date() < deadline {
+            RunLoop.current.run(until: Date() + 0.01)
+        }
         XCTAssertEqual(PaymentDiagnostics.livePaymentRuns, before)
     }
 }

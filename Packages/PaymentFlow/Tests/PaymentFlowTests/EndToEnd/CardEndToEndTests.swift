@@ -29,7 +29,8 @@ final class CardEndToEndTests: XCTestCase {
         let payment = payment ?? sandbox.createPayment()
         let presenter = browser(script)
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
-        let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }, file: file, line: line) { completion in
+        let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }, file: file, line: line) {
+            completion in
             kit.startCardPayment(request, card: card, from: presenter, completion: completion)
         }
         return try XCTUnwrap(result, file: file, line: line)
@@ -93,7 +94,9 @@ final class CardEndToEndTests: XCTestCase {
             func pageDidFailLoad(_ url: URL, reason: String) {}
             func pageWasClosedByBuyer() {}
         }
-        presenter.present(PageRequest(url: sandbox.createPayment().checkoutURL, purpose: .hostedCheckout), handler: Ignore()) {
+        presenter.present(
+            PageRequest(url: sandbox.createPayment().checkoutURL, purpose: .hostedCheckout), handler: Ignore()
+        ) {
             XCTAssertTrue($0)
             busy.fulfill()
         }
@@ -136,7 +139,9 @@ final class CardEndToEndTests: XCTestCase {
     }
 
     func testUnknownKeyTwiceIsEncryptionKeyUnavailable() throws {
-        sandbox.inject(SandboxFault(endpoint: .cardSessionCreate, kind: .status(422, errorCode: "UNKNOWN_KEY"), schedule: .next(2)))
+        sandbox.inject(
+            SandboxFault(endpoint: .cardSessionCreate, kind: .status(422, errorCode: "UNKNOWN_KEY"), schedule: .next(2))
+        )
         let result = try pay(testCard("4111111111111111"))
         XCTAssertEqual(result.outcome, .failed)
         XCTAssertEqual(result.error?.paymentErrorCode, .encryptionKeyUnavailable)
@@ -176,7 +181,8 @@ final class CardEndToEndTests: XCTestCase {
             kit.startCardPayment(wrongKey, card: testCard("4111111111111111"), from: presenter, completion: completion)
         }
         XCTAssertEqual(unauthorised?.error?.paymentErrorCode, .invalidRequest)
-        XCTAssertEqual(unauthorised?.error?.userInfo[PaymentError.gatewayCodeKey] as? String, "INVALID_VERIFICATION_KEY")
+        XCTAssertEqual(
+            unauthorised?.error?.userInfo[PaymentError.gatewayCodeKey] as? String, "INVALID_VERIFICATION_KEY")
         // An unknown payment: 404 PAYMENT_NOT_FOUND.
         let unknown = CardPaymentRequest(paymentId: "p_unknown", verificationKey: "x")
         let notFound = ContractHarness.run(self) { completion in
@@ -225,7 +231,9 @@ final class CardEndToEndTests: XCTestCase {
     func testServerErrorOnAuthenticationIsConfirmedByReadingTheSession() throws {
         for processes in [false, true] {
             sandbox.clearFaults()
-            sandbox.inject(SandboxFault(endpoint: .authentication, kind: .status(500), schedule: .next(1), processesRequest: processes))
+            sandbox.inject(
+                SandboxFault(
+                    endpoint: .authentication, kind: .status(500), schedule: .next(1), processesRequest: processes))
             let payment = sandbox.createPayment()
             let result = try pay(testCard("4111111111111111"), payment: payment)
             // Not applied: the 5xx is the failure (GATEWAY.md: cardSessionFailed). Applied: the truth.
@@ -240,8 +248,9 @@ final class CardEndToEndTests: XCTestCase {
     func testLostAuthenticationResponseIsRecoveredByReadingTheSession() throws {
         for processes in [true, false] {
             sandbox.clearFaults()
-            sandbox.inject(SandboxFault(
-                endpoint: .authentication, kind: .dropConnection, schedule: .next(1), processesRequest: processes))
+            sandbox.inject(
+                SandboxFault(
+                    endpoint: .authentication, kind: .dropConnection, schedule: .next(1), processesRequest: processes))
             let mark = sandbox.lastSequence
             let result = try pay(testCard("4111111111111111"))
             XCTAssertEqual(result.outcome, .succeeded, "processes: \(processes)")
@@ -257,14 +266,17 @@ final class CardEndToEndTests: XCTestCase {
     }
 
     func testLostCreationIsUnresolved() throws {
-        sandbox.inject(SandboxFault(endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .next(1), processesRequest: true))
+        sandbox.inject(
+            SandboxFault(
+                endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .next(1), processesRequest: true))
         let result = try pay(testCard("4111111111111111"))
         XCTAssertEqual(result.outcome, .unresolved)
         XCTAssertEqual(result.error?.paymentErrorCode, .networkError)
     }
 
     func testTimeoutOnCreationIsUnresolved() throws {
-        sandbox.inject(SandboxFault(endpoint: .cardSessionCreate, kind: .latency(.milliseconds(1500)), schedule: .next(1)))
+        sandbox.inject(
+            SandboxFault(endpoint: .cardSessionCreate, kind: .latency(.milliseconds(1500)), schedule: .next(1)))
         let kit = PaymentKit(configuration: sandbox.sdkConfiguration(requestTimeout: 0.5))
         let result = try pay(testCard("4111111111111111"), kit: kit)
         XCTAssertEqual(result.outcome, .unresolved)
@@ -291,7 +303,9 @@ final class CardEndToEndTests: XCTestCase {
             testCard("4111 1111 1111 1112"),  // Luhn
             testCard("4111111111111111", code: "12"),
             testCard("4111111111111111", name: " "),
-            CardInput(cardholderName: "Jane", cardNumber: "4111111111111111", expiryMonth: "01", expiryYear: "20", securityCode: "123"),
+            CardInput(
+                cardholderName: "Jane", cardNumber: "4111111111111111", expiryMonth: "01", expiryYear: "20",
+                securityCode: "123"),
             CardInput(),
         ]
         for card in invalid {
@@ -302,7 +316,9 @@ final class CardEndToEndTests: XCTestCase {
         }
         var noAPI = sandbox.sdkConfiguration()
         noAPI.checkoutAPIBaseURL = nil
-        XCTAssertEqual(try pay(testCard("4111111111111111"), kit: PaymentKit(configuration: noAPI)).error?.paymentErrorCode, .invalidRequest)
+        XCTAssertEqual(
+            try pay(testCard("4111111111111111"), kit: PaymentKit(configuration: noAPI)).error?.paymentErrorCode,
+            .invalidRequest)
         var noCheckout = sandbox.sdkConfiguration()
         noCheckout.checkoutBaseURL = nil
         XCTAssertEqual(
@@ -310,7 +326,9 @@ final class CardEndToEndTests: XCTestCase {
             .encryptionKeyUnavailable)
         var live = sandbox.sdkConfiguration()
         live.environment = .live
-        XCTAssertEqual(try pay(testCard("4111111111111111"), kit: PaymentKit(configuration: live)).error?.paymentErrorCode, .invalidRequest)
+        XCTAssertEqual(
+            try pay(testCard("4111111111111111"), kit: PaymentKit(configuration: live)).error?.paymentErrorCode,
+            .invalidRequest)
         // Nothing reached the gateway (the payments themselves were created before the mark... none after).
         XCTAssertEqual(sandbox.requestLog.filter { $0.sequence > mark && $0.endpoint != .merchantPayments }.count, 0)
     }
@@ -348,10 +366,11 @@ final class CardEndToEndTests: XCTestCase {
     func testCancelDuringTheChallengeDismissesThenCancels() throws {
         let kit = PaymentKit(configuration: sandbox.sdkConfiguration())
         let shown = expectation(description: "challenge shown")
-        let presenter = browser(BuyerScript { page, respond in
-            if page.kind == .challenge { shown.fulfill() }
-            respond(.wait)
-        })
+        let presenter = browser(
+            BuyerScript { page, respond in
+                if page.kind == .challenge { shown.fulfill() }
+                respond(.wait)
+            })
         let payment = sandbox.createPayment()
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }) { completion in

@@ -25,7 +25,8 @@ final class HostedEndToEndTests: XCTestCase {
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
             returnURL: payment.shopRedirectURL)
         request.preferredMethod = method
-        let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }, file: file, line: line) { completion in
+        let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }, file: file, line: line) {
+            completion in
             kit.startPayment(request, from: presenter, completion: completion)
         }
         return try XCTUnwrap(result, file: file, line: line)
@@ -55,7 +56,9 @@ final class HostedEndToEndTests: XCTestCase {
 
     func testMethodHintOpensThePageOnThatMethod() throws {
         let presenter = browser(.answering(hosted: .pay))
-        XCTAssertEqual(try pay(.answering(hosted: .pay), method: PaymentRequest.MethodHint.bank, presenter: presenter).outcome, .succeeded)
+        XCTAssertEqual(
+            try pay(.answering(hosted: .pay), method: PaymentRequest.MethodHint.bank, presenter: presenter).outcome,
+            .succeeded)
         XCTAssertTrue(presenter.navigations.first?.absoluteString.hasSuffix("method=bank") ?? false)
     }
 
@@ -83,7 +86,9 @@ final class HostedEndToEndTests: XCTestCase {
             func pageWasClosedByBuyer() {}
         }
         let busy = expectation(description: "busy")
-        presenter.present(PageRequest(url: sandbox.createPayment().checkoutURL, purpose: .hostedCheckout), handler: Ignore()) { _ in
+        presenter.present(
+            PageRequest(url: sandbox.createPayment().checkoutURL, purpose: .hostedCheckout), handler: Ignore()
+        ) { _ in
             busy.fulfill()
         }
         wait(for: [busy], timeout: 10)
@@ -92,7 +97,9 @@ final class HostedEndToEndTests: XCTestCase {
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
             returnURL: payment.shopRedirectURL)
-        let result = ContractHarness.run(self) { completion in kit.startPayment(request, from: presenter, completion: completion) }
+        let result = ContractHarness.run(self) { completion in
+            kit.startPayment(request, from: presenter, completion: completion)
+        }
         XCTAssertEqual(result?.error?.paymentErrorCode, .presentationFailed)
         let gone = expectation(description: "gone")
         presenter.dismiss { gone.fulfill() }
@@ -110,7 +117,8 @@ final class HostedEndToEndTests: XCTestCase {
             let result = try pay(.answering(hosted: .pay))
             XCTAssertEqual(result.outcome, .unresolved, "\(kind)")
             XCTAssertEqual(result.error?.paymentErrorCode, .statusLookupFailed, "\(kind)")
-            XCTAssertEqual((result.error?.userInfo[NSUnderlyingErrorKey] as? NSError)?.paymentErrorCode, cause, "\(kind)")
+            XCTAssertEqual(
+                (result.error?.userInfo[NSUnderlyingErrorKey] as? NSError)?.paymentErrorCode, cause, "\(kind)")
             XCTAssertNil(result.paymentStatus)
         }
     }
@@ -156,7 +164,8 @@ final class HostedEndToEndTests: XCTestCase {
             self.mode = mode
         }
         func resolveStatus(
-            paymentId: String, verificationKey: String, completion: @escaping @Sendable (String?, String?, NSError?) -> Void
+            paymentId: String, verificationKey: String,
+            completion: @escaping @Sendable (String?, String?, NSError?) -> Void
         ) {
             let status = sandbox.paymentStatus(paymentId)
             switch mode {
@@ -167,7 +176,9 @@ final class HostedEndToEndTests: XCTestCase {
                     completion("FAILED", nil, nil)
                 }
             case .never: break
-            case .error: completion(nil, nil, NSError(domain: "shop", code: 7, userInfo: [NSLocalizedDescriptionKey: "backend down"]))
+            case .error:
+                completion(
+                    nil, nil, NSError(domain: "shop", code: 7, userInfo: [NSLocalizedDescriptionKey: "backend down"]))
             }
         }
     }
@@ -175,16 +186,24 @@ final class HostedEndToEndTests: XCTestCase {
     func testResolverOnceTwiceNeverError() throws {
         var configuration = sandbox.sdkConfiguration()
         configuration.statusResolverTimeout = 0.3
-        let once = try pay(.answering(hosted: .pay), kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .once)))
+        let once = try pay(
+            .answering(hosted: .pay),
+            kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .once)))
         XCTAssertEqual(once.outcome, .succeeded)
         XCTAssertEqual(once.orderNumber, "order-r")
-        let twice = try pay(.answering(hosted: .pay), kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .twice)))
+        let twice = try pay(
+            .answering(hosted: .pay),
+            kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .twice)))
         XCTAssertEqual(twice.outcome, .succeeded)
         XCTAssertEqual(twice.paymentStatus, "SETTLED")
-        let never = try pay(.answering(hosted: .pay), kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .never)))
+        let never = try pay(
+            .answering(hosted: .pay),
+            kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .never)))
         XCTAssertEqual(never.outcome, .unresolved)
         XCTAssertEqual(never.error?.paymentErrorCode, .statusLookupFailed)
-        let error = try pay(.answering(hosted: .pay), kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .error)))
+        let error = try pay(
+            .answering(hosted: .pay),
+            kit: PaymentKit(configuration: configuration, statusResolver: SandboxResolver(sandbox, .error)))
         XCTAssertEqual(error.outcome, .unresolved)
         XCTAssertEqual(error.error?.paymentErrorCode, .statusLookupFailed)
     }
@@ -217,7 +236,8 @@ final class HostedEndToEndTests: XCTestCase {
             weakDelegate = gone
             kit2.startPayment(
                 PaymentRequest(
-                    paymentId: second.paymentId, verificationKey: second.verificationKey, checkoutURL: second.checkoutURL,
+                    paymentId: second.paymentId, verificationKey: second.verificationKey,
+                    checkoutURL: second.checkoutURL,
                     returnURL: second.shopRedirectURL),
                 from: browser(.answering(hosted: .pay)), delegate: gone)
         }
@@ -233,10 +253,11 @@ final class HostedEndToEndTests: XCTestCase {
     func testHostCancelWhileThePageIsOpen() throws {
         let kit = PaymentKit(configuration: sandbox.sdkConfiguration())
         let shown = expectation(description: "shown")
-        let presenter = browser(BuyerScript { _, respond in
-            shown.fulfill()
-            respond(.wait)
-        })
+        let presenter = browser(
+            BuyerScript { _, respond in
+                shown.fulfill()
+                respond(.wait)
+            })
         let payment = sandbox.createPayment()
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,

@@ -36,8 +36,11 @@ extension Sandbox {
     func apiRequests(since sequence: Int) -> [SandboxRequestLogEntry] {
         requestLog.filter { entry in
             entry.sequence > sequence
-                && [SandboxEndpoint.statusLookup, .jwks, .cardSessionCreate, .cardSessionGet, .authentication, .challengeResult]
-                    .contains(entry.endpoint ?? .any)
+                && [
+                    SandboxEndpoint.statusLookup, .jwks, .cardSessionCreate, .cardSessionGet, .authentication,
+                    .challengeResult,
+                ]
+                .contains(entry.endpoint ?? .any)
         }
     }
 
@@ -45,7 +48,8 @@ extension Sandbox {
 }
 
 func testCard(_ number: String, code: String = "123", name: String = "Jane Doe") -> CardInput {
-    CardInput(cardholderName: name, cardNumber: number, expiryMonth: futureMonth, expiryYear: futureYear, securityCode: code)
+    CardInput(
+        cardholderName: name, cardNumber: number, expiryMonth: futureMonth, expiryYear: futureYear, securityCode: code)
 }
 
 /// A headless browser buyer, and the contract's "page gone" check for it.

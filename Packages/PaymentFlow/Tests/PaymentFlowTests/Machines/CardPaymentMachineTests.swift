@@ -16,7 +16,8 @@ import Testing
         cardholderName: "Jane Doe", cardNumber: "4111 1111 1111 1111", expiryMonth: "12", expiryYear: "30",
         securityCode: "123")
     static let notification = URL(string: "https://checkout.example/gw/checkout/3ds/notification/s_1")!
-    static let challenge = SessionSnapshot.Challenge(acsURL: URL(string: "https://acs.example/challenge")!, creq: "Y3JlcQ")
+    static let challenge = SessionSnapshot.Challenge(
+        acsURL: URL(string: "https://acs.example/challenge")!, creq: "Y3JlcQ")
 
     static func session(_ status: SessionSnapshot.Status, id: String = "s_1", trans: String? = nil) -> SessionReply {
         .session(SessionSnapshot(sessionId: id, status: status, transStatus: trans))
@@ -103,8 +104,9 @@ import Testing
     @Test func creationAnswers() {
         // AUTHENTICATION_REQUIRED -> authentication with the notification URL of GATEWAY.md.
         var m = Self.reach(.creatingSession)
-        #expect(m.sessionCreated(Self.session(.authenticationRequired))
-            == .call(.authenticate(sessionId: "s_1", notificationURL: Self.notification)))
+        #expect(
+            m.sessionCreated(Self.session(.authenticationRequired))
+                == .call(.authenticate(sessionId: "s_1", notificationURL: Self.notification)))
         #expect(m.card == nil)  // the card is no longer held once a session exists
         // COMPLETED at creation (no 3-D Secure) -> succeeded with the session id.
         m = Self.reach(.creatingSession)
@@ -131,13 +133,17 @@ import Testing
     }
 
     @Test func creationErrorsFailWithTheirCode() {
-        for code in [PaymentError.Code.invalidRequest, .cardBrandNotAccepted, .encryptionFailed, .cardSessionFailed, .invalidResponse] {
+        for code in [
+            PaymentError.Code.invalidRequest, .cardBrandNotAccepted, .encryptionFailed, .cardSessionFailed,
+            .invalidResponse,
+        ] {
             var m = Self.reach(.creatingSession)
             #expect(m.sessionCreated(.rejected(FlowError(code, "x"))) == .finish(.failed(FlowError(code, "x"))))
         }
         var m = Self.reach(.creatingSession)
-        #expect(m.sessionCreated(.unreachable(FlowError(.networkError, "refused")))
-            == .finish(.failed(FlowError(.networkError, "refused"))))
+        #expect(
+            m.sessionCreated(.unreachable(FlowError(.networkError, "refused")))
+                == .finish(.failed(FlowError(.networkError, "refused"))))
     }
 
     @Test func lostCreationIsUnresolved() {
@@ -151,13 +157,21 @@ import Testing
 
     @Test func authenticationAnswers() {
         var m = Self.reach(.authenticating)
-        #expect(m.authenticated(Self.session(.completed, trans: "Y")) == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+        #expect(
+            m.authenticated(Self.session(.completed, trans: "Y"))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
         m = Self.reach(.authenticating)
         let rejected = FlowError(.authenticationFailed, "R", gatewayCode: "AUTHENTICATION_REJECTED")
-        #expect(m.authenticated(Self.session(.failed(rejected), trans: "R")) == .finish(.failed(rejected, sessionId: "s_1")))
+        #expect(
+            m.authenticated(Self.session(.failed(rejected), trans: "R")) == .finish(.failed(rejected, sessionId: "s_1"))
+        )
         m = Self.reach(.authenticating)
-        #expect(m.authenticated(Self.session(.challengeRequired(Self.challenge), trans: "C"))
-            == .present(PagePlan(url: Self.challenge.acsURL, formFields: [.init(name: "creq", value: "Y3JlcQ")], purpose: .challenge)))
+        #expect(
+            m.authenticated(Self.session(.challengeRequired(Self.challenge), trans: "C"))
+                == .present(
+                    PagePlan(
+                        url: Self.challenge.acsURL, formFields: [.init(name: "creq", value: "Y3JlcQ")],
+                        purpose: .challenge)))
     }
 
     @Test func authenticationErrorsKeepTheSessionId() {
@@ -170,7 +184,9 @@ import Testing
         var m = Self.reach(.authenticating)
         #expect(m.authenticated(.lost(FlowError(.networkError, "timeout"))) == .call(.readSession(sessionId: "s_1")))
         // The gateway did apply it: continue from what it says.
-        #expect(m.sessionRead(Self.session(.completed, trans: "Y")) == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+        #expect(
+            m.sessionRead(Self.session(.completed, trans: "Y"))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
 
         m = Self.reach(.recovering)
         #expect(m.sessionRead(Self.session(.challengeRequired(Self.challenge))) != FlowAction.none)
@@ -179,8 +195,9 @@ import Testing
 
     @Test func stepNeverAppliedIsSentOnceMore() {
         var m = Self.reach(.recovering)
-        #expect(m.sessionRead(Self.session(.authenticationRequired))
-            == .call(.authenticate(sessionId: "s_1", notificationURL: Self.notification)))
+        #expect(
+            m.sessionRead(Self.session(.authenticationRequired))
+                == .call(.authenticate(sessionId: "s_1", notificationURL: Self.notification)))
         // Lost again, and still not applied: give up honestly.
         #expect(m.authenticated(.lost(FlowError(.networkError, "reset"))) == .call(.readSession(sessionId: "s_1")))
         guard case .finish(let t) = m.sessionRead(Self.session(.authenticationRequired)) else {
@@ -197,7 +214,9 @@ import Testing
         // Applied after all: continue from the session.
         var m = Self.reach(.authenticating)
         #expect(m.authenticated(.serverFailure(error)) == .call(.readSession(sessionId: "s_1")))
-        #expect(m.sessionRead(Self.session(.completed, trans: "Y")) == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+        #expect(
+            m.sessionRead(Self.session(.completed, trans: "Y"))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
         // Not applied: the failure the gateway reported (no re-send after a 5xx).
         m = Self.reach(.authenticating)
         _ = m.authenticated(.serverFailure(error))
@@ -270,14 +289,22 @@ import Testing
 
     @Test func challengeResultAnswers() {
         var m = Self.reach(.submittingChallengeResult)
-        #expect(m.challengeResultReceived(Self.session(.completed, trans: "Y")) == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+        #expect(
+            m.challengeResultReceived(Self.session(.completed, trans: "Y"))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
         m = Self.reach(.submittingChallengeResult)
         let failed = FlowError(.authenticationFailed, "N")
-        #expect(m.challengeResultReceived(Self.session(.failed(failed), trans: "N")) == .finish(.failed(failed, sessionId: "s_1")))
+        #expect(
+            m.challengeResultReceived(Self.session(.failed(failed), trans: "N"))
+                == .finish(.failed(failed, sessionId: "s_1")))
         // Lost -> read -> still CHALLENGE_REQUIRED -> send the result request once more.
         m = Self.reach(.submittingChallengeResult)
-        #expect(m.challengeResultReceived(.lost(FlowError(.networkError, "reset"))) == .call(.readSession(sessionId: "s_1")))
-        #expect(m.sessionRead(Self.session(.challengeRequired(Self.challenge))) == .call(.challengeResult(sessionId: "s_1")))
+        #expect(
+            m.challengeResultReceived(.lost(FlowError(.networkError, "reset"))) == .call(.readSession(sessionId: "s_1"))
+        )
+        #expect(
+            m.sessionRead(Self.session(.challengeRequired(Self.challenge))) == .call(.challengeResult(sessionId: "s_1"))
+        )
     }
 
     @Test(arguments: [Reach.dismissingChallenge, .submittingChallengeResult, .recovering])
@@ -296,7 +323,8 @@ import Testing
         var m = Self.reach(state)
         let known = m.sessionId
         let safe: Set<Reach> = [.idle, .fetchingKey, .encrypting, .presentingChallenge, .challenging]
-        #expect(m.cancel() == .finish(Terminal(outcome: safe.contains(state) ? .cancelled : .unresolved, sessionId: known)))
+        #expect(
+            m.cancel() == .finish(Terminal(outcome: safe.contains(state) ? .cancelled : .unresolved, sessionId: known)))
         #expect(m.isFinished)
         #expect(m.cancel() == FlowAction.none)
         let hasSession = ![Reach.idle, .fetchingKey, .encrypting, .creatingSession].contains(state)
@@ -306,7 +334,9 @@ import Testing
     @Test func cardSnapshotNeverShowsTheNumberOrCode() {
         let texts = [
             "\(Self.card)", String(describing: Self.card), String(reflecting: Self.card),
-            { var s = ""; dump(Self.card, to: &s); return s }(),
+            {
+                var s = ""; dump(Self.card, to: &s); return s
+            }(),
             "\(Self.machine())", String(reflecting: Self.reach(.creatingSession)),
         ]
         for text in texts {

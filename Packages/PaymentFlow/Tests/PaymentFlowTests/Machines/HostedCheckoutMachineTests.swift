@@ -10,9 +10,10 @@ import Testing
     static let returnURL = URL(string: "myshop://orders/42/done?x=1")!
 
     static func machine(_ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine {
-        HostedCheckoutMachine(.init(
-            page: PagePlan(url: checkout, formFields: nil, purpose: .hostedCheckout), returnURL: returnURL,
-            statusSource: source))
+        HostedCheckoutMachine(
+            .init(
+                page: PagePlan(url: checkout, formFields: nil, purpose: .hostedCheckout), returnURL: returnURL,
+                statusSource: source))
     }
 
     /// Each reachable state, by the shortest event sequence.
@@ -20,7 +21,8 @@ import Testing
         case idle, presenting, watching, dismissing, resolving
     }
 
-    static func reach(_ target: Reach, _ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine {
+    static func reach(_ target: Reach, _ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine
+    {
         var m = machine(source)
         if target == .idle { return m }
         _ = m.start()
@@ -77,7 +79,8 @@ import Testing
     }
 
     @Test func defaultPortsMatchExplicitOnes() {
-        #expect(URLMatch.sameEndpoint(URL(string: "https://shop.example/r")!, URL(string: "https://shop.example:443/r")!))
+        #expect(
+            URLMatch.sameEndpoint(URL(string: "https://shop.example/r")!, URL(string: "https://shop.example:443/r")!))
         #expect(URLMatch.sameEndpoint(URL(string: "http://shop.example")!, URL(string: "http://shop.example:80/")!))
         #expect(!URLMatch.sameEndpoint(URL(string: "http://shop.example/r")!, URL(string: "https://shop.example/r")!))
     }

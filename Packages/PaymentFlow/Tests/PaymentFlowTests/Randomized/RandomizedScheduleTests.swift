@@ -85,7 +85,10 @@ final class RandomizedScheduleTests: XCTestCase {
         let endpoints: [SandboxEndpoint]
         if isCard {
             flow = .card(number: pick(cards).0, answer: pick(ChallengeAnswer.allCases), warmCache: chance(0.3))
-            endpoints = [.jwks, .cardSessionCreate, .authentication, .challengeResult, .cardSessionGet, .acsChallenge, .acsSubmit, .notification]
+            endpoints = [
+                .jwks, .cardSessionCreate, .authentication, .challengeResult, .cardSessionGet, .acsChallenge,
+                .acsSubmit, .notification,
+            ]
         } else {
             flow = .hosted(
                 choice: chance(0.15) ? nil : pick(HostedChoice.allCases),
@@ -101,7 +104,9 @@ final class RandomizedScheduleTests: XCTestCase {
                 var processes: Bool? = nil
                 switch Int.random(in: 0..<20, using: &rng) {
                 case 0, 1, 12, 13: kind = .latency(.milliseconds(Int.random(in: 1...25, using: &rng)))
-                case 2: kind = .latency(.milliseconds(chance(0.3) ? 400 : 60))  // beyond the 250 ms request timeout sometimes
+                case 2:
+                    // Sometimes beyond the 250 ms request timeout.
+                    kind = .latency(.milliseconds(chance(0.3) ? 400 : 60))
                 case 3:
                     kind = .status(pick([500, 503]))
                     // A 5xx after the gateway acted: realistic for steps of a session, and for reads.
@@ -109,7 +114,8 @@ final class RandomizedScheduleTests: XCTestCase {
                 case 4:
                     kind = pick([
                         .status(400, errorCode: "INVALID_REQUEST"), .status(401, errorCode: "INVALID_VERIFICATION_KEY"),
-                        .status(404, errorCode: "PAYMENT_NOT_FOUND"), .status(409, errorCode: "PAYMENT_ALREADY_PROCESSED"),
+                        .status(404, errorCode: "PAYMENT_NOT_FOUND"),
+                        .status(409, errorCode: "PAYMENT_ALREADY_PROCESSED"),
                         .status(418), .statusWithoutBody(502),
                     ])
                 case 5:
@@ -127,8 +133,10 @@ final class RandomizedScheduleTests: XCTestCase {
                 default: kind = isCard ? .rotateKey : .latency(.milliseconds(5))
                 }
                 let target = kind == .rotateKey ? SandboxEndpoint.cardSessionCreate : endpoint
-                schedule.faults.append(SandboxFault(
-                    endpoint: target, kind: kind, schedule: .next(Int.random(in: 1...2, using: &rng)), processesRequest: processes))
+                schedule.faults.append(
+                    SandboxFault(
+                        endpoint: target, kind: kind, schedule: .next(Int.random(in: 1...2, using: &rng)),
+                        processesRequest: processes))
             }
         }
         if chance(0.12) { schedule.hostCancelAfterMs = Int.random(in: 0...30, using: &rng) }
@@ -185,7 +193,8 @@ final class RandomizedScheduleTests: XCTestCase {
             self.mode = mode
         }
         func resolveStatus(
-            paymentId: String, verificationKey: String, completion: @escaping @Sendable (String?, String?, NSError?) -> Void
+            paymentId: String, verificationKey: String,
+            completion: @escaping @Sendable (String?, String?, NSError?) -> Void
         ) {
             let status = sandbox.paymentStatus(paymentId)
             switch mode {
@@ -229,16 +238,21 @@ final class RandomizedScheduleTests: XCTestCase {
             let schedule = Self.makeSchedule(seed: seed)
             let t0 = Date()
             let violations = run(schedule, on: sandbox)
-            if environment["EGW_TIMING"] != nil { print("T \(Int(Date().timeIntervalSince(t0) * 1000)) ms \(schedule)") }
+            if environment["EGW_TIMING"] != nil {
+                print("T \(Int(Date().timeIntervalSince(t0) * 1000)) ms \(schedule)")
+            }
             if !violations.isEmpty {
-                let line = "RandomizedSchedule violation, replay with EGW_SEED=\(seed): \(schedule)\n  "
+                let line =
+                    "RandomizedSchedule violation, replay with EGW_SEED=\(seed): \(schedule)\n  "
                     + violations.joined(separator: "\n  ")
                 print(line)
                 failures.append(line)
                 if failures.count >= 10 { break }
             }
         }
-        print("RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        print(
+            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+        )
         XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
     }
 
@@ -316,7 +330,9 @@ final class RandomizedScheduleTests: XCTestCase {
         let delivered = expectation(description: "result \(seed)")
         delivered.assertForOverFulfill = false
         let completion: @Sendable (PaymentResult) -> Void = { result in
-            if DispatchQueue.getSpecific(key: Self.mainKey) != 1 { problems.withLock { $0.append("not on the main queue") } }
+            if DispatchQueue.getSpecific(key: Self.mainKey) != 1 {
+                problems.withLock { $0.append("not on the main queue") }
+            }
             if presenter.isPresenting { problems.withLock { $0.append("delivered before the page was dismissed") } }
             results.withLock { $0.append(result) }
             delivered.fulfill()
@@ -325,7 +341,8 @@ final class RandomizedScheduleTests: XCTestCase {
         switch schedule.flow {
         case .hosted(_, _, let method):
             var request = PaymentRequest(
-                paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
+                paymentId: payment.paymentId, verificationKey: payment.verificationKey,
+                checkoutURL: payment.checkoutURL,
                 returnURL: payment.shopRedirectURL)
             request.preferredMethod = method
             if schedule.useDelegate {
@@ -341,7 +358,8 @@ final class RandomizedScheduleTests: XCTestCase {
                 delegate = Delegate(completion)
                 kit?.startCardPayment(request, card: testCard(number, code: code), from: presenter, delegate: delegate!)
             } else {
-                kit?.startCardPayment(request, card: testCard(number, code: code), from: presenter, completion: completion)
+                kit?.startCardPayment(
+                    request, card: testCard(number, code: code), from: presenter, completion: completion)
             }
         }
         if !results.withLock({ $0.isEmpty }) { violations.append("delivered synchronously inside start") }
@@ -364,7 +382,9 @@ final class RandomizedScheduleTests: XCTestCase {
             violations.append("expected exactly one result, got \(all.count) (\(outcome))")
             return violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")]
         }
-        violations.append(contentsOf: check(result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId))
+        violations.append(
+            contentsOf: check(
+                result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId))
         if !violations.isEmpty {
             violations.append("result: \(result) \(result.error.map { $0.localizedDescription } ?? "")")
             violations.append("events: " + events.withLock { $0 }.suffix(14).joined(separator: " | "))
@@ -382,7 +402,9 @@ final class RandomizedScheduleTests: XCTestCase {
         let settled = truth == "SETTLED"
         switch schedule.flow {
         case .card:
-            if result.paymentStatus != nil || result.orderNumber != nil { v.append("card result with a status or order number") }
+            if result.paymentStatus != nil || result.orderNumber != nil {
+                v.append("card result with a status or order number")
+            }
             switch result.outcome {
             case .succeeded:
                 if result.error != nil { v.append("success with an error") }
@@ -399,7 +421,9 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         case .hosted:
             if result.sessionId != nil { v.append("hosted result with a session id") }
-            if let status = result.paymentStatus, status != truth { v.append("status \(status) but the gateway has \(truth ?? "nil")") }
+            if let status = result.paymentStatus, status != truth {
+                v.append("status \(status) but the gateway has \(truth ?? "nil")")
+            }
             if result.outcome != PaymentOutcome(platformStatus: result.paymentStatus), result.paymentStatus != nil {
                 v.append("outcome does not match the status")
             }
@@ -408,17 +432,23 @@ final class RandomizedScheduleTests: XCTestCase {
                 if result.error != nil { v.append("success with an error") }
                 if PaymentOutcome(platformStatus: truth) != .succeeded { v.append("success the gateway does not have") }
             case .failed:
-                if result.error == nil && result.paymentStatus != "FAILED" { v.append("failure with neither error nor FAILED") }
+                if result.error == nil && result.paymentStatus != "FAILED" {
+                    v.append("failure with neither error nor FAILED")
+                }
             case .cancelled:
                 if result.error != nil { v.append("cancel with an error") }
             case .unresolved:
-                if let code = result.error?.paymentErrorCode, code != .statusLookupFailed { v.append("unresolved hosted with \(code)") }
+                if let code = result.error?.paymentErrorCode, code != .statusLookupFailed {
+                    v.append("unresolved hosted with \(code)")
+                }
             }
         }
         if schedule.quiet {
             let (outcome, code) = Self.expected(schedule.flow)
             if result.outcome != outcome || result.error?.paymentErrorCode != code {
-                v.append("expected \(outcome)/\(code.map { "\($0)" } ?? "no error"), got \(result.outcome)/\(result.error?.paymentErrorCode.map { "\($0)" } ?? "no error")")
+                v.append(
+                    "expected \(outcome)/\(code.map { "\($0)" } ?? "no error"), got \(result.outcome)/\(result.error?.paymentErrorCode.map { "\($0)" } ?? "no error")"
+                )
             }
         }
         return v

@@ -51,7 +51,8 @@ func stubDependencies(
     _ transport: any HTTPTransport, clock: FlowClock = .live, retries: Bool = false, presenterTimeout: TimeInterval = 60
 ) -> FlowDependencies {
     let counter = Atomic<UInt64>(0)
-    let wrapped: any HTTPTransport = retries
+    let wrapped: any HTTPTransport =
+        retries
         ? RetryingTransport(base: transport, policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.002))
         : transport
     return FlowDependencies(

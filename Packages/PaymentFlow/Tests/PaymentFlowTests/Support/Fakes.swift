@@ -25,7 +25,9 @@ final class StubTransport: HTTPTransport {
         }
     }
 
-    static func json(_ status: Int, _ text: String, url: URL, headers: [HTTPHeader] = []) -> Result<HTTPResponse, TransportError> {
+    static func json(
+        _ status: Int, _ text: String, url: URL, headers: [HTTPHeader] = []
+    ) -> Result<HTTPResponse, TransportError> {
         .success(HTTPResponse(status: status, headers: headers, body: Array(text.utf8), url: url))
     }
 }
@@ -58,7 +60,8 @@ final class StubPresenter: PaymentPresenter {
     private let holdDismissal: Bool
     private let pendingDismissal = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(refuse: Bool = false, holdDismissal: Bool = false, steps: @escaping @Sendable (PageRequest) -> [StubPageStep]) {
+    init(refuse: Bool = false, holdDismissal: Bool = false, steps: @escaping @Sendable (PageRequest) -> [StubPageStep])
+    {
         self.refuse = refuse
         self.steps = steps
         self.holdDismissal = holdDismissal

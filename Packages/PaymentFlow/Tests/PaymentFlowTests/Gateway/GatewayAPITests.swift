@@ -1,0 +1,221 @@
+import Foundation
+import JWE
+import Testing
+
+@testable import PaymentFlow
+
+/// The wire module on its own: request shapes from GATEWAY.md and the seeds,
+/// strict decoding, the error table, key selection.
+@Suite struct GatewayAPITests {
+    static let endpoints = GatewayAPI.Endpoints(
+        apiBaseURL: URL(string: "https://shop.example/api/")!, checkoutAPIBaseURL: URL(string: "https://gw.example/x")!,
+        checkoutBaseURL: URL(string: "https://pay.example")!, paymentId: "p 1/2", verificationKey: "vk", timeout: 7)
+    static let id = UUID(uuidString: "6F9619FF-8B86-4011-B42D-00C04FC964FF")!
+
+    func request(_ call: GatewayCall) throws -> HTTPRequest {
+        try GatewayAPI.request(call, endpoints: Self.endpoints, requestId: Self.id).get()
+    }
+
+    @Test func statusLookupIsTheSeedsRequest() throws {
+        let r = try request(.statusLookup)
+        #expect(r.method == "GET")
+        // Base path kept, its trailing slash not doubled, the id percent-encoded as one segment.
+        #expect(r.url.absoluteString == "https://shop.example/api/checkout/api/egw/v1/payments/p%201%2F2")
+        #expect(r.headers.first { $0.name == "Obp-Verification-Key" }?.value == "vk")
+        #expect(r.headers.first { $0.name == "X-Request-Id" }?.value == "6f9619ff-8b86-4011-b42d-00c04fc964ff")
+        #expect(r.headers.contains { $0.name == "User-Agent" && $0.value.hasPrefix("EGWPay-Linux/") })
+        #expect(r.body == nil)
+        #expect(r.timeout == 7)
+        #expect(!r.followRedirects)
+    }
+
+    @Test func cardEndpointsAndBodies() throws {
+        let create = try request(.createSession(encryptedCard: "a.b.c.d.e"))
+        #expect(create.method == "POST")
+        #expect(
+            create.url.absoluteString == "https://gw.example/x/checkout/api/egw/v1/payments/p%201%2F2/card-sessions")
+        #expect(create.body == Array(#"{"encryptedCard":"a.b.c.d.e"}"#.utf8))
+        #expect(create.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" })
+        let notification = try #require(
+            GatewayAPI.notificationURL(checkoutBaseURL: Self.endpoints.checkoutBaseURL!, sessionId: "s_1"))
+        #expect(notification.absoluteString == "https://pay.example/checkout/3ds/notification/s_1")
+        let auth = try request(.authenticate(sessionId: "s_1", notificationURL: notification))
+        #expect(auth.url.path.hasSuffix("/card-sessions/s_1/authentication"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(auth.body ?? [])) as? [String: Any])
+        #expect(json["notificationUrl"] as? String == "https://pay.example/checkout/3ds/notification/s_1")
+        let browser = try #require(json["browser"] as? [String: Any])
+        #expect(browser["language"] as? String == "en-GB")
+        #expect(browser["timeZoneOffsetMinutes"] as? Int == 0)
+        #expect(try request(.challengeResult(sessionId: "s_1")).body == Array("{}".utf8))
+        #expect(try request(.readSession(sessionId: "s_1")).method == "GET")
+        let key = try request(.keySet)
+        #expect(key.url.absoluteString == "https://pay.example/checkout/.well-known/jwks.json")
+        #expect(!key.headers.contains { $0.name == "Obp-Verification-Key" })  // the key endpoint needs none
+    }
+
+    @Test func missingBaseURLIsInvalidRequest() {
+        var endpoints = Self.endpoints
+        endpoints.apiBaseURL = nil
+        guard case .failure(let error) = GatewayAPI.request(.statusLookup, endpoints: endpoints, requestId: Self.id)
+        else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.code == .invalidRequest)
+    }
+
+    static func response(_ status: Int, _ body: String) -> Result<HTTPResponse, TransportError> {
+        .success(HTTPResponse(status: status, body: Array(body.utf8), url: URL(string: "https://gw.example")!))
+    }
+
+    /// GATEWAY.md's error table, row by row.
+    @Test(arguments: [
+        (400, "INVALID_REQUEST", PaymentError.Code.invalidRequest), (401, "INVALID_VERIFICATION_KEY", .invalidRequest),
+        (404, "PAYMENT_NOT_FOUND", .invalidRequest), (404, "SESSION_NOT_FOUND", .invalidRequest),
+        (409, "PAYMENT_ALREADY_PROCESSED", .cardSessionFailed), (422, "CARD_BRAND_NOT_ACCEPTED", .cardBrandNotAccepted),
+        (422, "DECRYPTION_FAILED", .encryptionFailed), (500, "ANYTHING", .cardSessionFailed),
+        (400, "SOMETHING_ELSE", .invalidResponse), (418, "TEAPOT", .invalidResponse),
+    ])
+    func errorTable(status: Int, code: String, expected: PaymentError.Code) {
+        let reply = GatewayAPI.decodeSession(
+            .createSession(encryptedCard: "x"), Self.response(status, #"{"error":{"code":"\#(code)","message":"m"}}"#))
+        #expect(
+            reply
+                == .rejected(
+                    GatewayAPI.httpFailure(
+                        HTTPResponse(
+                            status: status, body: Array(#"{"error":{"code":"\#(code)","message":"m"}}"#.utf8),
+                            url: URL(string: "https://gw.example")!),
+                        source: "POST card-sessions", idempotent: false)))
+        if case .rejected(let error) = reply { #expect(error.code == expected) }
+    }
+
+    @Test func fiveHundredOnAReadIsNetworkError() {
+        let reply = GatewayAPI.decodeSession(.readSession(sessionId: "s"), Self.response(503, "busy"))
+        guard case .rejected(let error) = reply else {
+            Issue.record("expected rejected")
+            return
+        }
+        #expect(error.code == .networkError)
+    }
+
+    @Test func unknownKeyOnlyOnCreation() {
+        let body = #"{"error":{"code":"UNKNOWN_KEY","message":"rotated"}}"#
+        #expect(GatewayAPI.decodeSession(.createSession(encryptedCard: "x"), Self.response(422, body)) == .unknownKey)
+    }
+
+    @Test func strictDecoding() {
+        // Unknown fields are ignored.
+        let ok = GatewayAPI.decodeSession(
+            .createSession(encryptedCard: "x"),
+            Self.response(201, #"{"sessionId":"s","status":"COMPLETED","extra":[1,2],"transStatus":null}"#))
+        #expect(ok == .session(SessionSnapshot(sessionId: "s", status: .completed, transStatus: nil)))
+        // Missing required field, wrong type, unknown status, challenge without its data, FAILED without failure:
+        // for a POST the gateway acted, so these are lost answers (read back), carrying invalidResponse.
+        for body in [
+            #"{"status":"COMPLETED"}"#, #"{"sessionId":5,"status":"COMPLETED"}"#, #"{"sessionId":"s","status":"DONE"}"#,
+            #"{"sessionId":"s","status":"FAILED"}"#, "not json",
+        ] {
+            guard
+                case .lost(let error) = GatewayAPI.decodeSession(
+                    .createSession(encryptedCard: "x"), Self.response(201, body))
+            else {
+                Issue.record("expected lost for \(body)")
+                continue
+            }
+            #expect(error.code == .invalidResponse)
+        }
+        let challengeless = GatewayAPI.decodeSession(
+            .authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!),
+            Self.response(200, #"{"sessionId":"s","status":"CHALLENGE_REQUIRED"}"#))
+        guard case .lost = challengeless else {
+            Issue.record("CHALLENGE_REQUIRED without challenge")
+            return
+        }
+        // Out of protocol for the endpoint: CHALLENGE_REQUIRED answered to creation.
+        let early = GatewayAPI.decodeSession(
+            .createSession(encryptedCard: "x"),
+            Self.response(
+                201, #"{"sessionId":"s","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"https://a","creq":"c"}}"#))
+        guard case .lost = early else {
+            Issue.record("CHALLENGE_REQUIRED at creation")
+            return
+        }
+        // Another session's answer.
+        let other = GatewayAPI.decodeSession(
+            .readSession(sessionId: "s"), Self.response(200, #"{"sessionId":"t","status":"COMPLETED"}"#))
+        guard case .rejected(let error) = other else {
+            Issue.record("another session")
+            return
+        }
+        #expect(error.code == .invalidResponse)
+    }
+
+    @Test func failedSessionCodes() {
+        func code(_ failure: String, _ trans: String?) -> PaymentError.Code {
+            GatewayAPI.sessionFailure(code: failure, message: "m", transStatus: trans, source: "s").code
+        }
+        #expect(code("CARD_DECLINED", nil) == .cardSessionFailed)
+        #expect(code("CARD_BRAND_NOT_ACCEPTED", nil) == .cardBrandNotAccepted)
+        #expect(code("AUTHENTICATION_REJECTED", "R") == .authenticationFailed)
+        #expect(code("AUTHENTICATION_FAILED", "N") == .authenticationFailed)
+        #expect(code("WHATEVER", "N") == .authenticationFailed)
+    }
+
+    @Test(arguments: [
+        ("max-age=300", 300.0), ("public, max-age=60", 60), ("MAX-AGE=5", 5), ("no-store, max-age=60", 0),
+        ("no-cache", 0), ("max-age=abc", 0), ("max-age=999999", 86_400), ("", 0),
+    ])
+    func cacheControl(header: String, seconds: Double) {
+        #expect(GatewayAPI.maxAge(header) == seconds)
+    }
+
+    @Test func keySelection() throws {
+        let good = try RSAPrivateKey.generate(bits: 2048, kid: "good").publicKey
+        let other = try RSAPrivateKey.generate(bits: 2048, kid: "sig").publicKey
+        func member(_ key: RSAPublicKey, alg: String?, use: String?) throws -> String {
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: Data(key.jwkJSON().utf8)) as? [String: Any])
+            object["alg"] = alg
+            object["use"] = use
+            return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+        // A signing key and a key for another algorithm come first; the encryption key is chosen.
+        let set =
+            #"{"keys":[\#(try member(other, alg: "RSA-OAEP-256", use: "sig")),\#(try member(other, alg: "RSA1_5", use: nil)),\#(try member(good, alg: "RSA-OAEP-256", use: nil))]}"#
+        let response = HTTPResponse(
+            status: 200, headers: [HTTPHeader("Cache-Control", "max-age=120")], body: Array(set.utf8),
+            url: URL(string: "https://pay.example")!)
+        let choice = try GatewayAPI.decodeKeySet(.success(response)).get()
+        #expect(choice.key.kid == "good")
+        #expect(choice.maxAge == 120)
+        // Nothing usable, and not JSON: encryptionKeyUnavailable.
+        for body in [#"{"keys":[\#(try member(other, alg: "RSA-OAEP", use: "enc"))]}"#, #"{"nokeys":1}"#, "<html>"] {
+            let bad = HTTPResponse(status: 200, body: Array(body.utf8), url: URL(string: "https://pay.example")!)
+            guard case .failure(let error) = GatewayAPI.decodeKeySet(.success(bad)) else {
+                Issue.record("expected failure for \(body.prefix(20))")
+                continue
+            }
+            #expect(error.code == .encryptionKeyUnavailable)
+        }
+    }
+
+    @Test func requestBodiesForObserversAreRedacted() {
+        let (body, header) = GatewayAPI.redactedRequestBody(
+            .createSession(encryptedCard: "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a.b.c.d"), [1])
+        #expect(body == #"{"encryptedCard":"<JWE 59 bytes>"}"#)
+        #expect(header == nil || header?.contains("RSA-OAEP-256") == true)
+        let headers = GatewayAPI.redactedHeaders([HTTPHeader("Obp-Verification-Key", "secret-key-1")])
+        #expect(headers.first?.value == Redactor.fingerprint("secret-key-1"))
+        #expect(headers.first?.value.hasPrefix("vk#") == true)
+    }
+
+    @Test func redactorMasksDigitRuns() {
+        let redactor = Redactor(secrets: ["topsecret"])
+        // Luhn-valid PAN-like runs in any line; every 6+ run in foreign text; the secret everywhere.
+        #expect(redactor.scrub("card 4111 1111 1111 1111 ok") == "card ••••1111 ok")
+        #expect(redactor.scrub("order 123456789") == "order 123456789")
+        #expect(redactor.scrubForeign("order 123456789") == "order ••••6789")
+        #expect(redactor.scrub("key topsecret") == "key \(Redactor.fingerprint("topsecret"))")
+    }
+}
