@@ -60,3 +60,9 @@ public typealias EGWHTTPResponse = HTTPResponse
 public typealias EGWHTTPHeader = HTTPHeader
 /// ``TransportError``.
 public typealias EGWTransportError = TransportError
+/// ``PaymentObserver``.
+public typealias EGWPaymentObserver = PaymentObserver
+/// ``PaymentStepGate``.
+public typealias EGWPaymentStepGate = PaymentStepGate
+/// ``PaymentLogSink``.
+public typealias EGWPaymentLogSink = PaymentLogSink
