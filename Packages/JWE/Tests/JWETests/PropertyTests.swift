@@ -170,8 +170,9 @@ private func take(_ reserve: RandomReserve, _ count: Int) throws -> [UInt8] {
     return Array(buffer)
 }
 
-/// The random reserve behind CEKs and IVs.
-@Suite("Random reserve")
+/// The random reserve behind CEKs and IVs. Serialized: `refillsAfterFork` advances the process-wide fork
+/// generation, which would make a reserve in a concurrently running test refill early.
+@Suite("Random reserve", .serialized)
 struct RandomReserveTests {
     @Test func handsOutDistinctBytesAndWipesThem() throws {
         let reserve = RandomReserve(capacity: 88)
