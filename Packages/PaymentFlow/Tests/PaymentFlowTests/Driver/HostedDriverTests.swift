@@ -435,12 +435,19 @@ final class HostedDriverTests: XCTestCase {
         let events = Mutex<[PaymentEvent]>([])
         let lines = Mutex<[String]>([])
         var configuration = self.configuration(api: api)
-        configuration.observer = { event in events.withLock { $0.append(event) } }
+        // `.finished` reaches observers just after the result is handed to the callback queue, so the
+        // completion can run first: wait for the event rather than read the list straight away.
+        let finished = expectation(description: "observer saw .finished")
+        configuration.observer = { event in
+            events.withLock { $0.append(event) }
+            if case .finished = event { finished.fulfill() }
+        }
         configuration.logLevel = .debug
         configuration.logSink = { record in lines.withLock { $0.append(record.description) } }
         let kit = PaymentKit(
             configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
         XCTAssertEqual(pay(kit, returningPresenter())?.outcome, .succeeded)
+        wait(for: [finished], timeout: 10)
         let seen = events.withLock { $0 }
         let transitions = seen.compactMap { event -> String? in
             if case .transition(let t) = event { return "\(t.from)->\(t.to)" }
