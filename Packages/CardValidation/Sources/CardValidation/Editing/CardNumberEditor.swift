@@ -106,21 +106,6 @@ public struct CardNumberEditor: CardTextEditor, Equatable, CustomStringConvertib
         return (digits, min(span.start + inserted.count, candidate.count), outcome)
     }
 
-    /// See ``CardTextEditor/deleteBackward()``.
-    @discardableResult
-    public mutating func deleteBackward() -> EditOutcome {
-        guard caret > 0 else { return .applied }
-        return replace(caret - 1..<caret, with: "")
-    }
-
-    /// See ``CardTextEditor/deleteForward()``.
-    @discardableResult
-    public mutating func deleteForward() -> EditOutcome {
-        let characters = Array(text)
-        guard let next = characters[caret...].firstIndex(where: EditSupport.isDigit) else { return .applied }
-        return replace(next..<next + 1, with: "")
-    }
-
     /// See ``CardTextEditor/moveCaret(to:)``.
     public mutating func moveCaret(to offset: Int) {
         caret = min(max(offset, 0), text.count)

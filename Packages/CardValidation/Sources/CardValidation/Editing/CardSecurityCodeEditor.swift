@@ -57,14 +57,9 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
         return result.outcome
     }
 
-    /// See ``CardTextEditor/deleteBackward()``.
-    @discardableResult
-    public mutating func deleteBackward() -> EditOutcome {
-        guard caret > 0 else { return .applied }
-        return replace(caret - 1..<caret, with: "")
-    }
-
-    /// See ``CardTextEditor/deleteForward()``.
+    /// See ``CardTextEditor/deleteForward()``: deletes the digit after the
+    /// caret (``text`` shows `•`, not digits, so the shared default, which
+    /// looks for digits in ``text``, does not apply).
     @discardableResult
     public mutating func deleteForward() -> EditOutcome {
         guard caret < digits.utf8.count else { return .applied }

@@ -56,6 +56,28 @@ extension CardTextEditor {
     public mutating func insert(_ string: String) -> EditOutcome {
         replace(caret..<caret, with: string)
     }
+
+    /// Backspace at the caret: replaces the character before it with
+    /// nothing (over a group separator, ``replace(_:with:)`` deletes the
+    /// digit before it). At the start of the field nothing changes and the
+    /// outcome is `.applied`.
+    @discardableResult
+    public mutating func deleteBackward() -> EditOutcome {
+        guard caret > 0 else { return .applied }
+        return replace(caret - 1..<caret, with: "")
+    }
+
+    /// Forward delete at the caret: deletes the first ASCII digit of ``text``
+    /// at or after the caret, skipping separators. With no digit after the
+    /// caret nothing changes and the outcome is `.applied`. An editor whose
+    /// ``text`` does not show its digits (the masked security code) provides
+    /// its own.
+    @discardableResult
+    public mutating func deleteForward() -> EditOutcome {
+        let characters = Array(text)
+        guard let next = characters[caret...].firstIndex(where: EditSupport.isDigit) else { return .applied }
+        return replace(next..<next + 1, with: "")
+    }
 }
 
 /// Helpers shared by the editors.
