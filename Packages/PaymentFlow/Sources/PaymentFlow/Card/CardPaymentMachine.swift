@@ -281,14 +281,7 @@ struct CardPaymentMachine {
 
     private mutating func authenticate(sessionId: String, resent: Bool) -> FlowAction {
         guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
-        else {
-            return finish(
-                .failed(
-                    FlowError(
-                        .invalidResponse, "the session id cannot be part of a notification URL",
-                        source: "authentication"),
-                    sessionId: sessionId))
-        }
+        else { return finish(Self.unusableSessionId(sessionId, source: "authentication")) }
         state = .authenticating(sessionId: sessionId, resent: resent)
         return .call(.authenticate(sessionId: sessionId, notificationURL: notificationURL))
     }
@@ -302,14 +295,7 @@ struct CardPaymentMachine {
         case .challengeRequired(let challenge):
             guard
                 let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
-            else {
-                return finish(
-                    .failed(
-                        FlowError(
-                            .invalidResponse, "the session id cannot be part of a notification URL", source: "challenge"
-                        ),
-                        sessionId: sessionId))
-            }
+            else { return finish(Self.unusableSessionId(sessionId, source: "challenge")) }
             state = .presentingChallenge(sessionId: sessionId, notificationURL: notificationURL)
             return .present(GatewayAPI.challengePage(challenge))
         case .completed:
@@ -317,6 +303,14 @@ struct CardPaymentMachine {
         case .failed(let error):
             return finish(.failed(error, sessionId: sessionId))
         }
+    }
+
+    /// The failure when the gateway's session id cannot be part of the notification URL that
+    /// `source` (the authentication call, or the challenge page) needs.
+    private static func unusableSessionId(_ sessionId: String, source: String) -> Terminal {
+        .failed(
+            FlowError(.invalidResponse, "the session id cannot be part of a notification URL", source: source),
+            sessionId: sessionId)
     }
 
     // MARK: - Challenge page
@@ -373,13 +367,26 @@ struct CardPaymentMachine {
     }
 
     mutating func pageFailed(_ url: URL, reason: String) -> FlowAction {
+        pageEnded(event: "page failure") { sessionId in
+            .failed(
+                FlowError(
+                    .pageLoadFailed, "the 3-D Secure challenge page failed to load: \(reason)", source: "presenter"),
+                sessionId: sessionId)
+        }
+    }
+
+    mutating func buyerClosedPage() -> FlowAction {
+        pageEnded(event: "page closed") { sessionId in .cancelled(sessionId: sessionId) }
+    }
+
+    /// The page went away on its own (it failed to load, or the buyer closed it): the same rule for
+    /// both. An unanswered challenge ends with `terminal`; one the issuer already has the answer to is
+    /// dismissed and its result asked for; after that the event changes nothing. `event` names it in
+    /// the precondition failure.
+    private mutating func pageEnded(event: String, terminal: (_ sessionId: String) -> Terminal) -> FlowAction {
         switch state {
         case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _):
-            return finish(
-                .failed(
-                    FlowError(
-                        .pageLoadFailed, "the 3-D Secure challenge page failed to load: \(reason)", source: "presenter"),
-                    sessionId: sessionId))
+            return finish(terminal(sessionId))
         case .completingChallenge(let sessionId):
             // The issuer already has the answer; the gateway tells the result either way.
             state = .dismissingChallenge(sessionId: sessionId)
@@ -387,21 +394,7 @@ struct CardPaymentMachine {
         case .dismissingChallenge, .submittingChallengeResult, .recovering:
             return .none
         case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .finished:
-            preconditionFailure("page failure in state \(stateName)")
-        }
-    }
-
-    mutating func buyerClosedPage() -> FlowAction {
-        switch state {
-        case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _):
-            return finish(.cancelled(sessionId: sessionId))
-        case .completingChallenge(let sessionId):
-            state = .dismissingChallenge(sessionId: sessionId)
-            return .dismissPage
-        case .dismissingChallenge, .submittingChallengeResult, .recovering:
-            return .none
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .finished:
-            preconditionFailure("page closed in state \(stateName)")
+            preconditionFailure("\(event) in state \(stateName)")
         }
     }
 
