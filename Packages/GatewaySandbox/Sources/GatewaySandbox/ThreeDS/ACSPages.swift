@@ -52,15 +52,10 @@ extension SandboxCore {
         }
         let code = FormEncoding.value("code", in: form) ?? ""
         let outcome = state.withLock { state -> Result<CardSession, ErrorResponse> in
-            guard let sessionId = state.sessionsByACSTransID[acsTransID], var session = state.sessions[sessionId] else {
+            guard let sessionId = state.sessionsByACSTransID[acsTransID], let session = state.sessions[sessionId] else {
                 return .failure(ErrorResponse(Pages.error(404, "The issuer has no challenge \(acsTransID).")))
             }
-            switch session.answerChallenge(code: code) {
-            case .refused(let reason): return .failure(ErrorResponse(Pages.error(400, "\(reason).")))
-            case .changed: state.sessions[sessionId] = session
-            case .unchanged: break
-            }
-            return .success(session)
+            return Self.pageEvent(on: session, sessionId, in: &state) { $0.answerChallenge(code: code) }
         }
         switch outcome {
         case .failure(let error): return error.response
@@ -90,6 +85,23 @@ extension SandboxCore {
                     """))
     }
 
+    /// Runs one event of the challenge pages on `session` (stored as `sessionId`), under the
+    /// caller's lock: the session as it stands afterwards, stored when it changed, or the 400
+    /// page when the event is refused. These events never make a session final, so no payment
+    /// is settled here (compare `transition` of the card-session endpoints).
+    private static func pageEvent(
+        on session: CardSession, _ sessionId: String, in state: inout SandboxState,
+        _ event: (inout CardSession) -> CardSession.Transition
+    ) -> Result<CardSession, ErrorResponse> {
+        var session = session
+        switch event(&session) {
+        case .refused(let reason): return .failure(ErrorResponse(Pages.error(400, "\(reason).")))
+        case .changed: state.sessions[sessionId] = session
+        case .unchanged: break
+        }
+        return .success(session)
+    }
+
     private func sessionForACS(_ acsTransID: String) -> CardSession? {
         state.withLock { state in state.sessionsByACSTransID[acsTransID].flatMap { state.sessions[$0] } }
     }
@@ -109,18 +121,13 @@ extension SandboxCore {
             return Pages.error(400, "\"cres\" is not a base64url CRes message.")
         }
         let outcome = state.withLock { state -> Result<CardSession, ErrorResponse> in
-            guard var session = state.sessions[sessionId] else {
+            guard let session = state.sessions[sessionId] else {
                 return .failure(ErrorResponse(Pages.error(404, "There is no card session \(sessionId).")))
             }
             guard cres.threeDSServerTransID == sessionId, cres.acsTransID == session.acsTransID else {
                 return .failure(ErrorResponse(Pages.error(400, "\"cres\" belongs to another transaction.")))
             }
-            switch session.notify(transStatus: transStatus) {
-            case .refused(let reason): return .failure(ErrorResponse(Pages.error(400, "\(reason).")))
-            case .changed: state.sessions[sessionId] = session
-            case .unchanged: break
-            }
-            return .success(session)
+            return Self.pageEvent(on: session, sessionId, in: &state) { $0.notify(transStatus: transStatus) }
         }
         switch outcome {
         case .failure(let error): return error.response
