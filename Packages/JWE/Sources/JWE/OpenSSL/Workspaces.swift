@@ -29,11 +29,12 @@ final class CryptoWorkspace: @unchecked Sendable {
     /// The OAEP encoder for ``Direction/encrypt``; nil otherwise.
     let oaep: OAEPEncoder?
 
-    init(key: EVPKey, direction: Direction) throws(JWEError) {
-        let algorithms = try FetchedAlgorithms.get()
-        guard let keyContext = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
-            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_pkey failed")
-        }
+    /// What every workspace owns: adopts `keyContext` (freed here if no cipher context can be created),
+    /// a new cipher context, a zeroed ``secrets`` buffer, a zeroed ``block`` of `blockByteCount` bytes, and
+    /// an OAEP encoder when `oaepModulusByteCount` is given. The contexts are not initialised.
+    private init(
+        adopting keyContext: OpaquePointer, blockByteCount: Int, blockIsSecret: Bool, oaepModulusByteCount: Int?
+    ) throws(JWEError) {
         guard let cipherContext = EVP_CIPHER_CTX_new() else {
             EVP_PKEY_CTX_free(keyContext)
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_new failed")
@@ -42,10 +43,24 @@ final class CryptoWorkspace: @unchecked Sendable {
         self.cipherContext = cipherContext
         secrets = .allocate(byteCount: 76, alignment: 16)
         secrets.initializeMemory(as: UInt8.self, repeating: 0)
-        block = .allocate(byteCount: max(key.modulusByteCount, 1), alignment: 16)
+        block = .allocate(byteCount: blockByteCount, alignment: 16)
         block.initializeMemory(as: UInt8.self, repeating: 0)
-        blockIsSecret = direction == .decrypt
-        oaep = direction == .encrypt ? try OAEPEncoder(modulusByteCount: key.modulusByteCount) : nil
+        self.blockIsSecret = blockIsSecret
+        if let oaepModulusByteCount {
+            oaep = try OAEPEncoder(modulusByteCount: oaepModulusByteCount)
+        } else {
+            oaep = nil
+        }
+    }
+
+    convenience init(key: EVPKey, direction: Direction) throws(JWEError) {
+        let algorithms = try FetchedAlgorithms.get()
+        guard let keyContext = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_pkey failed")
+        }
+        try self.init(
+            adopting: keyContext, blockByteCount: max(key.modulusByteCount, 1), blockIsSecret: direction == .decrypt,
+            oaepModulusByteCount: direction == .encrypt ? key.modulusByteCount : nil)
 
         let initialised: Bool
         switch direction {
@@ -73,22 +88,13 @@ final class CryptoWorkspace: @unchecked Sendable {
     }
 
     /// A workspace whose contexts are copies of `prototype`'s (`EVP_PKEY_CTX_dup`, `EVP_CIPHER_CTX_copy`).
-    init(duplicating prototype: CryptoWorkspace) throws(JWEError) {
+    convenience init(duplicating prototype: CryptoWorkspace) throws(JWEError) {
         guard let keyContext = EVP_PKEY_CTX_dup(prototype.keyContext) else {
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_dup failed")
         }
-        guard let cipherContext = EVP_CIPHER_CTX_new() else {
-            EVP_PKEY_CTX_free(keyContext)
-            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_new failed")
-        }
-        self.keyContext = keyContext
-        self.cipherContext = cipherContext
-        secrets = .allocate(byteCount: 76, alignment: 16)
-        secrets.initializeMemory(as: UInt8.self, repeating: 0)
-        block = .allocate(byteCount: prototype.block.count, alignment: 16)
-        block.initializeMemory(as: UInt8.self, repeating: 0)
-        blockIsSecret = prototype.blockIsSecret
-        oaep = prototype.oaep == nil ? nil : try OAEPEncoder(modulusByteCount: prototype.block.count)
+        try self.init(
+            adopting: keyContext, blockByteCount: prototype.block.count, blockIsSecret: prototype.blockIsSecret,
+            oaepModulusByteCount: prototype.oaep == nil ? nil : prototype.block.count)
         guard EVP_CIPHER_CTX_copy(cipherContext, prototype.cipherContext) == 1 else {
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_copy failed")
         }
@@ -238,11 +244,7 @@ final class WorkspacePool: Sendable {
             workspace = try CryptoWorkspace(key: key, direction: direction)
         case .pooledOpenSSLOAEP:
             // Single-threaded benchmarks only: one cached workspace using OpenSSL's OAEP on the encrypt side.
-            let cached = alternate.withLock { cached in
-                let taken = cached
-                cached = nil
-                return taken
-            }
+            let cached = alternate.withLock { $0.take() }
             if let cached {
                 workspace = cached
             } else {
@@ -280,11 +282,7 @@ final class WorkspacePool: Sendable {
     func withWorkspace<Result>(
         _ body: (CryptoWorkspace) throws(JWEError) -> Result
     ) throws(JWEError) -> Result {
-        let cached = slot.withLock { cached in
-            let taken = cached
-            cached = nil
-            return taken
-        }
+        let cached = slot.withLock { $0.take() }
         let workspace: CryptoWorkspace
         if let cached {
             workspace = cached
