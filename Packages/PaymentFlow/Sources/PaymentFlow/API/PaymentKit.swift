@@ -103,24 +103,13 @@ public final class PaymentKit: Sendable {
     /// The result is produced on the callback queue as with the completion form, so that queue must be
     /// running (the main queue by default). Cancelling the calling task cancels the payment.
     public func startPayment(_ request: PaymentRequest, from presenter: any PaymentPresenter) async -> PaymentResult {
-        let slot = Mutex<FlowRun?>(nil)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let run = beginHosted(request, presenter: presenter) { continuation.resume(returning: $0) }
-                slot.withLock { $0 = run }
-            }
-        } onCancel: {
-            slot.withLock { $0 }?.cancel(reason: "the awaiting task was cancelled")
-        }
+        await awaitResult { beginHosted(request, presenter: presenter, deliver: $0) }
     }
 
     private func beginHosted(
         _ request: PaymentRequest, presenter: any PaymentPresenter, deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
-        let endpoints = GatewayAPI.Endpoints(
-            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
-            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: request.paymentId,
-            verificationKey: request.verificationKey, timeout: configuration.requestTimeout)
+        let endpoints = gatewayEndpoints(paymentId: request.paymentId, verificationKey: request.verificationKey)
         let machine: MachineBox
         if let problem = RequestValidation.hosted(request, configuration: configuration) {
             machine = .rejected(.failed(problem), finished: false)
@@ -168,25 +157,14 @@ public final class PaymentKit: Sendable {
     public func startCardPayment(
         _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter
     ) async -> PaymentResult {
-        let slot = Mutex<FlowRun?>(nil)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let run = beginCard(request, card: card, presenter: presenter) { continuation.resume(returning: $0) }
-                slot.withLock { $0 = run }
-            }
-        } onCancel: {
-            slot.withLock { $0 }?.cancel(reason: "the awaiting task was cancelled")
-        }
+        await awaitResult { beginCard(request, card: card, presenter: presenter, deliver: $0) }
     }
 
     private func beginCard(
         _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter,
         deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
-        let endpoints = GatewayAPI.Endpoints(
-            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
-            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: request.paymentId,
-            verificationKey: request.verificationKey, timeout: configuration.requestTimeout)
+        let endpoints = gatewayEndpoints(paymentId: request.paymentId, verificationKey: request.verificationKey)
         let machine: MachineBox
         if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
             machine = .rejected(.failed(problem), finished: false)
@@ -202,6 +180,30 @@ public final class PaymentKit: Sendable {
     }
 
     // MARK: - Shared
+
+    /// The async form of either flow: starts the run `begin` makes, hands its one result back, and
+    /// cancels it when the awaiting task is cancelled.
+    private func awaitResult(
+        _ begin: (_ deliver: @escaping @Sendable (PaymentResult) -> Void) -> FlowRun
+    ) async -> PaymentResult {
+        let slot = Mutex<FlowRun?>(nil)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let run = begin { continuation.resume(returning: $0) }
+                slot.withLock { $0 = run }
+            }
+        } onCancel: {
+            slot.withLock { $0 }?.cancel(reason: "the awaiting task was cancelled")
+        }
+    }
+
+    /// Where a payment's requests go: this kit's base URLs and timeout, with the payment's id and key.
+    private func gatewayEndpoints(paymentId: String, verificationKey: String) -> GatewayAPI.Endpoints {
+        GatewayAPI.Endpoints(
+            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
+            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: paymentId,
+            verificationKey: verificationKey, timeout: configuration.requestTimeout)
+    }
 
     /// Claims the kit's one slot for `machine` (unless it is already a rejection) and starts the run.
     func begin(
