@@ -52,20 +52,28 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
 func printOut(_ text: String) { writeAll(1, Array(text.utf8)) }
 func printErr(_ text: String) { writeAll(2, Array(text.utf8)) }
 
+/// Reads `fd` to its end. The input may be card data, so every buffer it passes through is wiped: the buffer
+/// grows by hand, wiping the old storage before it is freed (an appending array would free it unwiped).
 func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
-    var data: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    defer { SecureMemory.wipe(&chunk) }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var count = 0
+    defer { SecureMemory.wipe(&buffer) }
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 {
+        if count == buffer.count {
+            var larger = [UInt8](repeating: 0, count: buffer.count * 2)
+            larger.replaceSubrange(0..<count, with: buffer)
+            SecureMemory.wipe(&buffer)
+            buffer = larger
+        }
+        let received = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+        if received < 0 {
             if errno == EINTR { continue }
             throw Failure(message: "cannot read input (errno \(errno))")
         }
-        if count == 0 { break }
-        data.append(contentsOf: chunk[0..<count])
+        if received == 0 { break }
+        count += received
     }
-    return data
+    return Array(buffer[0..<count])
 }
 
 func readFile(_ path: String) throws(Failure) -> String {
