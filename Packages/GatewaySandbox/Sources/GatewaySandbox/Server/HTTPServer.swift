@@ -164,6 +164,9 @@ private func respond(
 }
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    // A status that is no HTTP status (fault injection takes any Int) closes the connection
+    // rather than trapping on the conversion; libmicrohttpd refuses the rest outside 100...999.
+    guard let status = UInt32(exactly: response.status) else { return .NO }
     let created: OpaquePointer?
     switch response.delivery {
     case .dropConnection:
@@ -185,7 +188,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
     for (name, value) in response.headers {
         _ = MHD_add_response_header(mhdResponse, name, value)
     }
-    return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    return MHD_queue_response(connection, status, mhdResponse)
 }
 
 private func sandboxRequestCompleted(

@@ -82,6 +82,19 @@ extension HTTPTests {
             #expect(statuses == [nil, nil, 200])
         }
 
+        @Test func aStatusHTTPCannotCarryClosesTheConnectionAndTheServerKeepsServing() throws {
+            // The Swift API takes any Int; a status that does not fit an HTTP status line
+            // (RFC 9110 section 15: three digits) must not bring the serving thread down.
+            let gateway = try TestGateway()
+            let (payment, url) = paymentAndStatusURL(gateway)
+            gateway.sandbox.inject(SandboxFault(endpoint: .statusLookup, kind: .statusWithoutBody(-1)))
+            gateway.sandbox.inject(SandboxFault(endpoint: .statusLookup, kind: .status(Int.max)))
+            for _ in 0..<2 {
+                #expect(throws: RawHTTPError.noResponse) { try gateway.api("GET", url, key: payment.verificationKey) }
+            }
+            #expect(try gateway.api("GET", url, key: payment.verificationKey).status == 200)
+        }
+
         @Test func aDroppedResponseAfterProcessingStillChangesState() throws {
             let gateway = try TestGateway()
             let payment = gateway.sandbox.createPayment()
