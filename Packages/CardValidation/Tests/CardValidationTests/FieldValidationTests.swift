@@ -1,5 +1,6 @@
 import CardValidation
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Expiry validation with an injected clock")
@@ -283,6 +284,29 @@ struct CardInputTests {
                 #expect(issue.message.lowercased().contains(keyword), "\(field) \(reason): \(issue.message)")
             }
         }
+    }
+
+    /// The description's field states describe the fields it shows: here the
+    /// clock itself clears the security code the first time it is read (a
+    /// stand-in for another thread writing mid-description), and whichever
+    /// code the description shows, its state must match it ("•••" for the
+    /// valid "737" with `securityCode=valid`, `<empty>` with `incomplete`).
+    @Test func descriptionStatesMatchTheFieldsShown() {
+        let target = Mutex<CardInput?>(nil)
+        let clock = CardClock(timeZone: .gmt) {
+            target.withLock { $0.take() }?.securityCode = ""
+            return Instant.nov29_2026
+        }
+        let card = CardInput(
+            cardholderName: "Jane Doe", cardNumber: "4242 4242 4242 4242", expiryMonth: "12", expiryYear: "30",
+            securityCode: "737", clock: clock)
+        target.withLock { $0 = card }
+        let text = card.description
+        let showsCode = text.contains("securityCode: •••")
+        let showsEmpty = text.contains("securityCode: <empty>")
+        #expect(showsCode != showsEmpty, "\(text)")
+        #expect(text.contains("securityCode=valid") == showsCode, "\(text)")
+        #expect(text.contains("securityCode=incomplete") == showsEmpty, "\(text)")
     }
 
     @Test func concurrentUseIsSafe() async {

@@ -111,15 +111,10 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     /// `true` when every field passes validation.
     public var isValid: Bool {
         let now = clock.now()
+        // The rules are pure and allocation-free: they run under the lock on
+        // the stored strings, without copying them out.
         return state.withLock { state in
-            // The rules are pure and allocation-free: they run under the lock
-            // on the stored strings, without copying them out.
-            let today = month(containing: now, cache: &state.window)
-            return FieldRules.number(state.fields.cardNumber) == nil
-                && FieldRules.securityCode(state.fields.securityCode) == nil
-                && FieldRules.cardholderName(state.fields.cardholderName) == nil
-                && FieldRules.expiry(
-                    month: state.fields.expiryMonth, year: state.fields.expiryYear, today: { today }) == nil
+            CardField.allCases.allSatisfy { failure(for: $0, in: &state, now: now) == nil }
         }
     }
 
@@ -137,18 +132,21 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     /// The structured form of ``validationError(for:)``: `nil` when valid.
     public func validationIssue(for field: CardField) -> CardValidationIssue? {
         let now = field == .expiry ? clock.now() : Date.distantPast
-        let failure = state.withLock { state -> FieldRules.Failure? in
-            switch field {
-            case .cardholderName: return FieldRules.cardholderName(state.fields.cardholderName)
-            case .cardNumber: return FieldRules.number(state.fields.cardNumber)
-            case .securityCode: return FieldRules.securityCode(state.fields.securityCode)
-            case .expiry:
-                let today = month(containing: now, cache: &state.window)
-                return FieldRules.expiry(
-                    month: state.fields.expiryMonth, year: state.fields.expiryYear, today: { today })
-            }
+        let found = state.withLock { failure(for: field, in: &$0, now: now) }
+        return found.map { CardValidationIssue(field: field, reason: $0.reason, state: $0.state) }
+    }
+
+    /// The rule for `field` applied to `state`'s fields (`now` is read only
+    /// for the expiry). Called under the lock; never calls out.
+    private func failure(for field: CardField, in state: inout State, now: Date) -> FieldRules.Failure? {
+        switch field {
+        case .cardholderName: return FieldRules.cardholderName(state.fields.cardholderName)
+        case .cardNumber: return FieldRules.number(state.fields.cardNumber)
+        case .securityCode: return FieldRules.securityCode(state.fields.securityCode)
+        case .expiry:
+            let today = month(containing: now, cache: &state.window)
+            return FieldRules.expiry(month: state.fields.expiryMonth, year: state.fields.expiryYear, today: { today })
         }
-        return failure.map { CardValidationIssue(field: field, reason: $0.reason, state: $0.state) }
     }
 
     /// The field's live state: `.valid`, `.incomplete` (empty or partial, more
@@ -187,8 +185,12 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     /// the expiry, whether a code and a name are present, and each field's
     /// state. Never the number, the code or the name.
     public var description: String {
-        let fields = state.withLock { $0.fields }
-        let states = CardField.allCases.map { "\($0)=\(fieldState(for: $0))" }.joined(separator: " ")
+        // One snapshot: the states shown are those of the fields shown.
+        let now = clock.now()
+        let (fields, failures) = state.withLock { state in
+            (state.fields, CardField.allCases.map { failure(for: $0, in: &state, now: now) })
+        }
+        let states = zip(CardField.allCases, failures).map { "\($0)=\($1?.state ?? .valid)" }.joined(separator: " ")
         return "CardInput(brand: \(CardBrand.detect(fields.cardNumber)), "
             + "cardNumber: \(Self.shown(CardNumber.masked(fields.cardNumber))), "
             + "expiry: \(Self.safeExpiry(fields)), "
