@@ -28,11 +28,12 @@ final class OAEPEncoder {
     private let maskBlock: UnsafeMutableRawBufferPointer
 
     init(modulusByteCount: Int) throws(JWEError) {
+        // Fetched first: a throw after the context exists would leak it (deinit does not run).
+        sha256 = try FetchedAlgorithms.get().sha256
         guard let context = EVP_MD_CTX_new() else {
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_MD_CTX_new failed")
         }
         digestContext = context
-        sha256 = try FetchedAlgorithms.get().sha256
         encoded = .allocate(byteCount: modulusByteCount, alignment: 16)
         encoded.initializeMemory(as: UInt8.self, repeating: 0)
         maskBlock = .allocate(byteCount: Self.hashLength, alignment: 16)

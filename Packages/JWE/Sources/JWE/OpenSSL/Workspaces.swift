@@ -35,6 +35,14 @@ final class CryptoWorkspace: @unchecked Sendable {
     private init(
         adopting keyContext: OpaquePointer, blockByteCount: Int, blockIsSecret: Bool, oaepModulusByteCount: Int?
     ) throws(JWEError) {
+        // Everything that can fail comes before the buffers are allocated: a throwing initialiser that has
+        // not set every stored property never runs deinit, so nothing allocated before the throw is freed.
+        do throws(JWEError) {
+            oaep = try oaepModulusByteCount.map { (count) throws(JWEError) in try OAEPEncoder(modulusByteCount: count) }
+        } catch {
+            EVP_PKEY_CTX_free(keyContext)
+            throw error
+        }
         guard let cipherContext = EVP_CIPHER_CTX_new() else {
             EVP_PKEY_CTX_free(keyContext)
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_new failed")
@@ -46,11 +54,6 @@ final class CryptoWorkspace: @unchecked Sendable {
         block = .allocate(byteCount: blockByteCount, alignment: 16)
         block.initializeMemory(as: UInt8.self, repeating: 0)
         self.blockIsSecret = blockIsSecret
-        if let oaepModulusByteCount {
-            oaep = try OAEPEncoder(modulusByteCount: oaepModulusByteCount)
-        } else {
-            oaep = nil
-        }
     }
 
     convenience init(key: EVPKey, direction: Direction) throws(JWEError) {
