@@ -204,8 +204,10 @@ public struct CurlTransport: HTTPTransport {
         }
         let pins = options.pinnedPublicKeys.first { $0.key.caseInsensitiveCompare(host) == .orderedSame }?.value
         let totalMilliseconds = max(1, Int((remaining * 1000).rounded(.up)))
+        // Capped in floating point first: an infinite or huge connect timeout means "the total
+        // timeout decides", and converting it to Int directly would trap.
         let connectMilliseconds = max(
-            1, min(totalMilliseconds, Int((max(0.001, options.connectTimeout) * 1000).rounded(.up))))
+            1, Int(min(Double(totalMilliseconds), (max(0.001, options.connectTimeout) * 1000).rounded(.up))))
         return .success(
             CurlHop(
                 method: request.method,

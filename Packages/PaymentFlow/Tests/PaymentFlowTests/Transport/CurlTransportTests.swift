@@ -108,6 +108,17 @@ import Glibc
         #expect(server.connectionCount == 0)
     }
 
+    @Test(arguments: [Double.infinity, 1e300])
+    func anUnboundedConnectTimeoutIsCappedByTheTotalOne(connectTimeout: Double) throws {
+        // 2.5 s remaining is 2500 ms by hand; a connect timeout that is infinite or beyond Int
+        // cannot be longer than that.
+        let request = HTTPRequest(method: "GET", url: try #require(URL(string: "http://127.0.0.1:1/")))
+        let options = CurlTransport.Options(connectTimeout: connectTimeout)
+        let hop = try CurlTransport.makeHop(request, options: options, remaining: 2.5).get()
+        #expect(hop.totalTimeoutMilliseconds == 2500)
+        #expect(hop.connectTimeoutMilliseconds == 2500)
+    }
+
     @Test func closedPortFailsToConnect() async throws {
         let port = try LoopbackServer.closedPort()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
