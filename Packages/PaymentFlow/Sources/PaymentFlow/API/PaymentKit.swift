@@ -191,6 +191,8 @@ public final class PaymentKit: Sendable {
             await withCheckedContinuation { continuation in
                 let run = begin { continuation.resume(returning: $0) }
                 slot.withLock { $0 = run }
+                // A task cancelled before this point ran `onCancel` while the slot was still empty.
+                if Task.isCancelled { run.cancel(reason: "the awaiting task was cancelled") }
             }
         } onCancel: {
             slot.withLock { $0 }?.cancel(reason: "the awaiting task was cancelled")

@@ -406,6 +406,22 @@ final class HostedDriverTests: XCTestCase {
         XCTAssertEqual(result.outcome, .unresolved)
     }
 
+    /// CONTRACT: cancelling the awaiting task cancels the payment — also when the task is already
+    /// cancelled as it starts (its cancellation handler then runs before the payment exists).
+    func testAsyncFormInAnAlreadyCancelledTaskEndsCancelled() async throws {
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let presenter = returningPresenter()
+        let request = self.request
+        let task = Task { () -> PaymentResult in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await kit.startPayment(request, from: presenter)
+        }
+        let result = await task.value
+        XCTAssertEqual(result.outcome, .cancelled)
+        XCTAssertEqual(presenter.snapshot.dismissCompleted, presenter.snapshot.presents)
+    }
+
     // MARK: Observation
 
     func testStepGateIsAskedBeforeEachActionAndCanCancel() throws {
