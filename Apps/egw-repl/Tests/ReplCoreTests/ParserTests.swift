@@ -170,6 +170,8 @@ import Testing
         let lines = [
             "card cvc 123 456", "4111111111111111", "card 123", "brand", "card cvv 1234",
             "payment use p1 SECRETKEY extra", "card number 4111 1111 1111 1111 --x",
+            // A secret typed so that it reads as a flag.
+            "card cvc --123", "payment use p1 --SECRETKEY", "buyer challenge --123",
         ]
         for line in lines {
             do {

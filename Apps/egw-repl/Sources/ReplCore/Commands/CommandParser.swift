@@ -106,8 +106,10 @@ public struct CommandParser: Sendable {
                 guard let flag = spec.flag(name) else {
                     let known = spec.flags.map(\.name)
                     let hint = known.isEmpty ? "it takes none" : "expected \(known.joined(separator: ", "))"
+                    // On a command taking a secret, a word starting with -- may be that secret mistyped.
+                    let shown = spec.arguments.contains { $0.isSecret } ? "" : " '\(name)'"
                     throw ReplError(
-                        .unknownFlag, "unknown flag '\(name)' for '\(path.joined(separator: " "))' (\(hint))",
+                        .unknownFlag, "unknown flag\(shown) for '\(path.joined(separator: " "))' (\(hint))",
                         column: token.column, length: token.length)
                 }
                 if let valueSpec = flag.value {
