@@ -28,6 +28,13 @@ import Testing
         #expect(!SecretPolicy.shouldRecordInHistory(line))
     }
 
+    /// At the buyer prompt of a challenge page a bare word is the challenge code (the sandbox's is 1234).
+    @Test(arguments: ["1234", "close", "help"])
+    func linesAnsweringAChallengeNeverRecorded(line: String) {
+        #expect(!SecretPolicy.shouldRecordInHistory(line, answeringChallenge: true))
+        #expect(SecretPolicy.shouldRecordInHistory(line, answeringChallenge: false))
+    }
+
     @Test(arguments: [
         "help", "card number", "card test visa", "card name Ada Lovelace", "card expiry 12/30", "card show",
         "payment create 1250 EUR --order 12345678901", "luhn 79927398713", "pay card --step", "buyer hosted pay",

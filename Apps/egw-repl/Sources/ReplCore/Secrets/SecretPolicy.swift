@@ -54,6 +54,12 @@ public enum SecretPolicy {
         }
     }
 
+    /// Whether a line typed while a 3-D Secure challenge page waits for its answer may be written to the
+    /// history file: never, since a bare word there is the challenge code itself.
+    public static func shouldRecordInHistory(_ line: String, answeringChallenge: Bool) -> Bool {
+        !answeringChallenge && shouldRecordInHistory(line)
+    }
+
     /// True when `text` holds a run of 12 or more digits once spaces and dashes are removed.
     public static func containsCardNumber(_ text: String) -> Bool {
         var run = 0

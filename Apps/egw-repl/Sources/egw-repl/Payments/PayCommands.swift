@@ -122,7 +122,10 @@ extension Shell {
             }
             switch source.pollLine(milliseconds: 0) {
             case .line(let line):
-                source.remember(line)
+                let answeringChallenge = run.pendingQuestion?.page.kind == .challenge
+                if SecretPolicy.shouldRecordInHistory(line, answeringChallenge: answeringChallenge) {
+                    source.remember(line)
+                }
                 handleDuringPayment(line, run: run)
                 if anyFailed && options.bail && !run.cancelRequested {
                     cancel(run, because: "--bail")
