@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 @testable import PaymentFlow
 
@@ -8,16 +9,18 @@ import Synchronization
 final class EventLog<Element: Sendable>: Sendable {
     private struct State {
         var items: [Element] = []
-        var waiters: [(predicate: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters:
+            [(id: Int, predicate: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+        var lastWaiterID = 0
     }
     private let state = Mutex(State())
 
     var items: [Element] { state.withLock { $0.items } }
 
     func append(_ item: Element) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.items.append(item)
-            var ready: [CheckedContinuation<Void, Never>] = []
+            var ready: [CheckedContinuation<Bool, Never>] = []
             state.waiters.removeAll { waiter in
                 guard waiter.predicate(state.items) else { return false }
                 ready.append(waiter.continuation)
@@ -25,18 +28,37 @@ final class EventLog<Element: Sendable>: Sendable {
             }
             return ready
         }
-        ready.forEach { $0.resume() }
+        ready.forEach { $0.resume(returning: true) }
     }
 
-    /// Returns once `predicate` holds for the log.
-    func wait(until predicate: @escaping @Sendable ([Element]) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if predicate(state.items) { return true }
-                state.waiters.append((predicate, continuation))
-                return false
+    /// Returns once `predicate` holds for the log. A safety net, not a speed check: after
+    /// `limit` seconds without it the wait ends with a recorded issue, so a broken browser
+    /// fails its test instead of hanging the whole run.
+    func wait(
+        until predicate: @escaping @Sendable ([Element]) -> Bool, limit: TimeInterval = 120,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let held = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let id = state.withLock { state -> Int? in
+                if predicate(state.items) { return nil }
+                state.lastWaiterID += 1
+                state.waiters.append((state.lastWaiterID, predicate, continuation))
+                return state.lastWaiterID
             }
-            if now { continuation.resume() }
+            guard let id else {
+                continuation.resume(returning: true)
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [self] in
+                let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.waiters.remove(at: index).continuation
+                }
+                expired?.resume(returning: false)
+            }
+        }
+        if !held {
+            Issue.record("the awaited condition did not hold within \(Int(limit)) s", sourceLocation: sourceLocation)
         }
     }
 }
