@@ -152,9 +152,10 @@ extension HTTPTests.Lifecycle {
             _ = try? RawHTTPClient.request("GET", url)
             done.signal()
         }
-        started.wait()
+        // Safety nets, not speed checks: a broken latency fault fails here instead of hanging the run.
+        #expect(started.wait(timeout: .now() + 120) == .success)
         sandbox.stop()  // returns once the handler gave up waiting
-        done.wait()
+        #expect(done.wait(timeout: .now() + 120) == .success)
         // 600 s in 20 ms slices would be 30,000 slices; stopping ended the wait long before.
         #expect(slices.withLock { $0 } < 30_000)
     }
