@@ -334,7 +334,8 @@ final class FlowRun: Sendable {
             let keyResult = decoded.map(\.key)
             apply(eventName(call, keyResult.map { "kid \($0.kid ?? "none")" })) { $0.keyFetched(keyResult) }
         case .createSession, .authenticate, .challengeResult, .readSession:
-            let reply = GatewayAPI.decodeSession(call, result)
+            let reply = GatewayAPI.decodeSession(
+                call, result, allowsPlainHTTP: context.configuration.environment.allowsPlainHTTP)
             apply("\(call) -> \(Self.describe(reply))") { $0.sessionReply(call, reply) }
         }
     }

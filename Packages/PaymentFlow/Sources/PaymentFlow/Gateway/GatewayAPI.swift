@@ -221,7 +221,11 @@ enum GatewayAPI {
     // MARK: - Card sessions
 
     /// Decodes a card-session response for `call` (create, authenticate, challenge-result, read).
-    static func decodeSession(_ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>) -> SessionReply {
+    /// `allowsPlainHTTP` is the environment's rule (CONTRACT: in `.live` every URL is `https`), applied to
+    /// the challenge's `acsUrl` as to every configured URL.
+    static func decodeSession(
+        _ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>, allowsPlainHTTP: Bool = true
+    ) -> SessionReply {
         let source = call.description
         let response: HTTPResponse
         switch result {
@@ -289,6 +293,9 @@ enum GatewayAPI {
             guard let acsURL = URL(string: challenge.acsUrl), let scheme = acsURL.scheme?.lowercased(),
                 scheme == "https" || scheme == "http", acsURL.host != nil
             else { return invalid("the challenge's acsUrl is not an http(s) URL") }
+            guard scheme == "https" || allowsPlainHTTP else {
+                return invalid("the challenge's acsUrl is plain http, which only the sandbox environment accepts")
+            }
             status = .challengeRequired(.init(acsURL: acsURL, creq: challenge.creq))
         case "COMPLETED":
             status = .completed

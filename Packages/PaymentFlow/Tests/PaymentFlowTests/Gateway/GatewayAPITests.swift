@@ -151,6 +151,28 @@ import Testing
         #expect(error.code == .invalidResponse)
     }
 
+    /// CONTRACT.md: in `.live` every URL must be `https`; the issuer's challenge page is no exception.
+    @Test func plainHTTPChallengePageOnlyInTheSandbox() {
+        let call = GatewayCall.authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!)
+        let body =
+            #"{"sessionId":"s","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"http://acs.example/c","creq":"c"}}"#
+        guard case .lost(let error) = GatewayAPI.decodeSession(call, Self.response(200, body), allowsPlainHTTP: false)
+        else {
+            Issue.record("an http acsUrl accepted in live")
+            return
+        }
+        #expect(error.code == .invalidResponse)
+        guard case .session = GatewayAPI.decodeSession(call, Self.response(200, body), allowsPlainHTTP: true) else {
+            Issue.record("an http acsUrl refused in the sandbox")
+            return
+        }
+        let secure = body.replacingOccurrences(of: "http://", with: "https://")
+        guard case .session = GatewayAPI.decodeSession(call, Self.response(200, secure), allowsPlainHTTP: false) else {
+            Issue.record("an https acsUrl refused in live")
+            return
+        }
+    }
+
     @Test func failedSessionCodes() {
         func code(_ failure: String, _ trans: String?) -> PaymentError.Code {
             GatewayAPI.sessionFailure(code: failure, message: "m", transStatus: trans, source: "s").code
