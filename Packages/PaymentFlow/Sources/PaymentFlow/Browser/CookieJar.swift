@@ -66,7 +66,8 @@ struct CookieJar: Sendable {
                 // The setting host must be inside the domain it names.
                 guard Self.domainMatches(host: host, domain: candidate) else { return }
                 domain = candidate
-                hostOnly = candidate == host
+                // RFC 6265 5.3 step 6: a Domain attribute, even the host's own name, also covers subdomains.
+                hostOnly = false
             case "path":
                 if argument.hasPrefix("/") { path = argument }
             case "secure":

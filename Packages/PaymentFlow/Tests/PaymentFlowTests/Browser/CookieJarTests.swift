@@ -54,6 +54,12 @@ import Testing
         #expect(jar.header(for: url("http://acs.example.com/")) == "d=1")
         jar.store(setCookie: "evil=1; Domain=attacker.test; Path=/", from: url("http://shop.example.com/"))
         #expect(jar.header(for: url("http://attacker.test/")) == nil)
+        // RFC 6265 5.3 step 6: naming the setting host itself still clears the host-only flag.
+        var own = CookieJar()
+        own.store(setCookie: "o=1; Domain=example.org; Path=/", from: url("http://example.org/"))
+        #expect(own.header(for: url("http://pay.example.org/")) == "o=1")
+        own.store(setCookie: "h=1; Path=/", from: url("http://example.org/"))
+        #expect(own.header(for: url("http://pay.example.org/")) == "o=1")
         // An IP address only domain-matches itself.
         #expect(!CookieJar.domainMatches(host: "1.127.0.0.1", domain: "127.0.0.1"))
         #expect(CookieJar.domainMatches(host: "127.0.0.1", domain: "127.0.0.1"))
