@@ -171,7 +171,10 @@ extension SandboxCore {
     }
 
     static func isHTTPURL(_ text: String) -> Bool {
-        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        // URL(string:) percent-encodes spaces and CR/LF instead of refusing them, but the text itself
+        // becomes the 303's Location: a control character there would break the header.
+        guard text.utf8.count <= 2048, !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+            let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { return false }
         return true

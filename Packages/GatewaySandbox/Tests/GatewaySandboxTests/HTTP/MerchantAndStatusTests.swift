@@ -47,6 +47,9 @@ extension HTTPTests {
             "{", "[]", #"{"amount": "12"}"#, #"{"amount": 12.5}"#, #"{"amount": 0}"#, #"{"currency": "eur"}"#,
             #"{"currency": 978}"#, #"{"shopRedirectUrl": "ftp://x"}"#, #"{"shopRedirectUrl": "/relative"}"#,
             #"{"orderNumber": ""}"#, #"{"amount": 1, "amount": 2}"#,
+            // RFC 3986 allows neither whitespace nor controls in a URI; here they would split the Location header.
+            #"{"shopRedirectUrl": "https://shop.example/a\r\nSet-Cookie: x=1"}"#,
+            #"{"shopRedirectUrl": "https://shop.example/a b"}"#,
         ])
         func createPaymentRefusesBadBodies(_ json: String) throws {
             let gateway = try TestGateway()
