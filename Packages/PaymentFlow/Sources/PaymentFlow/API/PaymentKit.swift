@@ -238,13 +238,13 @@ public final class PaymentKit: Sendable {
         let run = FlowRun(context: context(true), machine: machine)
         let claimed = running.withLock { slot -> Bool in
             guard slot == nil else { return false }
+            // Started before the slot shows it, so a cancel() through the slot is queued behind the start
+            // (a cancel ahead of it would find the run not yet running and be dropped).
+            run.start()
             slot = (token, run)
             return true
         }
-        if claimed {
-            run.start()
-            return run
-        }
+        if claimed { return run }
         let refusal = FlowRun(
             context: context(false),
             machine: .rejected(

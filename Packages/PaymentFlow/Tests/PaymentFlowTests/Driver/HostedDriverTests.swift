@@ -406,6 +406,26 @@ final class HostedDriverTests: XCTestCase {
         XCTAssertEqual(result.outcome, .unresolved)
     }
 
+    /// `cancel()` from another thread the moment the payment is visible (`isPaymentInProgress`) is never
+    /// lost: the page stays open (no return URL), so only that one cancel can end each payment.
+    func testCancelAsSoonAsThePaymentIsInProgressEndsIt() {
+        let kit = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let request = self.request
+        for _ in 0..<200 {
+            let presenter = StubPresenter { _ in [] }
+            DispatchQueue.global().async {
+                while !kit.isPaymentInProgress {}
+                kit.cancel()
+            }
+            let result = ContractHarness.run(self, timeout: 10, pageGone: { presenter.pageGone }) {
+                kit.startPayment(request, from: presenter, completion: $0)
+            }
+            XCTAssertEqual(result?.outcome, .cancelled)
+            if result?.outcome != .cancelled { return }
+        }
+    }
+
     /// CONTRACT: cancelling the awaiting task cancels the payment — also when the task is already
     /// cancelled as it starts (its cancellation handler then runs before the payment exists).
     func testAsyncFormInAnAlreadyCancelledTaskEndsCancelled() async throws {
