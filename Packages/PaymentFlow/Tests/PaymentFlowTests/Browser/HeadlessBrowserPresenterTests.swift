@@ -124,6 +124,23 @@ import Testing
         #expect(handler.events.last == .failed(Self.base + "/loop", "more than 3 redirects"))
     }
 
+    @Test(arguments: ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,<form>"])
+    func aRedirectOutOfHTTPFailsWithoutLoadingIt(location: String) async {
+        // A hostile page may send the browser anywhere; only http and https are ever fetched.
+        let transport = FakeTransport { _ in .response(302, [HTTPHeader("Location", location)], "") }
+        let presenter = HeadlessBrowserPresenter(script: .always(.wait), transport: transport)
+        let handler = RecordingHandler()
+        _ = await presenter.present(PageRequest(url: Self.url("/start"), purpose: .hostedCheckout), handler: handler)
+        await handler.waitForEnd()
+        await presenter.dismiss()
+        #expect(transport.requests.map(\.url.absoluteString) == [Self.base + "/start"])
+        guard case .failed(_, let reason) = handler.events.last else {
+            Issue.record("expected a failure, got \(handler.events)")
+            return
+        }
+        #expect(reason == "the browser loads only http and https URLs")
+    }
+
     @Test func cancellingTheFirstNavigationLoadsNothing() async {
         let transport = FakeTransport { _ in .response(200, Self.html, TestPages.plain) }
         let asked = EventLog<String>()
