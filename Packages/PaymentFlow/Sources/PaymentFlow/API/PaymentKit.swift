@@ -216,13 +216,11 @@ public final class PaymentKit: Sendable {
             value += 1
             return value
         }
-        let context = { [weak self] (claimed: Bool) -> FlowRun.Context in
+        // Built now, while the kit is alive; only the slot release holds the kit weakly.
+        func context(_ claimed: Bool) -> FlowRun.Context {
             FlowRun.Context(
-                kind: kind, endpoints: endpoints,
-                configuration: self?.configuration ?? Configuration(environment: .live),
-                presenter: presenter, resolver: self?.statusResolver, keyCache: self?.keyCache ?? EncryptionKeyCache(),
-                dependencies: self?.dependencies ?? .live(configuration: Configuration(environment: .live)),
-                deliver: deliver,
+                kind: kind, endpoints: endpoints, configuration: configuration, presenter: presenter,
+                resolver: statusResolver, keyCache: keyCache, dependencies: dependencies, deliver: deliver,
                 willDeliver: { [weak self] in
                     guard claimed, let self else { return }
                     self.running.withLock { slot in
