@@ -92,7 +92,9 @@ public final class Sandbox: Sendable {
     }
 
     /// Stops serving and releases the port; idempotent. Waits for requests in progress
-    /// (injected latency is cut short).
+    /// (injected latency is cut short); concurrent callers all return once the server is down.
+    /// Do not call it from a `requestObserver` or anything else running on a request's thread:
+    /// it would wait for that thread itself.
     public func stop() {
         core.beginStopping()
         server.stop()

@@ -21,6 +21,8 @@ final class HTTPServer: Sendable {
 
     let port: UInt16
     private let daemon: Mutex<DaemonHandle?>
+    /// Held for the whole of `stop()`, so concurrent callers all return after the threads are joined.
+    private let stopping = Mutex(())
     private let dispatcher: Unmanaged<Dispatcher>
 
     init(host: String, port: UInt16, bodyLimit: Int, handler: @escaping Handler) throws(SandboxError) {
@@ -41,16 +43,20 @@ final class HTTPServer: Sendable {
         self.daemon = Mutex(DaemonHandle(pointer: started))
     }
 
-    /// Stops serving; idempotent. Blocks until every connection thread has ended.
+    /// Stops serving; idempotent. Blocks until every connection thread has ended, for every caller:
+    /// a second, concurrent caller waits for the first to finish joining the threads. Must not be
+    /// called from a request handler (the daemon would wait for the calling thread itself).
     func stop() {
-        let handle = daemon.withLock { current -> DaemonHandle? in
-            let taken = current
-            current = nil
-            return taken
+        stopping.withLock { _ in
+            let handle = daemon.withLock { current -> DaemonHandle? in
+                let taken = current
+                current = nil
+                return taken
+            }
+            guard let handle else { return }
+            MHD_stop_daemon(handle.pointer)
+            dispatcher.release()
         }
-        guard let handle else { return }
-        MHD_stop_daemon(handle.pointer)
-        dispatcher.release()
     }
 
     deinit { stop() }
