@@ -50,8 +50,9 @@ final class HostedEndToEndTests: XCTestCase {
 
     func testOneSDKRequestPerHostedPayment() throws {
         let mark = sandbox.lastSequence
-        XCTAssertEqual(try pay(.answering(hosted: .pay)).outcome, .succeeded)
-        XCTAssertEqual(sandbox.apiRequests(since: mark).map(\.endpoint), [.statusLookup])
+        let result = try pay(.answering(hosted: .pay))
+        XCTAssertEqual(result.outcome, .succeeded)
+        XCTAssertEqual(sandbox.apiRequests(since: mark, payment: result.paymentId).map(\.endpoint), [.statusLookup])
     }
 
     func testMethodHintOpensThePageOnThatMethod() throws {
@@ -67,7 +68,9 @@ final class HostedEndToEndTests: XCTestCase {
         let result = try pay(.closeAtFirstPage)
         XCTAssertEqual(result.outcome, .cancelled)
         XCTAssertNil(result.error)
-        XCTAssertTrue(sandbox.apiRequests(since: mark).isEmpty, "no lookup after the buyer closed the page")
+        XCTAssertTrue(
+            sandbox.apiRequests(since: mark, payment: result.paymentId).isEmpty,
+            "no lookup after the buyer closed the page")
     }
 
     func testPageFailingToLoad() throws {
@@ -151,7 +154,7 @@ final class HostedEndToEndTests: XCTestCase {
         let result = try pay(.answering(hosted: .pay), kit: PaymentKit(configuration: configuration))
         XCTAssertEqual(result.outcome, .unresolved)
         XCTAssertNil(result.error)
-        XCTAssertTrue(sandbox.apiRequests(since: mark).isEmpty)
+        XCTAssertTrue(sandbox.apiRequests(since: mark, payment: result.paymentId).isEmpty)
     }
 
     /// A resolver backed by the sandbox's own record (a host asking its backend).

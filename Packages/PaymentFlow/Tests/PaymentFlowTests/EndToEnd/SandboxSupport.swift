@@ -32,15 +32,22 @@ extension Sandbox {
         return configuration
     }
 
-    /// Requests that reached the SDK-facing endpoints (not the merchant backend nor the pages).
-    func apiRequests(since sequence: Int) -> [SandboxRequestLogEntry] {
-        requestLog.filter { entry in
+    /// Requests for `paymentId` (and key fetches, which name no payment) that reached the SDK-facing
+    /// endpoints (not the merchant backend nor the pages) after `sequence`.
+    ///
+    /// The sandbox is shared by the end-to-end tests, and a request an earlier test left behind (one held
+    /// by an injected latency fault after the SDK timed out, say) is logged when it finally completes —
+    /// possibly inside a later test's window. Counting only this payment's requests keeps them apart.
+    func apiRequests(since sequence: Int, payment paymentId: String) -> [SandboxRequestLogEntry] {
+        let marker = "/payments/\(paymentId)"
+        return requestLog.filter { entry in
             entry.sequence > sequence
                 && [
                     SandboxEndpoint.statusLookup, .jwks, .cardSessionCreate, .cardSessionGet, .authentication,
                     .challengeResult,
                 ]
                 .contains(entry.endpoint ?? .any)
+                && (entry.endpoint == .jwks || entry.path.hasSuffix(marker) || entry.path.contains(marker + "/"))
         }
     }
 
