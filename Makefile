@@ -57,16 +57,14 @@ test-swift: deps
 # The interoperability and end-to-end tests in Tests/Interop drive the built
 # command-line tools; each tool's path is passed in the environment.
 test-interop: deps venv
-	@export EGW_JWE_BIN="" EGW_SANDBOX_BIN="" EGW_REPL_BIN=""; \
-	if [ -f Packages/JWE/Package.swift ]; then \
-	  (cd Packages/JWE && swift build --product egw-jwe) || { echo "make test: FAILED building egw-jwe"; exit 1; }; \
-	  EGW_JWE_BIN="$$(cd Packages/JWE && swift build --show-bin-path)/egw-jwe"; fi; \
-	if [ -f Packages/GatewaySandbox/Package.swift ]; then \
-	  (cd Packages/GatewaySandbox && swift build --product egw-sandbox) || { echo "make test: FAILED building egw-sandbox"; exit 1; }; \
-	  EGW_SANDBOX_BIN="$$(cd Packages/GatewaySandbox && swift build --show-bin-path)/egw-sandbox"; fi; \
-	if [ -f Apps/egw-repl/Package.swift ]; then \
-	  (cd Apps/egw-repl && swift build --product egw-repl) || { echo "make test: FAILED building egw-repl"; exit 1; }; \
-	  EGW_REPL_BIN="$$(cd Apps/egw-repl && swift build --show-bin-path)/egw-repl"; fi; \
+	@for tool in EGW_JWE_BIN:Packages/JWE:egw-jwe EGW_SANDBOX_BIN:Packages/GatewaySandbox:egw-sandbox \
+	             EGW_REPL_BIN:Apps/egw-repl:egw-repl; do \
+	  IFS=: read -r var dir product <<< "$$tool"; \
+	  export "$$var="; \
+	  [ -f "$$dir/Package.swift" ] || continue; \
+	  (cd "$$dir" && swift build --product "$$product") || { echo "make test: FAILED building $$product"; exit 1; }; \
+	  export "$$var=$$(cd "$$dir" && swift build --show-bin-path)/$$product"; \
+	done; \
 	if ls Tests/Interop/test_*.py >/dev/null 2>&1; then \
 	  echo "==> interop and end-to-end tests in Tests/Interop"; \
 	  $(PY) -m unittest discover -s Tests/Interop -p 'test_*.py' -v || { echo "make test: FAILED in Tests/Interop"; exit 1; }; \
