@@ -53,6 +53,14 @@ public struct Configuration: Sendable {
     /// How long a custom ``PaymentStatusResolving`` may take to answer before the payment ends
     /// `.unresolved` with `statusLookupFailed`, in seconds. Default 30.
     public var statusResolverTimeout: TimeInterval = 30
+    /// How long a 3-D Secure challenge may stay open, in seconds. Default 600 (10 minutes). When it
+    /// passes, the SDK dismisses the challenge and asks the gateway whether the buyer answered
+    /// (CONTRACT.md section 4): the issuer's answer if there is one, else `.cancelled`.
+    public var challengeTimeout: TimeInterval = 600
+    /// How long the hosted checkout page may stay open, in seconds. Default 1800 (30 minutes). When it
+    /// passes, the SDK dismisses the page and looks the status up (CONTRACT.md section 3): a paid
+    /// payment is still `.succeeded`; an unpaid one is `.cancelled`.
+    public var hostedPageTimeout: TimeInterval = 1800
     /// The lowest level passed to ``logSink``. Default `.info`.
     public var logLevel: LogLevel = .info
     /// Where log lines go; `nil` (the default) logs nothing. Lines never hold card data or secrets.
@@ -99,9 +107,12 @@ public struct Configuration: Sendable {
             return FlowError(
                 .invalidRequest, "requestTimeout must be a positive number of seconds", source: "configuration")
         }
-        if !(statusResolverTimeout > 0) || !statusResolverTimeout.isFinite {
-            return FlowError(
-                .invalidRequest, "statusResolverTimeout must be a positive number of seconds", source: "configuration")
+        let timeouts: [(String, TimeInterval)] = [
+            ("statusResolverTimeout", statusResolverTimeout), ("challengeTimeout", challengeTimeout),
+            ("hostedPageTimeout", hostedPageTimeout),
+        ]
+        for (name, value) in timeouts where !(value > 0) || !value.isFinite {
+            return FlowError(.invalidRequest, "\(name) must be a positive number of seconds", source: "configuration")
         }
         return nil
     }

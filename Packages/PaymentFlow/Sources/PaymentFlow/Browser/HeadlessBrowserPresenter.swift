@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// What it does for one presented page:
 /// - Before every navigation (the first load, each redirect hop, each form
-///   submission) it asks the handler's `page(decidePolicyFor:)` and loads
+///   submission) it asks the handler's `page(decidePolicyFor:decisionHandler:)` and loads
 ///   nothing when the answer is `.cancel`; after a cancelled navigation the
 ///   page stays as it was and the browser takes no further action on it.
 /// - Redirects are followed by the browser itself, one reported hop at a
@@ -213,7 +213,15 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             return session.handler
         }
         guard let handler = asking else { return }
-        let decision = handler.page(decidePolicyFor: navigation.url)
+        // The SDK answers later, on any thread; the browser goes on from its own queue.
+        let answered = AnswerFlag()
+        handler.page(decidePolicyFor: navigation.url) { [self] decision in
+            guard answered.claim() else { return }
+            queue.async { self.decided(decision, navigation, session: id) }
+        }
+    }
+
+    private func decided(_ decision: NavigationDecision, _ navigation: Navigation, session id: UInt64) {
         let proceed = state.withLock { state -> Bool in
             guard var session = state.session, session.id == id, session.active else { return false }
             if decision == .cancel {

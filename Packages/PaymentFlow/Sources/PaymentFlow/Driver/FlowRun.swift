@@ -595,11 +595,10 @@ final class FlowRun: Sendable {
 
     // Page events (from the handler; any thread)
 
-    fileprivate func decidePolicy(pageId: UInt64, url: URL) -> NavigationDecision {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
-            return navigation(pageId: pageId, url: url)
-        }
-        return queue.sync { navigation(pageId: pageId, url: url) }
+    fileprivate func decidePolicy(
+        pageId: UInt64, url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void
+    ) {
+        queue.async { decisionHandler(self.navigation(pageId: pageId, url: url)) }
     }
 
     private func navigation(pageId: UInt64, url: URL) -> NavigationDecision {
@@ -704,7 +703,10 @@ final class PageHandler: PageEventHandler {
         self.pageId = pageId
     }
 
-    func page(decidePolicyFor url: URL) -> NavigationDecision { run?.decidePolicy(pageId: pageId, url: url) ?? .cancel }
+    func page(decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void) {
+        guard let run else { return decisionHandler(.cancel) }
+        run.decidePolicy(pageId: pageId, url: url, decisionHandler: decisionHandler)
+    }
     func pageDidFinishLoad(_ url: URL) { run?.pageEvent(pageId: pageId, .loaded(url)) }
     func pageDidFailLoad(_ url: URL, reason: String) {
         run?.pageEvent(pageId: pageId, .failedToLoad(url, reason: reason))

@@ -39,9 +39,13 @@ public enum NavigationDecision: Sendable, Equatable {
 /// these from any thread; the SDK serialises them.
 public protocol PageEventHandler: AnyObject, Sendable {
     /// Called before every navigation, the first included, with the URL about
-    /// to load (after each redirect and form submission too). Synchronous:
-    /// the presenter does not load the URL when the answer is `.cancel`.
-    func page(decidePolicyFor url: URL) -> NavigationDecision
+    /// to load (after each redirect and form submission too). The SDK answers
+    /// through `decisionHandler`, exactly once, later and on any thread (as
+    /// `WKNavigationDelegate` does): the presenter must not block waiting for
+    /// it, and does not load the URL when the answer is `.cancel`. An answer
+    /// for a page the presenter already dismissed may be ignored.
+    func page(
+        decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void)
     /// The page at `url` finished loading.
     func pageDidFinishLoad(_ url: URL)
     /// The page at `url` failed to load (transport failure or HTTP error page).

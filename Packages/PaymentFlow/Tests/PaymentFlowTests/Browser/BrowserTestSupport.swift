@@ -85,9 +85,11 @@ final class RecordingHandler: PageEventHandler {
         self.init { $0.path.hasPrefix(prefix) ? .cancel : .allow }
     }
 
-    func page(decidePolicyFor url: URL) -> NavigationDecision {
+    func page(decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void) {
         log.append(.decide(url.absoluteString))
-        return decide(url)
+        let decision = decide(url)
+        // Answered later, from another thread, as the SDK does.
+        DispatchQueue.global().async { decisionHandler(decision) }
     }
     func pageDidFinishLoad(_ url: URL) { log.append(.finished(url.absoluteString)) }
     func pageDidFailLoad(_ url: URL, reason: String) { log.append(.failed(url.absoluteString, reason)) }

@@ -525,7 +525,7 @@ final class RunLifetimeTests: XCTestCase {
             let returnURL = self.returnURL
             DispatchQueue.global().async {
                 completion(true)
-                _ = handler.page(decidePolicyFor: returnURL)
+                handler.page(decidePolicyFor: returnURL) { _ in }
             }
         }
         func dismiss(completion: @escaping @Sendable () -> Void) { DispatchQueue.global().async { completion() } }

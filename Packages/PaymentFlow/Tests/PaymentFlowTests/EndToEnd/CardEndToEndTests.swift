@@ -89,7 +89,9 @@ final class CardEndToEndTests: XCTestCase {
         let presenter = browser(.always(.wait))
         let busy = expectation(description: "busy")
         final class Ignore: PageEventHandler {
-            func page(decidePolicyFor url: URL) -> NavigationDecision { .allow }
+            func page(decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void) {
+                decisionHandler(.allow)
+            }
             func pageDidFinishLoad(_ url: URL) {}
             func pageDidFailLoad(_ url: URL, reason: String) {}
             func pageWasClosedByBuyer() {}

@@ -83,7 +83,9 @@ final class HostedEndToEndTests: XCTestCase {
     func testPresenterThatCannotPresent() throws {
         let presenter = browser(.always(.wait))
         final class Ignore: PageEventHandler {
-            func page(decidePolicyFor url: URL) -> NavigationDecision { .allow }
+            func page(decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void) {
+                decisionHandler(.allow)
+            }
             func pageDidFinishLoad(_ url: URL) {}
             func pageDidFailLoad(_ url: URL, reason: String) {}
             func pageWasClosedByBuyer() {}

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -90,7 +91,7 @@ final class StubPresenter: PaymentPresenter {
                 guard self.record.withLock({ $0.shown && $0.dismissCalls == 0 }) else { return }
                 switch step {
                 case .navigate(let url):
-                    let decision = handler.page(decidePolicyFor: url)
+                    let decision = handler.decideAndWait(url)
                     self.record.withLock { $0.decisions.append((url, decision)) }
                     if decision == .allow { handler.pageDidFinishLoad(url) }
                 case .fail(let url, let reason):
@@ -208,5 +209,20 @@ final class StubDelegate: PaymentDelegate {
     func paymentDidFinish(_ result: PaymentResult) {
         results.withLock { $0.append(result) }
         onResult(result)
+    }
+}
+
+extension PageEventHandler {
+    /// Asks the SDK about `url` and waits (at most 10 s) for its asynchronous answer; `.cancel` when
+    /// none comes. For test presenters on a background queue only, never on the SDK's own queue.
+    func decideAndWait(_ url: URL) -> NavigationDecision {
+        let answer = Mutex<NavigationDecision?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        page(decidePolicyFor: url) { decision in
+            answer.withLock { $0 = decision }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 10) == .success else { return .cancel }
+        return answer.withLock { $0 } ?? .cancel
     }
 }
