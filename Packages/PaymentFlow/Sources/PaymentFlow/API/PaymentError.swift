@@ -99,7 +99,7 @@ public enum PaymentError {
             case .cardValidationFailed: "Ask the buyer to correct the card details."
             case .encryptionKeyUnavailable: "Check checkoutBaseURL and that its key endpoint is reachable."
             case .encryptionFailed: "Retry; if it persists, report it with the time of the failure."
-            case .cardSessionFailed: "Create a new payment on your backend and ask the buyer to try again."
+            case .cardSessionFailed: "The gateway refused the card session: ask the buyer to use another card."
             case .authenticationFailed: "Ask the buyer to retry or to use another card."
             case .cardBrandNotAccepted: "Ask the buyer to use a card of another brand."
             }
@@ -133,6 +133,9 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
     var gatewayCode: String?
     /// A lower-level cause (an SDK error with another code, or the host resolver's error).
     var underlying: Underlying?
+    /// Whether money may have moved although the SDK could not confirm it (the outcome is `.unresolved`):
+    /// the advice then says to ask the backend, never to retry.
+    var inDoubt = false
 
     /// A cause, kept comparable.
     enum Underlying: Equatable, Sendable {
@@ -168,12 +171,24 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
 
     var description: String { "\(code) (\(code.rawValue)): \(reason)" }
 
+    /// The advice of every error that comes with an `.unresolved` outcome where money may have moved.
+    static let inDoubtAdvice =
+        "The payment may have gone through: ask your backend for its status; do not ask the buyer to pay again."
+
+    /// This error, marked as leaving the payment in doubt.
+    var markedInDoubt: FlowError {
+        var copy = self
+        copy.inDoubt = true
+        return copy
+    }
+
     /// The `NSError` the app sees.
     var nsError: NSError {
+        let advice = inDoubt ? Self.inDoubtAdvice : code.advice
         var info: [String: Any] = [
-            NSLocalizedDescriptionKey: "\(code.summary): \(reason). \(code.advice)",
+            NSLocalizedDescriptionKey: "\(code.summary): \(reason). \(advice)",
             NSLocalizedFailureReasonErrorKey: reason,
-            NSLocalizedRecoverySuggestionErrorKey: code.advice,
+            NSLocalizedRecoverySuggestionErrorKey: advice,
         ]
         if let source { info[PaymentError.sourceKey] = source }
         if let httpStatus { info[PaymentError.httpStatusKey] = httpStatus }

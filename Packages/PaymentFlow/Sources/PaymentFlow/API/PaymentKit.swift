@@ -109,22 +109,17 @@ public final class PaymentKit: Sendable {
     private func beginHosted(
         _ request: PaymentRequest, presenter: any PaymentPresenter, deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
-        let endpoints = gatewayEndpoints(paymentId: request.paymentId, verificationKey: request.verificationKey)
-        let machine: MachineBox
-        if let problem = RequestValidation.hosted(request, configuration: configuration) {
-            machine = .rejected(.failed(problem), finished: false)
-        } else {
+        begin(.hostedCheckout, paymentId: request.paymentId, verificationKey: request.verificationKey,
+            presenter: presenter, deliver: deliver) {
+            if let problem = RequestValidation.hosted(request, configuration: configuration) { return .failure(problem) }
             let source: HostedCheckoutMachine.StatusSource =
                 statusResolver != nil ? .resolver : (configuration.apiBaseURL != nil ? .builtIn : .none)
             let page = PagePlan(
-                url: GatewayAPI.checkoutPage(
-                    checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
+                url: GatewayAPI.checkoutPage(checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
                 formFields: nil, purpose: .hostedCheckout)
-            machine = .hosted(
-                HostedCheckoutMachine(.init(page: page, returnURL: request.returnURL, statusSource: source)))
+            return .success(
+                .hosted(HostedCheckoutMachine(.init(page: page, returnURL: request.returnURL, statusSource: source))))
         }
-        return begin(
-            kind: .hostedCheckout, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
     }
 
     // MARK: - Card
@@ -164,19 +159,19 @@ public final class PaymentKit: Sendable {
         _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter,
         deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
-        let endpoints = gatewayEndpoints(paymentId: request.paymentId, verificationKey: request.verificationKey)
-        let machine: MachineBox
-        if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
-            machine = .rejected(.failed(problem), finished: false)
-        } else if let checkoutBaseURL = configuration.checkoutBaseURL {
-            machine = .card(
-                CardPaymentMachine(
-                    .init(
-                        card: RequestValidation.snapshot(card), checkoutBaseURL: checkoutBaseURL)))
-        } else {
-            machine = .rejected(.failed(FlowError(.encryptionKeyUnavailable, "no checkoutBaseURL")), finished: false)
+        begin(.card, paymentId: request.paymentId, verificationKey: request.verificationKey,
+            presenter: presenter, deliver: deliver) {
+            if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
+                return .failure(problem)
+            }
+            let snapshot = RequestValidation.snapshot(card)
+            guard let checkoutBaseURL = configuration.checkoutBaseURL else {
+                return .failure(FlowError(.encryptionKeyUnavailable, "no checkoutBaseURL"))
+            }
+            let keys = IdempotencyKeys(dependencies.uuid)
+            return .success(
+                .card(CardPaymentMachine(.init(card: snapshot, checkoutBaseURL: checkoutBaseURL, keys: keys))))
         }
-        return begin(kind: .card, endpoints: endpoints, presenter: presenter, machine: machine, deliver: deliver)
     }
 
     // MARK: - Shared
@@ -199,58 +194,63 @@ public final class PaymentKit: Sendable {
         }
     }
 
-    /// Where a payment's requests go: this kit's base URLs and timeout, with the payment's id and key.
-    private func gatewayEndpoints(paymentId: String, verificationKey: String) -> GatewayAPI.Endpoints {
-        GatewayAPI.Endpoints(
-            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
-            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: paymentId,
-            verificationKey: verificationKey, timeout: configuration.requestTimeout)
-    }
-
-    /// Claims the kit's one slot for `machine` (unless it is already a rejection) and starts the run.
+    /// Claims the kit's one slot, then builds the flow (or its refusal) and starts the run. A kit that
+    /// is busy refuses before anything about the new request is looked at (CONTRACT.md section 2: the
+    /// second payment is `.failed` + `invalidRequest`, even when it is itself invalid).
     func begin(
-        kind: PaymentFlowKind, endpoints: GatewayAPI.Endpoints, presenter: (any PaymentPresenter)?, machine: MachineBox,
-        deliver: @escaping @Sendable (PaymentResult) -> Void
+        _ kind: PaymentFlowKind, paymentId: String, verificationKey: String, presenter: (any PaymentPresenter)?,
+        deliver: @escaping @Sendable (PaymentResult) -> Void, build: () -> Result<PaymentRun.Flow, FlowError>
     ) -> FlowRun {
         let token = counter.withLock { value -> UInt64 in
             value += 1
             return value
         }
+        let endpoints = GatewayAPI.Endpoints(
+            apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
+            checkoutBaseURL: configuration.checkoutBaseURL, paymentId: paymentId,
+            verificationKey: verificationKey, timeout: configuration.requestTimeout)
+        let settings = PaymentRun.Settings(
+            kind: kind, paymentId: paymentId, gated: configuration.stepGate != nil, hasPresenter: presenter != nil,
+            challengeTimeout: configuration.challengeTimeout, hostedPageTimeout: configuration.hostedPageTimeout,
+            presenterTimeout: dependencies.presenterTimeout,
+            callTimeout: configuration.requestTimeout + dependencies.transportGrace,
+            resolverTimeout: configuration.statusResolverTimeout)
         // Built now, while the kit is alive; only the slot release holds the kit weakly.
-        func context(_ claimed: Bool) -> FlowRun.Context {
-            FlowRun.Context(
-                kind: kind, endpoints: endpoints, configuration: configuration, presenter: presenter,
-                resolver: statusResolver, keyCache: keyCache, dependencies: dependencies, deliver: deliver,
-                willDeliver: { [weak self] in
-                    guard claimed, let self else { return }
-                    self.running.withLock { slot in
-                        if slot?.token == token { slot = nil }
-                    }
-                })
+        func run(_ value: PaymentRun, claimed: Bool) -> FlowRun {
+            FlowRun(
+                context: FlowRun.Context(
+                    endpoints: endpoints, configuration: configuration, presenter: presenter,
+                    resolver: statusResolver, keyCache: keyCache, dependencies: dependencies, deliver: deliver,
+                    willDeliver: { [weak self] in
+                        guard claimed, let self else { return }
+                        self.running.withLock { slot in
+                            if slot?.token == token { slot = nil }
+                        }
+                    }),
+                run: value)
         }
-        if case .rejected = machine {
-            let run = FlowRun(context: context(false), machine: machine)
-            run.start()
-            return run
+        let claimed: FlowRun? = running.withLock { slot in
+            guard slot == nil else { return nil }
+            let value: PaymentRun
+            switch build() {
+            case .success(let flow): value = PaymentRun(settings: settings, flow: flow)
+            case .failure(let problem): value = PaymentRun(settings: settings, rejection: .failed(problem))
+            }
+            let claimed = run(value, claimed: true)
+            // Started before the slot shows it, so a cancel() through the slot is queued behind the start.
+            claimed.start()
+            slot = (token, claimed)
+            return claimed
         }
-        let run = FlowRun(context: context(true), machine: machine)
-        let claimed = running.withLock { slot -> Bool in
-            guard slot == nil else { return false }
-            // Started before the slot shows it, so a cancel() through the slot is queued behind the start
-            // (a cancel ahead of it would find the run not yet running and be dropped).
-            run.start()
-            slot = (token, run)
-            return true
-        }
-        if claimed { return run }
-        let refusal = FlowRun(
-            context: context(false),
-            machine: .rejected(
-                .failed(
+        if let claimed { return claimed }
+        let refusal = run(
+            PaymentRun(
+                settings: settings,
+                rejection: .failed(
                     FlowError(
                         .invalidRequest, "another payment of this PaymentKit is still in progress", source: "PaymentKit"
-                    )),
-                finished: false))
+                    ))),
+            claimed: false)
         refusal.start()
         return refusal
     }

@@ -1,64 +1,106 @@
 import Foundation
 
-/// The card flow (CONTRACT.md section 4, GATEWAY.md "Card sessions") as a
-/// value: events in, actions out, no I/O.
+/// The card flow (CONTRACT.md sections 4 and 4a, GATEWAY.md "Card sessions") as a value: events in,
+/// actions out, no I/O.
 ///
-/// key (cached or fetched) -> encrypt -> create session -> [authenticate ->
-/// [challenge page -> dismiss -> challenge-result]] -> finish from the final
-/// session state. On `422 UNKNOWN_KEY` the key is refetched once and the
-/// session creation retried. A response lost on a POST whose session is known
-/// is recovered by reading the session (`GET`); a step the gateway shows it
-/// never applied is sent once more. A lost creation (no session id to read)
-/// ends `.unresolved` with `networkError`: the SDK does not know.
-struct CardPaymentMachine {
+/// key (cached or fetched) -> encrypt -> create session -> [authenticate -> [challenge page ->
+/// dismiss -> challenge-result]] -> finish from the final session state.
+///
+/// Truth under doubt: `.failed` and `.cancelled` only when no money can have moved — nothing that
+/// could move money was sent, or the gateway said so. A money-moving POST (creation, authentication,
+/// challenge-result) whose answer is in doubt (lost, 5xx, undecodable, an unexpected 2xx,
+/// `PAYMENT_ALREADY_PROCESSED`) is recovered: the session is read back when one exists, and a step the
+/// gateway shows it never applied is sent once more with the same `Idempotency-Key`; a creation is
+/// resent once with its key. Whatever cannot be confirmed ends `.unresolved` with the reason. After a
+/// resend, only a session the gateway shows is believed.
+///
+/// A shown challenge that ends any way other than at the notification page (buyer close, host
+/// cancel, load failure, deadline) is dismissed and the gateway is asked (`challenge-result`): the
+/// issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED` gives `.cancelled` (close, cancel,
+/// deadline) or `.failed` + `pageLoadFailed` (load failure).
+struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
     struct Input: Equatable, Sendable {
         var card: CardSnapshot
         var checkoutBaseURL: URL
+        var keys: IdempotencyKeys
     }
 
-    /// The POST whose lost response is being recovered.
+    /// A money-moving step of an existing session.
     enum Step: Equatable, Sendable {
         case authentication
         case challengeResult
     }
 
-    private enum State {
+    /// How long to wait before reading back after `REQUEST_IN_PROGRESS`.
+    static let inProgressPause: TimeInterval = 1
+
+    /// A step in doubt, being confirmed by reading the session.
+    struct Doubt: Equatable, Sendable {
+        var sessionId: String
+        var step: Step
+        var resent: Bool
+        /// How the challenge page ended (challenge-result only).
+        var ending: PageEnding?
+        /// Why the step is in doubt: the error reported if it cannot be confirmed.
+        var cause: FlowError
+    }
+
+    /// The creation POST, kept for its one resend.
+    struct Creation: Equatable, Sendable {
+        var input: Input
+        /// This is the creation after `UNKNOWN_KEY` (with the key refetched).
+        var withNewKey: Bool
+        var encryptedCard: String
+        var resent: Bool
+
+        var call: GatewayCall {
+            .createSession(
+                encryptedCard: encryptedCard,
+                idempotencyKey: withNewKey ? input.keys.createSessionWithNewKey : input.keys.createSession)
+        }
+    }
+
+    private enum State: Equatable {
         case idle(Input)
-        /// Waiting for the key; `retried`: this is the refetch after `UNKNOWN_KEY`.
-        case fetchingKey(Input, retried: Bool)
-        case encrypting(Input, retried: Bool)
-        /// The card (kept for one `UNKNOWN_KEY` retry) and the session POST in flight.
-        case creatingSession(Input, retried: Bool)
-        /// `resent`: this step was already sent a second time after a recovery.
+        /// Waiting for the key; `withNewKey`: the refetch after `UNKNOWN_KEY`.
+        case fetchingKey(Input, withNewKey: Bool)
+        case encrypting(Input, withNewKey: Bool)
+        case creatingSession(Creation)
+        /// `REQUEST_IN_PROGRESS` on the creation: waiting before its resend.
+        case pausingCreation(Creation)
         case authenticating(sessionId: String, resent: Bool)
         case presentingChallenge(sessionId: String, notificationURL: URL)
         case challenging(sessionId: String, notificationURL: URL)
         /// The page reached the notification URL; waiting for that load to end.
         case completingChallenge(sessionId: String)
-        case dismissingChallenge(sessionId: String)
-        case submittingChallengeResult(sessionId: String, resent: Bool)
-        /// Reading the session after `step`'s response was lost (`confirming` nil) or was a 5xx
-        /// (`confirming`: the error to report if the step turns out not applied).
-        case recovering(sessionId: String, step: Step, resent: Bool, confirming: FlowError?)
+        case dismissingChallenge(sessionId: String, ending: PageEnding)
+        case submittingChallengeResult(sessionId: String, resent: Bool, ending: PageEnding)
+        /// Reading the session back.
+        case recovering(Doubt)
+        /// `REQUEST_IN_PROGRESS` on a step: waiting before reading back.
+        case pausingRecovery(Doubt)
         case finished
     }
 
     private var state: State
     /// Where the notification URL of a challenge lives.
     private let checkoutBaseURL: URL
+    private let keys: IdempotencyKeys
 
     init(_ input: Input) {
         state = .idle(input)
         checkoutBaseURL = input.checkoutBaseURL
+        keys = input.keys
     }
 
     var stateName: String {
         switch state {
         case .idle: "idle"
-        case .fetchingKey(_, let retried): retried ? "refetchingKey" : "fetchingKey"
+        case .fetchingKey(_, let withNewKey): withNewKey ? "refetchingKey" : "fetchingKey"
         case .encrypting: "encrypting"
         case .creatingSession: "creatingSession"
+        case .pausingCreation: "pausingCreation"
         case .authenticating: "authenticating"
         case .presentingChallenge: "presentingChallenge"
         case .challenging: "challenging"
@@ -66,216 +108,251 @@ struct CardPaymentMachine {
         case .dismissingChallenge: "dismissingChallenge"
         case .submittingChallengeResult: "submittingChallengeResult"
         case .recovering: "recovering"
+        case .pausingRecovery: "pausingRecovery"
         case .finished: "finished"
         }
     }
 
-    var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    var isFinished: Bool { state == .finished }
 
     /// The card-session id once one exists (for the result of any terminal path).
     var sessionId: String? {
         switch state {
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .finished: nil
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .finished: nil
         case .authenticating(let id, _), .presentingChallenge(let id, _), .challenging(let id, _),
-            .completingChallenge(let id), .dismissingChallenge(let id), .submittingChallengeResult(let id, _),
-            .recovering(let id, _, _, _):
+            .completingChallenge(let id), .dismissingChallenge(let id, _), .submittingChallengeResult(let id, _, _):
             id
+        case .recovering(let doubt), .pausingRecovery(let doubt): doubt.sessionId
         }
     }
 
-    /// The card to encrypt, while the machine still needs it.
-    var card: CardSnapshot? {
-        switch state {
-        case .idle(let input), .fetchingKey(let input, _), .encrypting(let input, _), .creatingSession(let input, _):
-            input.card
-        case .authenticating, .presentingChallenge, .challenging, .completingChallenge, .dismissingChallenge,
-            .submittingChallengeResult, .recovering, .finished:
-            nil
+    /// Feeds one event: the only entry point.
+    mutating func handle(_ event: FlowEvent) -> FlowReaction {
+        switch event {
+        case .start(let cachedKey): FlowReaction(start(cachedKey: cachedKey, event))
+        case .keyFetched(let result): FlowReaction(keyFetched(result, event))
+        case .encrypted(let result): FlowReaction(encrypted(result, event))
+        case .sessionAnswered(let call, let reply): FlowReaction(answered(call, reply, event))
+        case .waitEnded: FlowReaction(waitEnded(event))
+        case .presented(let shown): FlowReaction(presented(shown, event))
+        case .navigation(let url): navigation(to: url, event)
+        case .pageLoaded: FlowReaction(pageLoaded(event))
+        case .pageFailed(_, let reason): FlowReaction(pageEnded(.loadFailed(reason: reason), event))
+        case .pageClosedByBuyer: FlowReaction(pageEnded(.closedByBuyer, event))
+        case .pageTimedOut: FlowReaction(pageEnded(.timedOut, event))
+        case .pageDismissed: FlowReaction(pageDismissed(event))
+        case .cancel: FlowReaction(cancel())
+        case .statusResolved: FlowReaction(finish(unexplained(event)))
         }
     }
 
     // MARK: - Key and encryption
 
-    /// Starts with the key the driver holds in its cache, if any.
-    mutating func start(cachedKey: EncryptionKey?) -> FlowAction {
-        switch state {
-        case .idle(let input):
-            if let cachedKey {
-                state = .encrypting(input, retried: false)
-                return .encrypt(cachedKey)
-            }
-            state = .fetchingKey(input, retried: false)
-            return .fetchKey(refresh: false)
-        case .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("card payment started twice (state \(stateName))")
+    private mutating func start(cachedKey: EncryptionKey?, _ event: FlowEvent) -> FlowAction {
+        guard case .idle(let input) = state else { return finish(unexplained(event)) }
+        if let cachedKey {
+            state = .encrypting(input, withNewKey: false)
+            return .encrypt(card: input.card, key: cachedKey)
+        }
+        state = .fetchingKey(input, withNewKey: false)
+        return .fetchKey(refresh: false)
+    }
+
+    private mutating func keyFetched(_ result: Result<EncryptionKey, FlowError>, _ event: FlowEvent) -> FlowAction {
+        guard case .fetchingKey(let input, let withNewKey) = state else { return finish(unexplained(event)) }
+        switch result {
+        case .success(let key):
+            state = .encrypting(input, withNewKey: withNewKey)
+            return .encrypt(card: input.card, key: key)
+        case .failure(let error):
+            // Nothing that moves money was sent (or, after UNKNOWN_KEY, the gateway refused the card).
+            return finish(
+                .failed(
+                    error.code == .encryptionKeyUnavailable
+                        ? error
+                        : error.wrapped(as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched")
+                ))
         }
     }
 
-    mutating func keyFetched(_ result: Result<EncryptionKey, FlowError>) -> FlowAction {
-        switch state {
-        case .fetchingKey(let input, let retried):
-            switch result {
-            case .success(let key):
-                state = .encrypting(input, retried: retried)
-                return .encrypt(key)
-            case .failure(let error):
-                return finish(
-                    .failed(
-                        error.code == .encryptionKeyUnavailable
-                            ? error
-                            : error.wrapped(
-                                as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched")))
-            }
-        case .idle, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("key in state \(stateName)")
+    private mutating func encrypted(_ result: Result<String, FlowError>, _ event: FlowEvent) -> FlowAction {
+        guard case .encrypting(let input, let withNewKey) = state else { return finish(unexplained(event)) }
+        switch result {
+        case .success(let compact):
+            let creation = Creation(input: input, withNewKey: withNewKey, encryptedCard: compact, resent: false)
+            state = .creatingSession(creation)
+            return .call(creation.call)
+        case .failure(let error):
+            return finish(.failed(error))
         }
     }
 
-    mutating func encryptionFinished(_ result: Result<String, FlowError>) -> FlowAction {
-        switch state {
-        case .encrypting(let input, let retried):
-            switch result {
-            case .success(let compact):
-                state = .creatingSession(input, retried: retried)
-                return .call(.createSession(encryptedCard: compact))
-            case .failure(let error):
-                return finish(.failed(error))
-            }
-        case .idle, .fetchingKey, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("encryption in state \(stateName)")
+    // MARK: - Gateway answers
+
+    private mutating func answered(_ call: GatewayCall, _ reply: SessionReply, _ event: FlowEvent) -> FlowAction {
+        switch (state, call) {
+        case (.creatingSession(let creation), .createSession):
+            return created(creation, reply)
+        case (.authenticating(let sessionId, let resent), .authenticate):
+            return afterStep(.authentication, sessionId: sessionId, resent: resent, ending: nil, reply: reply)
+        case (.submittingChallengeResult(let sessionId, let resent, let ending), .challengeResult):
+            return afterStep(.challengeResult, sessionId: sessionId, resent: resent, ending: ending, reply: reply)
+        case (.recovering(let doubt), .readSession):
+            return sessionRead(doubt, reply)
+        default:
+            return finish(unexplained(event))
         }
     }
 
-    // MARK: - Session calls
-
-    mutating func sessionCreated(_ reply: SessionReply) -> FlowAction {
-        switch state {
-        case .creatingSession(let input, let retried):
-            switch reply {
-            case .session(let snapshot):
-                return proceed(with: snapshot, resent: false)
-            case .unknownKey:
-                if retried {
-                    return finish(
-                        .failed(
-                            FlowError(
-                                .encryptionKeyUnavailable,
-                                "the gateway refused the freshly fetched key too (UNKNOWN_KEY)",
-                                source: "POST card-sessions", httpStatus: 422, gatewayCode: "UNKNOWN_KEY")))
-                }
-                state = .fetchingKey(input, retried: true)
-                return .fetchKey(refresh: true)
-            case .rejected(let error), .unreachable(let error), .serverFailure(let error):
-                return finish(.failed(error))
-            case .lost(let error):
-                // No session id to read back: the gateway may or may not have a session.
-                return finish(Terminal(outcome: .unresolved, error: error))
-            }
-        case .idle, .fetchingKey, .encrypting, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("session creation reply in state \(stateName)")
-        }
-    }
-
-    mutating func authenticated(_ reply: SessionReply) -> FlowAction {
-        switch state {
-        case .authenticating(let sessionId, let resent):
-            return afterStep(.authentication, sessionId: sessionId, resent: resent, reply: reply)
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("authentication reply in state \(stateName)")
-        }
-    }
-
-    mutating func challengeResultReceived(_ reply: SessionReply) -> FlowAction {
-        switch state {
-        case .submittingChallengeResult(let sessionId, let resent):
-            return afterStep(.challengeResult, sessionId: sessionId, resent: resent, reply: reply)
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .recovering, .finished:
-            preconditionFailure("challenge-result reply in state \(stateName)")
-        }
-    }
-
-    /// The session as read back after a lost response.
-    mutating func sessionRead(_ reply: SessionReply) -> FlowAction {
-        switch state {
-        case .recovering(let sessionId, let step, let resent, let confirming):
-            switch reply {
-            case .session(let snapshot):
-                switch (step, snapshot.status) {
-                case (.authentication, .authenticationRequired), (.challengeResult, .challengeRequired):
-                    // The gateway never applied the step. After a 5xx that is the failure it reported;
-                    // after a lost answer, send the step once more.
-                    if let confirming { return finish(.failed(confirming, sessionId: sessionId)) }
-                    guard !resent else {
-                        return finish(
-                            Terminal(
-                                outcome: .unresolved, sessionId: sessionId,
-                                error: FlowError(
-                                    .networkError, "the gateway did not apply \(step) after two attempts",
-                                    source: "GET card-session")))
-                    }
-                    return resend(step, sessionId: sessionId)
-                case (.challengeResult, .authenticationRequired):
-                    return finish(
-                        .failed(
-                            FlowError(
-                                .invalidResponse,
-                                "the session went back to AUTHENTICATION_REQUIRED after its challenge",
-                                source: "GET card-session"), sessionId: sessionId))
-                case (_, .challengeRequired), (_, .completed), (_, .failed):
-                    return proceed(with: snapshot, resent: resent)
-                }
-            case .rejected(let error), .unreachable(let error), .lost(let error), .serverFailure(let error):
-                if let confirming { return finish(.failed(confirming, sessionId: sessionId)) }
-                return finish(Terminal(outcome: .unresolved, sessionId: sessionId, error: error))
-            case .unknownKey:
-                return finish(
-                    Terminal(
-                        outcome: .unresolved, sessionId: sessionId,
-                        error: FlowError(
-                            .invalidResponse, "UNKNOWN_KEY when reading a session", source: "GET card-session")))
-            }
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .finished:
-            preconditionFailure("session read in state \(stateName)")
-        }
-    }
-
-    private mutating func afterStep(_ step: Step, sessionId: String, resent: Bool, reply: SessionReply) -> FlowAction {
+    private mutating func created(_ creation: Creation, _ reply: SessionReply) -> FlowAction {
         switch reply {
         case .session(let snapshot):
-            return proceed(with: snapshot, resent: resent)
-        case .lost:
-            state = .recovering(sessionId: sessionId, step: step, resent: resent, confirming: nil)
-            return .call(.readSession(sessionId: sessionId))
-        case .serverFailure(let error):
-            state = .recovering(sessionId: sessionId, step: step, resent: resent, confirming: error)
-            return .call(.readSession(sessionId: sessionId))
-        case .rejected(let error), .unreachable(let error):
-            return finish(.failed(error, sessionId: sessionId))
-        case .unknownKey:
+            if snapshot.isContradictory {
+                return recover(
+                    Doubt(
+                        sessionId: snapshot.sessionId, step: .authentication, resent: true, ending: nil,
+                        cause: Self.contradiction(snapshot, source: creation.call.description)))
+            }
+            return proceed(with: snapshot)
+        case .unknownKey where !creation.resent:
+            guard creation.withNewKey else {
+                state = .fetchingKey(creation.input, withNewKey: true)
+                return .fetchKey(refresh: true)
+            }
             return finish(
                 .failed(
                     FlowError(
-                        .invalidResponse, "UNKNOWN_KEY answered to \(step)", source: "\(step)"), sessionId: sessionId))
+                        .encryptionKeyUnavailable, "the gateway refused the freshly fetched key too (UNKNOWN_KEY)",
+                        source: "POST card-sessions", httpStatus: 422, gatewayCode: "UNKNOWN_KEY")))
+        case .refused(let error) where !creation.resent, .unreachable(let error) where !creation.resent:
+            return finish(.failed(error))
+        case .doubtful(_, true) where !creation.resent:
+            var resend = creation
+            resend.resent = true
+            state = .creatingSession(resend)
+            return .call(resend.call)
+        case .inProgress where !creation.resent:
+            var resend = creation
+            resend.resent = true
+            state = .pausingCreation(resend)
+            return .wait(Self.inProgressPause)
+        case .doubtful(let error, _), .refused(let error), .unreachable(let error), .inProgress(let error):
+            // No session id to read back: the gateway may or may not have a session that moved money.
+            return finish(.unresolved(error))
+        case .unknownKey, .challengeNotCompleted:
+            return finish(
+                .unresolved(
+                    FlowError(
+                        .invalidResponse, "\(reply) answered to a repeated card-session creation",
+                        source: "POST card-sessions")))
         }
     }
 
-    private mutating func resend(_ step: Step, sessionId: String) -> FlowAction {
-        switch step {
-        case .authentication:
-            return authenticate(sessionId: sessionId, resent: true)
-        case .challengeResult:
-            state = .submittingChallengeResult(sessionId: sessionId, resent: true)
-            return .call(.challengeResult(sessionId: sessionId))
+    private mutating func afterStep(
+        _ step: Step, sessionId: String, resent: Bool, ending: PageEnding?, reply: SessionReply
+    ) -> FlowAction {
+        let source = step == .authentication ? "POST authentication" : "POST challenge-result"
+        func doubt(_ cause: FlowError) -> Doubt {
+            Doubt(sessionId: sessionId, step: step, resent: resent, ending: ending, cause: cause)
+        }
+        switch reply {
+        case .session(let snapshot):
+            if snapshot.isContradictory {
+                var contradiction = doubt(Self.contradiction(snapshot, source: source))
+                contradiction.resent = true  // read back once; never resend over a contradiction
+                return recover(contradiction)
+            }
+            return proceed(with: snapshot)
+        case .challengeNotCompleted:
+            return challengeNotCompleted(sessionId: sessionId, ending: ending, source: source)
+        case .refused(let error) where !resent, .unreachable(let error) where !resent:
+            return finish(.failed(error, sessionId: sessionId))
+        case .inProgress(let error):
+            state = .pausingRecovery(doubt(error))
+            return .wait(Self.inProgressPause)
+        case .doubtful(let error, _), .refused(let error), .unreachable(let error):
+            return recover(doubt(error))
+        case .unknownKey:
+            return recover(
+                doubt(FlowError(.invalidResponse, "UNKNOWN_KEY answered to \(source)", source: source)))
+        }
+    }
+
+    /// The session read back after a step in doubt.
+    private mutating func sessionRead(_ doubt: Doubt, _ reply: SessionReply) -> FlowAction {
+        guard case .session(let snapshot) = reply else {
+            return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId))
+        }
+        if snapshot.isContradictory {
+            return finish(
+                .unresolved(
+                    Self.contradiction(snapshot, source: "GET card-session"), sessionId: doubt.sessionId))
+        }
+        switch (doubt.step, snapshot.status) {
+        case (.authentication, .authenticationRequired), (.challengeResult, .challengeRequired):
+            // The gateway has not applied the step: send it once more, with the same key.
+            guard !doubt.resent else { return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId)) }
+            switch doubt.step {
+            case .authentication:
+                return authenticate(sessionId: doubt.sessionId, resent: true)
+            case .challengeResult:
+                return submitChallengeResult(
+                    sessionId: doubt.sessionId, resent: true, ending: doubt.ending ?? .reachedEnd)
+            }
+        case (.challengeResult, .authenticationRequired):
+            return finish(
+                .unresolved(
+                    FlowError(
+                        .invalidResponse, "the session went back to AUTHENTICATION_REQUIRED after its challenge",
+                        source: "GET card-session"), sessionId: doubt.sessionId))
+        case (.authentication, .challengeRequired), (_, .completed), (_, .failed):
+            return proceed(with: snapshot)
+        }
+    }
+
+    private mutating func waitEnded(_ event: FlowEvent) -> FlowAction {
+        switch state {
+        case .pausingCreation(let creation):
+            state = .creatingSession(creation)
+            return .call(creation.call)
+        case .pausingRecovery(let doubt):
+            return recover(doubt)
+        default:
+            return finish(unexplained(event))
+        }
+    }
+
+    private mutating func recover(_ doubt: Doubt) -> FlowAction {
+        state = .recovering(doubt)
+        return .call(.readSession(sessionId: doubt.sessionId))
+    }
+
+    private static func contradiction(_ snapshot: SessionSnapshot, source: String) -> FlowError {
+        FlowError(
+            .invalidResponse,
+            "the gateway reports COMPLETED with transStatus \(snapshot.transStatus ?? "?"), which contradicts itself",
+            source: source)
+    }
+
+    /// `409 CHALLENGE_NOT_COMPLETED`: the issuer has no answer from the buyer, so no money moved.
+    private mutating func challengeNotCompleted(sessionId: String, ending: PageEnding?, source: String) -> FlowAction {
+        switch ending {
+        case .closedByBuyer, .cancelledByHost, .timedOut:
+            return finish(.cancelled(sessionId: sessionId))
+        case .loadFailed(let reason):
+            return finish(
+                .failed(
+                    FlowError(
+                        .pageLoadFailed, "the 3-D Secure challenge page failed to load: \(reason)", source: "presenter"),
+                    sessionId: sessionId))
+        case .reachedEnd, nil:
+            return finish(
+                .unresolved(
+                    FlowError(
+                        .invalidResponse,
+                        "the issuer sent the buyer back, but the gateway says the challenge was not completed",
+                        source: source, httpStatus: 409, gatewayCode: "CHALLENGE_NOT_COMPLETED"),
+                    sessionId: sessionId))
         }
     }
 
@@ -283,15 +360,21 @@ struct CardPaymentMachine {
         guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
         else { return finish(Self.unusableSessionId(sessionId, source: "authentication")) }
         state = .authenticating(sessionId: sessionId, resent: resent)
-        return .call(.authenticate(sessionId: sessionId, notificationURL: notificationURL))
+        return .call(
+            .authenticate(sessionId: sessionId, notificationURL: notificationURL, idempotencyKey: keys.authentication))
+    }
+
+    private mutating func submitChallengeResult(sessionId: String, resent: Bool, ending: PageEnding) -> FlowAction {
+        state = .submittingChallengeResult(sessionId: sessionId, resent: resent, ending: ending)
+        return .call(.challengeResult(sessionId: sessionId, idempotencyKey: keys.challengeResult))
     }
 
     /// Moves on from a session state the gateway reported.
-    private mutating func proceed(with snapshot: SessionSnapshot, resent: Bool) -> FlowAction {
+    private mutating func proceed(with snapshot: SessionSnapshot) -> FlowAction {
         let sessionId = snapshot.sessionId
         switch snapshot.status {
         case .authenticationRequired:
-            return authenticate(sessionId: sessionId, resent: resent)
+            return authenticate(sessionId: sessionId, resent: false)
         case .challengeRequired(let challenge):
             guard
                 let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
@@ -305,23 +388,24 @@ struct CardPaymentMachine {
         }
     }
 
-    /// The failure when the gateway's session id cannot be part of the notification URL that
-    /// `source` (the authentication call, or the challenge page) needs.
+    /// The gateway's session id cannot be part of the notification URL: out of protocol, and a session
+    /// exists, so the SDK does not know how it ends.
     private static func unusableSessionId(_ sessionId: String, source: String) -> Terminal {
-        .failed(
+        .unresolved(
             FlowError(.invalidResponse, "the session id cannot be part of a notification URL", source: source),
             sessionId: sessionId)
     }
 
     // MARK: - Challenge page
 
-    mutating func presentFinished(shown: Bool) -> FlowAction {
+    private mutating func presented(_ shown: Bool, _ event: FlowEvent) -> FlowAction {
         switch state {
         case .presentingChallenge(let sessionId, let notificationURL):
             if shown {
                 state = .challenging(sessionId: sessionId, notificationURL: notificationURL)
                 return .none
             }
+            // Never shown, so never answered: the session waits for a challenge no one saw.
             return finish(
                 .failed(
                     FlowError(
@@ -331,96 +415,72 @@ struct CardPaymentMachine {
         case .completingChallenge, .dismissingChallenge:
             // The challenge ended before the presenter's answer; the dismissal waits for it.
             return .none
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .challenging,
-            .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("present completion in state \(stateName)")
+        default:
+            return finish(unexplained(event))
         }
     }
 
-    mutating func navigation(to url: URL) -> (NavigationDecision, FlowAction) {
+    private mutating func navigation(to url: URL, _ event: FlowEvent) -> FlowReaction {
         switch state {
         case .presentingChallenge(let sessionId, let notificationURL), .challenging(let sessionId, let notificationURL):
             if URLMatch.sameEndpoint(url, notificationURL) {
                 // Let the issuer's cres reach the gateway's page; the load's end ends the challenge.
                 state = .completingChallenge(sessionId: sessionId)
             }
-            return (.allow, .none)
+            return FlowReaction(.none, navigation: .allow)
         case .completingChallenge:
-            return (.allow, .none)
-        case .dismissingChallenge, .submittingChallengeResult, .recovering:
-            return (.cancel, .none)
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .finished:
-            preconditionFailure("navigation in state \(stateName)")
+            return FlowReaction(.none, navigation: .allow)
+        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
+            return FlowReaction(.none, navigation: .cancel)
+        default:
+            return FlowReaction(finish(unexplained(event)), navigation: .cancel)
         }
     }
 
-    mutating func pageLoaded(_ url: URL) -> FlowAction {
+    private mutating func pageLoaded(_ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presentingChallenge, .challenging, .dismissingChallenge, .submittingChallengeResult, .recovering:
+        case .presentingChallenge, .challenging, .dismissingChallenge, .submittingChallengeResult, .recovering,
+            .pausingRecovery:
             return .none
         case .completingChallenge(let sessionId):
-            state = .dismissingChallenge(sessionId: sessionId)
+            state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .finished:
-            preconditionFailure("page load in state \(stateName)")
+        default:
+            return finish(unexplained(event))
         }
     }
 
-    mutating func pageFailed(_ url: URL, reason: String) -> FlowAction {
-        pageEnded(event: "page failure") { sessionId in
-            .failed(
-                FlowError(
-                    .pageLoadFailed, "the 3-D Secure challenge page failed to load: \(reason)", source: "presenter"),
-                sessionId: sessionId)
-        }
-    }
-
-    mutating func buyerClosedPage() -> FlowAction {
-        pageEnded(event: "page closed") { sessionId in .cancelled(sessionId: sessionId) }
-    }
-
-    /// The page went away on its own (it failed to load, or the buyer closed it): the same rule for
-    /// both. An unanswered challenge ends with `terminal`; one the issuer already has the answer to is
-    /// dismissed and its result asked for; after that the event changes nothing. `event` names it in
-    /// the precondition failure.
-    private mutating func pageEnded(event: String, terminal: (_ sessionId: String) -> Terminal) -> FlowAction {
+    /// The challenge page ended without reaching the notification page: dismiss it, then ask the gateway.
+    private mutating func pageEnded(_ ending: PageEnding, _ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _):
-            return finish(terminal(sessionId))
-        case .completingChallenge(let sessionId):
-            // The issuer already has the answer; the gateway tells the result either way.
-            state = .dismissingChallenge(sessionId: sessionId)
+        case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _), .completingChallenge(let sessionId):
+            state = .dismissingChallenge(sessionId: sessionId, ending: ending)
             return .dismissPage
-        case .dismissingChallenge, .submittingChallengeResult, .recovering:
+        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
             return .none
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .finished:
-            preconditionFailure("\(event) in state \(stateName)")
+        default:
+            return finish(unexplained(event))
         }
     }
 
-    mutating func pageDismissed() -> FlowAction {
-        switch state {
-        case .dismissingChallenge(let sessionId):
-            state = .submittingChallengeResult(sessionId: sessionId, resent: false)
-            return .call(.challengeResult(sessionId: sessionId))
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .submittingChallengeResult, .recovering, .finished:
-            preconditionFailure("dismissal in state \(stateName)")
-        }
+    private mutating func pageDismissed(_ event: FlowEvent) -> FlowAction {
+        guard case .dismissingChallenge(let sessionId, let ending) = state else { return finish(unexplained(event)) }
+        return submitChallengeResult(sessionId: sessionId, resent: false, ending: ending)
     }
 
-    /// The host (or a step gate) cancelled. Before any card-session request, and while the challenge is
-    /// open and unanswered, that is `.cancelled`. Once a request that may move money is out (session
-    /// creation, authentication, the challenge answered, the result asked for), the SDK stops watching
-    /// and says it does not know: `.unresolved`, no error (ask your backend).
-    mutating func cancel() -> FlowAction {
+    /// The host (or a step gate) cancelled. Before any card-session request that is `.cancelled`. An
+    /// open challenge is ended like a buyer close (dismiss, then ask the gateway). Once a request that
+    /// may move money is out, the SDK stops and says it does not know: `.unresolved`, no error.
+    private mutating func cancel() -> FlowAction {
         switch state {
-        case .finished:
+        case .finished, .dismissingChallenge:
             return .none
-        case .idle, .fetchingKey, .encrypting, .presentingChallenge, .challenging:
-            return finish(.cancelled(sessionId: sessionId))
-        case .creatingSession, .authenticating, .completingChallenge, .dismissingChallenge,
-            .submittingChallengeResult, .recovering:
+        case .idle, .fetchingKey, .encrypting:
+            return finish(.cancelled())
+        case .presentingChallenge, .challenging, .completingChallenge:
+            return pageEnded(.cancelledByHost, .cancel)
+        case .creatingSession, .pausingCreation, .authenticating, .submittingChallengeResult, .recovering,
+            .pausingRecovery:
             return finish(Terminal(outcome: .unresolved, sessionId: sessionId))
         }
     }

@@ -42,7 +42,10 @@ extension RequestValidation {
     /// and 4): no `checkoutAPIBaseURL` is `invalidRequest`, no `checkoutBaseURL` is
     /// `encryptionKeyUnavailable`, an invalid card is `cardValidationFailed` — all before any request.
     static func card(_ request: CardPaymentRequest, card: CardInput, configuration: Configuration) -> FlowError? {
-        if let problem = configuration.configurationProblem() { return problem }
+        // The card flow does not use apiBaseURL: whatever it holds cannot fail a card payment.
+        var used = configuration
+        used.apiBaseURL = nil
+        if let problem = used.configurationProblem() { return problem }
         if configuration.checkoutAPIBaseURL == nil {
             return FlowError(
                 .invalidRequest, "card payments need configuration.checkoutAPIBaseURL", source: "configuration")

@@ -38,10 +38,10 @@ enum GatewayAPI {
             (method, base, path) = ("GET", endpoints.apiBaseURL, payment)
         case .keySet:
             (method, base, path) = ("GET", endpoints.checkoutBaseURL, "/checkout/.well-known/jwks.json")
-        case .createSession(let encryptedCard):
+        case .createSession(let encryptedCard, _):
             (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions)
             body = JSONText.object([("encryptedCard", .string(encryptedCard))])
-        case .authenticate(let sessionId, let notificationURL):
+        case .authenticate(let sessionId, let notificationURL, _):
             (method, base, path) = (
                 "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/authentication"
             )
@@ -49,7 +49,7 @@ enum GatewayAPI {
                 ("notificationUrl", .string(notificationURL.absoluteString)),
                 ("browser", .object(browserInfo)),
             ])
-        case .challengeResult(let sessionId):
+        case .challengeResult(let sessionId, _):
             (method, base, path) = (
                 "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/challenge-result"
             )
@@ -69,6 +69,7 @@ enum GatewayAPI {
             headers.insert(HTTPHeader("Obp-Verification-Key", endpoints.verificationKey), at: 0)
         }
         if body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
+        if let key = call.idempotencyKey { headers.append(HTTPHeader("Idempotency-Key", key.uuidString.lowercased())) }
         return .success(HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: endpoints.timeout))
     }
 
@@ -78,15 +79,35 @@ enum GatewayAPI {
     }
 
     /// The hosted page to present: `checkoutURL` with `method={hint}` when the hint is one of
-    /// ``PaymentRequest/MethodHint`` (any other value is ignored, as the contract says).
+    /// ``PaymentRequest/MethodHint`` (any other value is ignored, as the contract says). The query item
+    /// is added, or the first existing `method` item is replaced (later ones removed); every other byte
+    /// of the URL (percent-encodings, item order, the fragment) stays as it was.
     static func checkoutPage(checkoutURL: URL, preferredMethod: String?) -> URL {
-        guard let preferredMethod, PaymentRequest.MethodHint.known.contains(preferredMethod),
-            var components = URLComponents(url: checkoutURL, resolvingAgainstBaseURL: true)
-        else { return checkoutURL }
-        var items = (components.queryItems ?? []).filter { $0.name != "method" }
-        items.append(URLQueryItem(name: "method", value: preferredMethod))
-        components.queryItems = items
-        return components.url ?? checkoutURL
+        guard let preferredMethod, PaymentRequest.MethodHint.known.contains(preferredMethod) else { return checkoutURL }
+        var text = checkoutURL.absoluteString
+        var fragment = ""
+        if let hash = text.firstIndex(of: "#") {
+            fragment = String(text[hash...])
+            text = String(text[..<hash])
+        }
+        let item = "method=" + preferredMethod  // the known hints need no percent-encoding
+        guard let mark = text.firstIndex(of: "?") else { return URL(string: text + "?" + item + fragment) ?? checkoutURL }
+        let base = text[..<mark]
+        let query = text[text.index(after: mark)...]
+        var items: [String] = []
+        var replaced = false
+        for part in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let name = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            guard name == "method" else {
+                items.append(String(part))
+                continue
+            }
+            if !replaced { items.append(item) }
+            replaced = true
+        }
+        if !replaced { items.append(item) }
+        if items.first == "" { items.removeFirst() }
+        return URL(string: base + "?" + items.joined(separator: "&") + fragment) ?? checkoutURL
     }
 
     /// The browser the SDK reports for 3-D Secure (the presenter is a web view of this kind).
@@ -102,6 +123,24 @@ enum GatewayAPI {
         PagePlan(
             url: challenge.acsURL, formFields: [PagePlan.Field(name: "creq", value: challenge.creq)],
             purpose: .challenge)
+    }
+
+    // MARK: - Answers as flow events
+
+    /// What the flow hears of `call`'s result, and the key to cache when the call fetched one.
+    static func event(
+        for call: GatewayCall, _ result: Result<HTTPResponse, TransportError>, paymentId: String,
+        allowsPlainHTTP: Bool = true
+    ) -> (event: FlowEvent, key: KeyChoice?) {
+        switch call {
+        case .statusLookup:
+            return (.statusResolved(decodeStatus(result, paymentId: paymentId)), nil)
+        case .keySet:
+            let decoded = decodeKeySet(result)
+            return (.keyFetched(decoded.map(\.key)), decoded.success)
+        case .createSession, .authenticate, .challengeResult, .readSession:
+            return (.sessionAnswered(call, decodeSession(call, result, allowsPlainHTTP: allowsPlainHTTP)), nil)
+        }
     }
 
     // MARK: - Status lookup
@@ -220,7 +259,8 @@ enum GatewayAPI {
 
     // MARK: - Card sessions
 
-    /// Decodes a card-session response for `call` (create, authenticate, challenge-result, read).
+    /// Decodes a card-session response for `call` (create, authenticate, challenge-result, read) and
+    /// classifies it by the one question every outcome rule starts from: could the gateway have acted?
     /// `allowsPlainHTTP` is the environment's rule (CONTRACT: in `.live` every URL is `https`), applied to
     /// the challenge's `acsUrl` as to every configured URL.
     static func decodeSession(
@@ -231,26 +271,23 @@ enum GatewayAPI {
         switch result {
         case .failure(let error):
             let failure = transportFailure(error, source: source)
-            if call.isIdempotent { return .rejected(failure) }
             switch error.kind {
             case .invalidURL, .insecureScheme, .connect, .tls, .pinningFailed:
                 return .unreachable(failure)  // the request never reached the gateway
             case .timeout, .reset, .responseTooLarge, .other:
-                return .lost(failure)  // the gateway may have acted on it
+                return .doubtful(failure, resendable: true)  // the gateway may have acted on it
             }
         case .success(let value):
             response = value
         }
+        guard (200...299).contains(response.status) else { return classifyRefusal(call, response, source: source) }
+        // A success status with an unusable body: the gateway acted, and its answer is lost.
+        func invalid(_ reason: String) -> SessionReply {
+            .doubtful(FlowError(.invalidResponse, reason, source: source, httpStatus: response.status), resendable: true)
+        }
         let expected: Set<Int> = isCreate(call) ? [200, 201] : [200]
         guard expected.contains(response.status) else {
-            if response.status == 422, errorBody(response)?.code == "UNKNOWN_KEY", isCreate(call) {
-                return .unknownKey
-            }
-            let failure = httpFailure(response, source: source, idempotent: call.isIdempotent)
-            if (500...599).contains(response.status), hasSession(call), !call.isIdempotent {
-                return .serverFailure(failure)  // the session can tell whether the step was applied
-            }
-            return .rejected(failure)
+            return invalid("HTTP \(response.status) is not an answer \(source) may give")
         }
         struct Body: Decodable {
             struct Challenge: Decodable {
@@ -269,17 +306,11 @@ enum GatewayAPI {
         }
         let body: Body
         switch decode(Body.self, response, source: source) {
-        case .failure(let error): return call.isIdempotent ? .rejected(error) : .lost(error)
+        case .failure(let error): return .doubtful(error, resendable: true)
         case .success(let value): body = value
         }
-        // A success status with an unusable body: for a POST the gateway acted, so the answer is lost, not
-        // a refusal (the machine reads the session back when it can).
-        func invalid(_ reason: String) -> SessionReply {
-            let error = FlowError(.invalidResponse, reason, source: source, httpStatus: response.status)
-            return call.isIdempotent ? .rejected(error) : .lost(error)
-        }
         switch call {
-        case .authenticate(let sessionId, _), .challengeResult(let sessionId), .readSession(let sessionId):
+        case .authenticate(let sessionId, _, _), .challengeResult(let sessionId, _), .readSession(let sessionId):
             guard body.sessionId == sessionId else { return invalid("the gateway answered for another card session") }
         case .createSession, .statusLookup, .keySet:
             guard !body.sessionId.isEmpty else { return invalid("the card session has an empty sessionId") }
@@ -320,10 +351,26 @@ enum GatewayAPI {
         return .session(SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus))
     }
 
-    private static func hasSession(_ call: GatewayCall) -> Bool {
-        switch call {
-        case .authenticate, .challengeResult, .readSession: true
-        case .createSession, .statusLookup, .keySet: false
+    /// A non-2xx answer: a refusal only when the gateway's code says nothing was done (GATEWAY.md's table);
+    /// anything else (5xx, `PAYMENT_ALREADY_PROCESSED`, `IDEMPOTENCY_KEY_REUSED`, an unknown code or no JSON)
+    /// leaves the step in doubt.
+    private static func classifyRefusal(_ call: GatewayCall, _ response: HTTPResponse, source: String) -> SessionReply {
+        let failure = httpFailure(response, source: source, idempotent: call.isIdempotent)
+        switch (response.status, errorBody(response)?.code) {
+        case (422, "UNKNOWN_KEY") where isCreate(call):
+            return .unknownKey
+        case (409, "REQUEST_IN_PROGRESS"):
+            return .inProgress(failure)
+        case (409, "CHALLENGE_NOT_COMPLETED"):
+            if case .challengeResult = call { return .challengeNotCompleted }
+            return .doubtful(failure, resendable: false)
+        case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
+            (404, "SESSION_NOT_FOUND"), (422, "CARD_BRAND_NOT_ACCEPTED"), (422, "DECRYPTION_FAILED"):
+            return .refused(failure)
+        case (409, "PAYMENT_ALREADY_PROCESSED"), (422, "IDEMPOTENCY_KEY_REUSED"):
+            return .doubtful(failure, resendable: false)
+        default:
+            return .doubtful(failure, resendable: true)
         }
     }
 
@@ -359,7 +406,7 @@ enum GatewayAPI {
         case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
             (404, "SESSION_NOT_FOUND"):
             code = .invalidRequest
-        case (409, "PAYMENT_ALREADY_PROCESSED"):
+        case (409, "PAYMENT_ALREADY_PROCESSED"), (409, "REQUEST_IN_PROGRESS"):
             code = .cardSessionFailed
         case (422, "CARD_BRAND_NOT_ACCEPTED"):
             code = .cardBrandNotAccepted
@@ -431,7 +478,7 @@ enum GatewayAPI {
     /// The request body safe to show, and the decoded JWE protected header when it carries an encrypted card.
     static func redactedRequestBody(_ call: GatewayCall, _ body: [UInt8]?) -> (body: String?, jweHeader: String?) {
         guard let body else { return (nil, nil) }
-        if case .createSession(let encryptedCard) = call {
+        if case .createSession(let encryptedCard, _) = call {
             let header = (try? JWEProtectedHeader(compact: encryptedCard))?.json
             return (#"{"encryptedCard":"<JWE \#(encryptedCard.utf8.count) bytes>"}"#, header)
         }
@@ -482,20 +529,56 @@ struct SessionSnapshot: Equatable, Sendable {
     var transStatus: String?
 }
 
-/// What a card-session call produced, classified for the card machine.
-enum SessionReply: Equatable, Sendable {
+extension SessionSnapshot: CustomStringConvertible {
+    var description: String {
+        let name: String
+        switch status {
+        case .authenticationRequired: name = "AUTHENTICATION_REQUIRED"
+        case .challengeRequired: name = "CHALLENGE_REQUIRED"
+        case .completed: name = "COMPLETED"
+        case .failed(let error): name = "FAILED (\(error.code))"
+        }
+        return name + (transStatus.map { " transStatus \($0)" } ?? "")
+    }
+
+    /// `COMPLETED` with `transStatus` `N` or `R`: the gateway contradicts itself (CONTRACT.md 4a).
+    var isContradictory: Bool {
+        if case .completed = status, transStatus == "N" || transStatus == "R" { return true }
+        return false
+    }
+}
+
+/// What a card-session call produced, classified for the card machine by whether the gateway
+/// could have acted on it.
+enum SessionReply: Equatable, Sendable, CustomStringConvertible {
     /// The session as the gateway answered.
     case session(SessionSnapshot)
-    /// `422 UNKNOWN_KEY`: the key rotated.
+    /// `422 UNKNOWN_KEY` to a creation: the key rotated.
     case unknownKey
-    /// The gateway answered with an error, or something out of protocol.
-    case rejected(FlowError)
-    /// No answer, and the request surely never reached the gateway.
+    /// The gateway refused with a code that says nothing was done (400, 401, 404, brand, decryption).
+    case refused(FlowError)
+    /// No answer, and the request surely never reached the gateway (connect, TLS, bad URL).
     case unreachable(FlowError)
-    /// No usable answer to a non-idempotent request the gateway may have acted on.
-    case lost(FlowError)
-    /// A 5xx answer to a step of an existing session: whether the step was applied is read back.
-    case serverFailure(FlowError)
+    /// The gateway may have acted and its answer is lost: timeout, reset, 5xx, an undecodable or
+    /// unexpected 2xx, `PAYMENT_ALREADY_PROCESSED`. `resendable`: sending the same step again with the
+    /// same `Idempotency-Key` can bring the real answer.
+    case doubtful(FlowError, resendable: Bool)
+    /// `409 REQUEST_IN_PROGRESS`: the same key's first request is still being processed.
+    case inProgress(FlowError)
+    /// `409 CHALLENGE_NOT_COMPLETED`: the issuer has no answer from the buyer.
+    case challengeNotCompleted
+
+    var description: String {
+        switch self {
+        case .session(let snapshot): snapshot.description
+        case .unknownKey: "UNKNOWN_KEY"
+        case .refused(let error): "refused (\(error.code))"
+        case .unreachable(let error): "unreachable (\(error.code))"
+        case .doubtful(let error, _): "in doubt (\(error.code))"
+        case .inProgress: "REQUEST_IN_PROGRESS"
+        case .challengeNotCompleted: "CHALLENGE_NOT_COMPLETED"
+        }
+    }
 }
 
 /// Minimal JSON writing for request bodies (strings escaped per RFC 8259).

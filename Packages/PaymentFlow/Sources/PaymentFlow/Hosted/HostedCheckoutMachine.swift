@@ -1,21 +1,28 @@
 import Foundation
 
-/// The hosted-checkout flow (CONTRACT.md section 3) as a value: events in,
-/// actions out, no I/O.
+/// The hosted-checkout flow (CONTRACT.md sections 3 and 4a) as a value: events in, actions out, no I/O.
 ///
-/// present the page -> watch navigations -> (return URL reached) dismiss ->
-/// resolve the status -> finish. The buyer closing the page finishes
-/// `.cancelled`; a load failure finishes `.failed`/`pageLoadFailed`; the
-/// presenter refusing finishes `.failed`/`presentationFailed`. Page events
-/// after the return URL was reached are ignored (the page is on its way out).
-struct HostedCheckoutMachine {
+/// present the page -> watch navigations -> the page ends -> dismiss -> resolve the status -> finish.
+///
+/// How the page ended decides how a status is read:
+/// - the return URL reached: the status as it maps; a non-final status (`INITIALIZED`,
+///   `SENT_FOR_PROCESSING`) is looked up again a bounded number of times first;
+/// - the buyer closed it, the host cancelled, or its deadline passed: the buyer may already have
+///   paid, so a status mapping to `.succeeded`, `.failed` or `.unresolved` wins, and `INITIALIZED`,
+///   `CANCELLED`, `ABANDONED` are `.cancelled`;
+/// - a page after the first failed to load: as above, but the not-paid statuses are `.failed` +
+///   `pageLoadFailed`. The first page failing before anything loaded is `.failed` + `pageLoadFailed`
+///   at once: the buyer could not have acted.
+/// No lookup configured: the return URL gives `.unresolved`; close, cancel, deadline `.cancelled`; a
+/// load failure `.failed` + `pageLoadFailed`. A lookup that fails is `.unresolved` with the reason.
+struct HostedCheckoutMachine: FlowMachine, Equatable {
     /// How the status is resolved once the page is gone.
     enum StatusSource: Equatable, Sendable {
         /// The built-in `GET {apiBaseURL}/checkout/api/egw/v1/payments/{id}`.
         case builtIn
         /// The host's `PaymentStatusResolving`.
         case resolver
-        /// Nothing configured: `.unresolved`, no error.
+        /// Nothing configured.
         case none
     }
 
@@ -24,6 +31,10 @@ struct HostedCheckoutMachine {
         var page: PagePlan
         var returnURL: URL
         var statusSource: StatusSource
+        /// Extra lookups of a non-final status after the return URL (CONTRACT.md: default 3).
+        var nonFinalRepolls: Int = 3
+        /// Seconds between them (default 1).
+        var repollInterval: TimeInterval = 1
     }
 
     /// A resolved status.
@@ -32,17 +43,19 @@ struct HostedCheckoutMachine {
         var orderNumber: String?
     }
 
-    private enum State {
+    private enum State: Equatable {
         /// Built, not started.
         case idle(Input)
-        /// The presenter was asked to show the page; its answer has not come yet.
-        case presenting(Input)
+        /// The presenter was asked to show the page; `loaded`: a page has finished loading.
+        case presenting(Input, loaded: Bool)
         /// The page is shown; navigations are watched.
-        case watching(Input)
-        /// The return URL was reached; the page is being dismissed.
-        case dismissing(Input)
-        /// The page is gone; the status is being resolved.
-        case resolving(Input)
+        case watching(Input, loaded: Bool)
+        /// The page ended; it is being dismissed.
+        case dismissing(Input, PageEnding)
+        /// The page is gone; the status is being resolved (`lookups` made so far, this one included).
+        case resolving(Input, PageEnding, lookups: Int)
+        /// Waiting before looking a non-final status up again.
+        case pausing(Input, PageEnding, lookups: Int, last: StatusReport)
         /// A `.finish` action was returned.
         case finished
     }
@@ -53,7 +66,6 @@ struct HostedCheckoutMachine {
         state = .idle(input)
     }
 
-    /// The state's name, for observers and step gates.
     var stateName: String {
         switch state {
         case .idle: "idle"
@@ -61,153 +73,187 @@ struct HostedCheckoutMachine {
         case .watching: "watching"
         case .dismissing: "dismissing"
         case .resolving: "resolving"
+        case .pausing: "pausing"
         case .finished: "finished"
         }
     }
 
-    /// Whether a `.finish` action has been returned.
-    var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    var isFinished: Bool { state == .finished }
 
-    mutating func start() -> FlowAction {
-        switch state {
-        case .idle(let input):
-            state = .presenting(input)
-            return .present(input.page)
-        case .presenting, .watching, .dismissing, .resolving, .finished:
-            preconditionFailure("hosted checkout started twice (state \(stateName))")
+    var sessionId: String? { nil }
+
+    /// Feeds one event: the only entry point.
+    mutating func handle(_ event: FlowEvent) -> FlowReaction {
+        switch event {
+        case .start:
+            guard case .idle(let input) = state else { return FlowReaction(finish(unexplained(event))) }
+            state = .presenting(input, loaded: false)
+            return FlowReaction(.present(input.page))
+        case .presented(let shown): return FlowReaction(presented(shown, event))
+        case .navigation(let url): return navigation(to: url, event)
+        case .pageLoaded: return FlowReaction(pageLoaded(event))
+        case .pageFailed(_, let reason): return FlowReaction(pageEnded(.loadFailed(reason: reason), event))
+        case .pageClosedByBuyer: return FlowReaction(pageEnded(.closedByBuyer, event))
+        case .pageTimedOut: return FlowReaction(pageEnded(.timedOut, event))
+        case .cancel: return FlowReaction(cancel())
+        case .pageDismissed: return FlowReaction(pageDismissed(event))
+        case .statusResolved(let result): return FlowReaction(statusResolved(result, event))
+        case .waitEnded:
+            guard case .pausing(let input, let ending, let lookups, _) = state else {
+                return FlowReaction(finish(unexplained(event)))
+            }
+            return FlowReaction(lookUp(input, ending, lookups: lookups + 1))
+        case .keyFetched, .encrypted, .sessionAnswered:
+            return FlowReaction(finish(unexplained(event)))
         }
     }
 
-    /// The presenter answered `present`.
-    mutating func presentFinished(shown: Bool) -> FlowAction {
+    private mutating func presented(_ shown: Bool, _ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presenting(let input):
+        case .presenting(let input, let loaded):
             if shown {
-                state = .watching(input)
+                state = .watching(input, loaded: loaded)
                 return .none
             }
-            state = .finished
-            return .finish(
+            return finish(
                 .failed(
                     FlowError(
                         .presentationFailed, "the presenter could not show the checkout page", source: "presenter")))
         case .dismissing:
-            // The return URL was reached before the presenter's answer: the dismissal already runs.
+            // The page ended before the presenter's answer: the dismissal waits for it.
             return .none
-        case .idle, .watching, .resolving, .finished:
-            preconditionFailure("present completion in state \(stateName)")
+        case .idle, .watching, .resolving, .pausing, .finished:
+            return finish(unexplained(event))
         }
     }
 
-    /// The page asks to load `url`.
-    mutating func navigation(to url: URL) -> (NavigationDecision, FlowAction) {
+    private mutating func navigation(to url: URL, _ event: FlowEvent) -> FlowReaction {
         switch state {
-        case .presenting(let input), .watching(let input):
-            guard URLMatch.sameEndpoint(url, input.returnURL) else { return (.allow, .none) }
-            state = .dismissing(input)
-            return (.cancel, .dismissPage)
-        case .dismissing, .resolving:
-            return (.cancel, .none)
+        case .presenting(let input, _), .watching(let input, _):
+            guard URLMatch.sameEndpoint(url, input.returnURL) else { return FlowReaction(.none, navigation: .allow) }
+            state = .dismissing(input, .reachedEnd)
+            return FlowReaction(.dismissPage, navigation: .cancel)
+        case .dismissing, .resolving, .pausing:
+            return FlowReaction(.none, navigation: .cancel)
         case .idle, .finished:
-            preconditionFailure("navigation in state \(stateName)")
+            return FlowReaction(finish(unexplained(event)), navigation: .cancel)
         }
     }
 
-    mutating func pageLoaded(_ url: URL) -> FlowAction {
+    private mutating func pageLoaded(_ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presenting, .watching, .dismissing, .resolving:
+        case .presenting(let input, _):
+            state = .presenting(input, loaded: true)
+            return .none
+        case .watching(let input, _):
+            state = .watching(input, loaded: true)
+            return .none
+        case .dismissing, .resolving, .pausing:
             return .none
         case .idle, .finished:
-            preconditionFailure("page load in state \(stateName)")
+            return finish(unexplained(event))
         }
     }
 
-    mutating func pageFailed(_ url: URL, reason: String) -> FlowAction {
+    private mutating func pageEnded(_ ending: PageEnding, _ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presenting, .watching:
-            state = .finished
-            return .finish(
-                .failed(
-                    FlowError(
-                        .pageLoadFailed, "the checkout page failed to load: \(reason)", source: "presenter")))
-        case .dismissing, .resolving:
+        case .presenting(let input, let loaded), .watching(let input, let loaded):
+            if case .loadFailed(let reason) = ending, !loaded {
+                // The first page never loaded: the buyer could not have acted.
+                return finish(.failed(Self.loadFailure(reason)))
+            }
+            state = .dismissing(input, ending)
+            return .dismissPage
+        case .dismissing, .resolving, .pausing:
             // A presenter may report the cancelled return-URL load as a failure: not one.
             return .none
         case .idle, .finished:
-            preconditionFailure("page failure in state \(stateName)")
+            return finish(unexplained(event))
         }
     }
 
-    mutating func buyerClosedPage() -> FlowAction {
+    private mutating func pageDismissed(_ event: FlowEvent) -> FlowAction {
+        guard case .dismissing(let input, let ending) = state else { return finish(unexplained(event)) }
+        return lookUp(input, ending, lookups: 1)
+    }
+
+    private mutating func lookUp(_ input: Input, _ ending: PageEnding, lookups: Int) -> FlowAction {
+        switch input.statusSource {
+        case .builtIn:
+            state = .resolving(input, ending, lookups: lookups)
+            return .call(.statusLookup)
+        case .resolver:
+            state = .resolving(input, ending, lookups: lookups)
+            return .resolveWithResolver
+        case .none:
+            switch ending {
+            case .reachedEnd: return finish(Terminal(outcome: .unresolved))
+            case .closedByBuyer, .cancelledByHost, .timedOut: return finish(.cancelled())
+            case .loadFailed(let reason): return finish(.failed(Self.loadFailure(reason)))
+            }
+        }
+    }
+
+    private mutating func statusResolved(
+        _ result: Result<StatusReport, FlowError>, _ event: FlowEvent
+    ) -> FlowAction {
+        guard case .resolving(let input, let ending, let lookups) = state else { return finish(unexplained(event)) }
+        switch result {
+        case .failure(let error):
+            let lookupError =
+                error.code == .statusLookupFailed
+                ? error : error.wrapped(as: .statusLookupFailed, "the status lookup failed (\(error.code))")
+            return finish(.unresolved(lookupError))
+        case .success(let report):
+            let status = report.paymentStatus
+            if ending == .reachedEnd, status == "INITIALIZED" || status == "SENT_FOR_PROCESSING",
+                lookups <= input.nonFinalRepolls
+            {
+                state = .pausing(input, ending, lookups: lookups, last: report)
+                return .wait(input.repollInterval)
+            }
+            return finish(Self.terminal(report, ending: ending))
+        }
+    }
+
+    /// The outcome of a status read after the page ended as `ending`.
+    private static func terminal(_ report: StatusReport, ending: PageEnding) -> Terminal {
+        let mapped = PaymentOutcome(platformStatus: report.paymentStatus)
+        var terminal = Terminal(outcome: mapped, paymentStatus: report.paymentStatus, orderNumber: report.orderNumber)
+        let notPaid = ["INITIALIZED", "CANCELLED", "ABANDONED"].contains(report.paymentStatus ?? "")
+        guard notPaid else { return terminal }
+        switch ending {
+        case .reachedEnd: break
+        case .closedByBuyer, .cancelledByHost, .timedOut: terminal.outcome = .cancelled
+        case .loadFailed(let reason):
+            terminal.outcome = .failed
+            terminal.error = loadFailure(reason)
+        }
+        return terminal
+    }
+
+    private static func loadFailure(_ reason: String) -> FlowError {
+        FlowError(.pageLoadFailed, "the checkout page failed to load: \(reason)", source: "presenter")
+    }
+
+    /// The host (or a step gate) cancelled. While the page is open it is ended like a buyer close:
+    /// dismissed, then the status decides (the buyer may have paid). Once the page ended, the lookup
+    /// already under way decides; a cancel during the wait between lookups ends with the last status.
+    private mutating func cancel() -> FlowAction {
         switch state {
+        case .idle:
+            return finish(.cancelled())
         case .presenting, .watching:
-            state = .finished
-            return .finish(.cancelled())
-        case .dismissing, .resolving:
-            return .none
-        case .idle, .finished:
-            preconditionFailure("page closed in state \(stateName)")
-        }
-    }
-
-    /// The presenter reported the page gone after a `.dismissPage` action.
-    mutating func pageDismissed() -> FlowAction {
-        switch state {
-        case .dismissing(let input):
-            switch input.statusSource {
-            case .builtIn:
-                state = .resolving(input)
-                return .call(.statusLookup)
-            case .resolver:
-                state = .resolving(input)
-                return .resolveWithResolver
-            case .none:
-                state = .finished
-                return .finish(Terminal(outcome: .unresolved))
-            }
-        case .idle, .presenting, .watching, .resolving, .finished:
-            preconditionFailure("dismissal in state \(stateName)")
-        }
-    }
-
-    /// The built-in lookup or the resolver answered (or failed, or timed out).
-    mutating func statusResolved(_ result: Result<StatusReport, FlowError>) -> FlowAction {
-        switch state {
-        case .resolving:
-            state = .finished
-            switch result {
-            case .success(let report):
-                return .finish(
-                    Terminal(
-                        outcome: PaymentOutcome(platformStatus: report.paymentStatus),
-                        paymentStatus: report.paymentStatus, orderNumber: report.orderNumber))
-            case .failure(let error):
-                let lookupError =
-                    error.code == .statusLookupFailed
-                    ? error : error.wrapped(as: .statusLookupFailed, "the status lookup failed (\(error.code))")
-                return .finish(Terminal(outcome: .unresolved, error: lookupError))
-            }
-        case .idle, .presenting, .watching, .dismissing, .finished:
-            preconditionFailure("status in state \(stateName)")
-        }
-    }
-
-    /// The host (or a step gate) cancelled the payment. While the page is open that is `.cancelled`, as
-    /// when the buyer closes it. Once the buyer reached the return URL the page's outcome exists and only
-    /// the lookup is abandoned: `.unresolved`, no error (ask your backend).
-    mutating func cancel() -> FlowAction {
-        switch state {
-        case .idle, .presenting, .watching:
-            state = .finished
-            return .finish(.cancelled())
-        case .dismissing, .resolving:
-            state = .finished
-            return .finish(Terminal(outcome: .unresolved))
-        case .finished:
+            return pageEnded(.cancelledByHost, .cancel)
+        case .pausing(_, let ending, _, let last):
+            return finish(Self.terminal(last, ending: ending))
+        case .dismissing, .resolving, .finished:
             return .none
         }
+    }
+
+    private mutating func finish(_ terminal: Terminal) -> FlowAction {
+        state = .finished
+        return .finish(terminal)
     }
 }

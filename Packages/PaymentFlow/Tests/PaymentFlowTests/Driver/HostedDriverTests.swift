@@ -99,23 +99,36 @@ final class HostedDriverTests: XCTestCase {
         XCTAssertTrue(transport.requests.isEmpty)
     }
 
-    func testBuyerClosingIsCancelledWithoutLookup() throws {
-        let transport = statusTransport()
+    /// CONTRACT.md section 3: the buyer may already have paid, so a close is looked up after the dismissal;
+    /// an unpaid status is `.cancelled`.
+    func testBuyerClosingIsLookedUpThenCancelledWhenUnpaid() throws {
+        let transport = statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)
         let presenter = StubPresenter { _ in [.close] }
         let kit = PaymentKit(
             configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(transport))
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .cancelled)
         XCTAssertNil(result.error)
-        XCTAssertTrue(transport.requests.isEmpty)
+        XCTAssertEqual(transport.requests.map(\.method), ["GET"])
         XCTAssertEqual(presenter.snapshot.dismissCompleted, 1)
+    }
+
+    /// Why list: the buyer closing after paying was `.cancelled` while the gateway SETTLED.
+    func testBuyerClosingAfterPayingIsSucceeded() throws {
+        let presenter = StubPresenter { _ in [.close] }
+        let kit = PaymentKit(
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let result = try XCTUnwrap(pay(kit, presenter))
+        XCTAssertEqual(result.outcome, .succeeded)
+        XCTAssertEqual(result.paymentStatus, "SETTLED")
     }
 
     func testLoadFailureIsPageLoadFailed() throws {
         let checkout = self.checkout
         let presenter = StubPresenter { _ in [.fail(checkout, "HTTP 502")] }
         let kit = PaymentKit(
-            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+            configuration: configuration(api: api), resolver: nil,
+            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)))
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .failed)
         XCTAssertEqual(result.error?.paymentErrorCode, .pageLoadFailed)
@@ -296,7 +309,8 @@ final class HostedDriverTests: XCTestCase {
         let presenter = returningPresenter()
         let holding = StubPresenter(holdDismissal: true) { _ in [.close] }
         let kit = PaymentKit(
-            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+            configuration: configuration(api: api), resolver: nil,
+            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)))
         let first = expectation(description: "first")
         let firstResult = Mutex<PaymentResult?>(nil)
         kit.startPayment(request, from: holding) { result in
@@ -385,7 +399,8 @@ final class HostedDriverTests: XCTestCase {
     func testCancelDismissesThenDeliversCancelled() throws {
         let presenter = StubPresenter { _ in [] }  // shows the page and waits
         let kit = PaymentKit(
-            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
+            configuration: configuration(api: api), resolver: nil,
+            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)))
         let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
             DispatchQueue.global().async {

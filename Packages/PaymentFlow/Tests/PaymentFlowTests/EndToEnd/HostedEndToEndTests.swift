@@ -63,14 +63,17 @@ final class HostedEndToEndTests: XCTestCase {
         XCTAssertTrue(presenter.navigations.first?.absoluteString.hasSuffix("method=bank") ?? false)
     }
 
-    func testBuyerClosingThePageCancels() throws {
+    /// CONTRACT.md section 3: the buyer may have paid before closing, so the SDK looks the status up;
+    /// unpaid (`INITIALIZED`) is `.cancelled`.
+    func testBuyerClosingThePageIsLookedUpThenCancelled() throws {
         let mark = sandbox.lastSequence
         let result = try pay(.closeAtFirstPage)
         XCTAssertEqual(result.outcome, .cancelled)
         XCTAssertNil(result.error)
-        XCTAssertTrue(
-            sandbox.apiRequests(since: mark, payment: result.paymentId).isEmpty,
-            "no lookup after the buyer closed the page")
+        XCTAssertEqual(result.paymentStatus, "INITIALIZED")
+        XCTAssertEqual(
+            sandbox.apiRequests(since: mark, payment: result.paymentId).compactMap(\.endpoint), [.statusLookup],
+            "one lookup after the buyer closed the page")
     }
 
     func testPageFailingToLoad() throws {

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func cardEndpointsAndBodies() throws {
-        let create = try request(.createSession(encryptedCard: "a.b.c.d.e"))
+        let create = try request(.createSession(encryptedCard: "a.b.c.d.e", idempotencyKey: Self.id))
         #expect(create.method == "POST")
         #expect(
             create.url.absoluteString == "https://gw.example/x/checkout/api/egw/v1/payments/p%201%2F2/card-sessions")
@@ -39,14 +39,14 @@ import Testing
         let notification = try #require(
             GatewayAPI.notificationURL(checkoutBaseURL: Self.endpoints.checkoutBaseURL!, sessionId: "s_1"))
         #expect(notification.absoluteString == "https://pay.example/checkout/3ds/notification/s_1")
-        let auth = try request(.authenticate(sessionId: "s_1", notificationURL: notification))
+        let auth = try request(.authenticate(sessionId: "s_1", notificationURL: notification, idempotencyKey: Self.id))
         #expect(auth.url.path.hasSuffix("/card-sessions/s_1/authentication"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(auth.body ?? [])) as? [String: Any])
         #expect(json["notificationUrl"] as? String == "https://pay.example/checkout/3ds/notification/s_1")
         let browser = try #require(json["browser"] as? [String: Any])
         #expect(browser["language"] as? String == "en-GB")
         #expect(browser["timeZoneOffsetMinutes"] as? Int == 0)
-        #expect(try request(.challengeResult(sessionId: "s_1")).body == Array("{}".utf8))
+        #expect(try request(.challengeResult(sessionId: "s_1", idempotencyKey: Self.id)).body == Array("{}".utf8))
         #expect(try request(.readSession(sessionId: "s_1")).method == "GET")
         let key = try request(.keySet)
         #expect(key.url.absoluteString == "https://pay.example/checkout/.well-known/jwks.json")
@@ -68,32 +68,101 @@ import Testing
         .success(HTTPResponse(status: status, body: Array(body.utf8), url: URL(string: "https://gw.example")!))
     }
 
-    /// GATEWAY.md's error table, row by row.
+    /// GATEWAY.md's error table, row by row: the SDK code, and whether the answer leaves the step in
+    /// doubt (money may have moved) or is a refusal that says nothing was done.
     @Test(arguments: [
-        (400, "INVALID_REQUEST", PaymentError.Code.invalidRequest), (401, "INVALID_VERIFICATION_KEY", .invalidRequest),
-        (404, "PAYMENT_NOT_FOUND", .invalidRequest), (404, "SESSION_NOT_FOUND", .invalidRequest),
-        (409, "PAYMENT_ALREADY_PROCESSED", .cardSessionFailed), (422, "CARD_BRAND_NOT_ACCEPTED", .cardBrandNotAccepted),
-        (422, "DECRYPTION_FAILED", .encryptionFailed), (500, "ANYTHING", .cardSessionFailed),
-        (400, "SOMETHING_ELSE", .invalidResponse), (418, "TEAPOT", .invalidResponse),
+        (400, "INVALID_REQUEST", PaymentError.Code.invalidRequest, "refused"),
+        (401, "INVALID_VERIFICATION_KEY", .invalidRequest, "refused"),
+        (404, "PAYMENT_NOT_FOUND", .invalidRequest, "refused"), (404, "SESSION_NOT_FOUND", .invalidRequest, "refused"),
+        (409, "PAYMENT_ALREADY_PROCESSED", .cardSessionFailed, "doubt, no resend"),
+        (422, "IDEMPOTENCY_KEY_REUSED", .invalidResponse, "doubt, no resend"),
+        (422, "CARD_BRAND_NOT_ACCEPTED", .cardBrandNotAccepted, "refused"),
+        (422, "DECRYPTION_FAILED", .encryptionFailed, "refused"), (500, "ANYTHING", .cardSessionFailed, "doubt"),
+        (503, "ANYTHING", .cardSessionFailed, "doubt"), (400, "SOMETHING_ELSE", .invalidResponse, "doubt"),
+        (418, "TEAPOT", .invalidResponse, "doubt"), (409, "REQUEST_IN_PROGRESS", .cardSessionFailed, "in progress"),
     ])
-    func errorTable(status: Int, code: String, expected: PaymentError.Code) {
+    func errorTable(status: Int, code: String, expected: PaymentError.Code, kind: String) {
         let reply = GatewayAPI.decodeSession(
-            .createSession(encryptedCard: "x"), Self.response(status, #"{"error":{"code":"\#(code)","message":"m"}}"#))
+            .createSession(encryptedCard: "x", idempotencyKey: Self.id),
+            Self.response(status, #"{"error":{"code":"\#(code)","message":"m"}}"#))
+        switch (reply, kind) {
+        case (.refused(let error), "refused"), (.doubtful(let error, false), "doubt, no resend"),
+            (.doubtful(let error, true), "doubt"), (.inProgress(let error), "in progress"):
+            #expect(error.code == expected)
+            #expect(error.httpStatus == status)
+        default:
+            Issue.record("\(status) \(code): expected \(kind), got \(reply)")
+        }
+    }
+
+    /// A 2xx a POST may not give (202, 204) means the gateway acted and the answer is not the one expected.
+    @Test(arguments: [202, 204, 200])
+    func unexpectedSuccessStatusLeavesThePOSTInDoubt(status: Int) {
+        let reply = GatewayAPI.decodeSession(
+            .createSession(encryptedCard: "x", idempotencyKey: Self.id),
+            .success(HTTPResponse(status: status, body: [], url: URL(string: "https://gw.example")!)))
+        guard case .doubtful(let error, true) = reply else {
+            Issue.record("\(status): expected doubt, got \(reply)")
+            return
+        }
+        #expect(error.code == .invalidResponse)
+    }
+
+    @Test func challengeNotCompletedOnlyForChallengeResult() {
+        let body = #"{"error":{"code":"CHALLENGE_NOT_COMPLETED","message":"no answer yet"}}"#
         #expect(
-            reply
-                == .rejected(
-                    GatewayAPI.httpFailure(
-                        HTTPResponse(
-                            status: status, body: Array(#"{"error":{"code":"\#(code)","message":"m"}}"#.utf8),
-                            url: URL(string: "https://gw.example")!),
-                        source: "POST card-sessions", idempotent: false)))
-        if case .rejected(let error) = reply { #expect(error.code == expected) }
+            GatewayAPI.decodeSession(.challengeResult(sessionId: "s", idempotencyKey: Self.id), Self.response(409, body))
+                == .challengeNotCompleted)
+        guard
+            case .doubtful = GatewayAPI.decodeSession(
+                .createSession(encryptedCard: "x", idempotencyKey: Self.id), Self.response(409, body))
+        else {
+            Issue.record("CHALLENGE_NOT_COMPLETED to a creation is out of protocol")
+            return
+        }
+    }
+
+    /// GATEWAY.md: every POST carries `Idempotency-Key`; reads carry none.
+    @Test func idempotencyKeyOnEveryPOSTOnly() throws {
+        let key = UUID(uuidString: "11111111-2222-4333-8444-555555555555")!
+        let posts: [GatewayCall] = [
+            .createSession(encryptedCard: "x", idempotencyKey: key),
+            .authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!, idempotencyKey: key),
+            .challengeResult(sessionId: "s", idempotencyKey: key),
+        ]
+        for call in posts {
+            let r = try request(call)
+            #expect(r.method == "POST")
+            #expect(r.headers.filter { $0.name == "Idempotency-Key" }.map(\.value) == [key.uuidString.lowercased()])
+        }
+        for call in [GatewayCall.statusLookup, .keySet, .readSession(sessionId: "s")] {
+            #expect(!(try request(call)).headers.contains { $0.name == "Idempotency-Key" })
+        }
+    }
+
+    /// CONTRACT.md section 3: add or replace one `method` item; every other byte of the URL stays.
+    @Test(arguments: [
+        ("https://pay.example/c/p_1?sig=a%2Bb&x=1", "card", "https://pay.example/c/p_1?sig=a%2Bb&x=1&method=card"),
+        ("https://pay.example/c/p_1?method=bank&sig=a%2Bb", "card", "https://pay.example/c/p_1?method=card&sig=a%2Bb"),
+        ("https://pay.example/c/p_1", "click-to-pay", "https://pay.example/c/p_1?method=click-to-pay"),
+        ("https://pay.example/c/p_1?a=%20b#frag", "bank", "https://pay.example/c/p_1?a=%20b&method=bank#frag"),
+        ("https://pay.example/c/p_1?method=x&method=y&z=%2F", "card", "https://pay.example/c/p_1?method=card&z=%2F"),
+        ("https://pay.example/c/p_1?sig=a%2Bb", "unknown", "https://pay.example/c/p_1?sig=a%2Bb"),
+    ])
+    func preferredMethodTouchesOnlyTheMethodItem(url: String, method: String, expected: String) {
+        let page = GatewayAPI.checkoutPage(checkoutURL: URL(string: url)!, preferredMethod: method)
+        #expect(page.absoluteString == expected)
+    }
+
+    @Test func noPreferredMethodLeavesTheURLAlone() {
+        let url = URL(string: "https://pay.example/c/p_1?sig=a%2Bb&method=bank")!
+        #expect(GatewayAPI.checkoutPage(checkoutURL: url, preferredMethod: nil) == url)
     }
 
     @Test func fiveHundredOnAReadIsNetworkError() {
         let reply = GatewayAPI.decodeSession(.readSession(sessionId: "s"), Self.response(503, "busy"))
-        guard case .rejected(let error) = reply else {
-            Issue.record("expected rejected")
+        guard case .doubtful(let error, _) = reply else {
+            Issue.record("expected a read that did not succeed")
             return
         }
         #expect(error.code == .networkError)
@@ -101,13 +170,13 @@ import Testing
 
     @Test func unknownKeyOnlyOnCreation() {
         let body = #"{"error":{"code":"UNKNOWN_KEY","message":"rotated"}}"#
-        #expect(GatewayAPI.decodeSession(.createSession(encryptedCard: "x"), Self.response(422, body)) == .unknownKey)
+        #expect(GatewayAPI.decodeSession(.createSession(encryptedCard: "x", idempotencyKey: Self.id), Self.response(422, body)) == .unknownKey)
     }
 
     @Test func strictDecoding() {
         // Unknown fields are ignored.
         let ok = GatewayAPI.decodeSession(
-            .createSession(encryptedCard: "x"),
+            .createSession(encryptedCard: "x", idempotencyKey: Self.id),
             Self.response(201, #"{"sessionId":"s","status":"COMPLETED","extra":[1,2],"transStatus":null}"#))
         #expect(ok == .session(SessionSnapshot(sessionId: "s", status: .completed, transStatus: nil)))
         // Missing required field, wrong type, unknown status, challenge without its data, FAILED without failure:
@@ -117,34 +186,34 @@ import Testing
             #"{"sessionId":"s","status":"FAILED"}"#, "not json",
         ] {
             guard
-                case .lost(let error) = GatewayAPI.decodeSession(
-                    .createSession(encryptedCard: "x"), Self.response(201, body))
+                case .doubtful(let error, _) = GatewayAPI.decodeSession(
+                    .createSession(encryptedCard: "x", idempotencyKey: Self.id), Self.response(201, body))
             else {
-                Issue.record("expected lost for \(body)")
+                Issue.record("expected doubt for \(body)")
                 continue
             }
             #expect(error.code == .invalidResponse)
         }
         let challengeless = GatewayAPI.decodeSession(
-            .authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!),
+            .authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!, idempotencyKey: Self.id),
             Self.response(200, #"{"sessionId":"s","status":"CHALLENGE_REQUIRED"}"#))
-        guard case .lost = challengeless else {
+        guard case .doubtful = challengeless else {
             Issue.record("CHALLENGE_REQUIRED without challenge")
             return
         }
         // Out of protocol for the endpoint: CHALLENGE_REQUIRED answered to creation.
         let early = GatewayAPI.decodeSession(
-            .createSession(encryptedCard: "x"),
+            .createSession(encryptedCard: "x", idempotencyKey: Self.id),
             Self.response(
                 201, #"{"sessionId":"s","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"https://a","creq":"c"}}"#))
-        guard case .lost = early else {
+        guard case .doubtful = early else {
             Issue.record("CHALLENGE_REQUIRED at creation")
             return
         }
         // Another session's answer.
         let other = GatewayAPI.decodeSession(
             .readSession(sessionId: "s"), Self.response(200, #"{"sessionId":"t","status":"COMPLETED"}"#))
-        guard case .rejected(let error) = other else {
+        guard case .doubtful(let error, _) = other else {
             Issue.record("another session")
             return
         }
@@ -153,10 +222,10 @@ import Testing
 
     /// CONTRACT.md: in `.live` every URL must be `https`; the issuer's challenge page is no exception.
     @Test func plainHTTPChallengePageOnlyInTheSandbox() {
-        let call = GatewayCall.authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!)
+        let call = GatewayCall.authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!, idempotencyKey: Self.id)
         let body =
             #"{"sessionId":"s","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"http://acs.example/c","creq":"c"}}"#
-        guard case .lost(let error) = GatewayAPI.decodeSession(call, Self.response(200, body), allowsPlainHTTP: false)
+        guard case .doubtful(let error, _) = GatewayAPI.decodeSession(call, Self.response(200, body), allowsPlainHTTP: false)
         else {
             Issue.record("an http acsUrl accepted in live")
             return
@@ -224,7 +293,8 @@ import Testing
 
     @Test func requestBodiesForObserversAreRedacted() {
         let (body, header) = GatewayAPI.redactedRequestBody(
-            .createSession(encryptedCard: "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a.b.c.d"), [1])
+            .createSession(encryptedCard: "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a.b.c.d", idempotencyKey: Self.id),
+            [1])
         #expect(body == #"{"encryptedCard":"<JWE 59 bytes>"}"#)
         #expect(header == nil || header?.contains("RSA-OAEP-256") == true)
         let headers = GatewayAPI.redactedHeaders([HTTPHeader("Obp-Verification-Key", "secret-key-1")])

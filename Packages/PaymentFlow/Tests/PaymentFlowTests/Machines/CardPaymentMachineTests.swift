@@ -4,8 +4,9 @@ import Testing
 
 @testable import PaymentFlow
 
-/// The card machine, event by event, without a network. Expected actions and
-/// outcomes come from CONTRACT.md section 4 and the tables of GATEWAY.md.
+/// The card machine, event by event, without a network. Expected actions and outcomes come from
+/// CONTRACT.md sections 4 and 4a and the tables of GATEWAY.md: `.failed`/`.cancelled` only where no
+/// money can have moved.
 @Suite struct CardPaymentMachineTests {
     static let base = URL(string: "https://checkout.example/gw")!
     static let key: EncryptionKey = {
@@ -15,15 +16,32 @@ import Testing
     static let card = CardSnapshot(
         cardholderName: "Jane Doe", cardNumber: "4111 1111 1111 1111", expiryMonth: "12", expiryYear: "30",
         securityCode: "123")
+    static let keys = IdempotencyKeys(
+        createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
+        createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
+        authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
+        challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
     static let notification = URL(string: "https://checkout.example/gw/checkout/3ds/notification/s_1")!
-    static let challenge = SessionSnapshot.Challenge(
-        acsURL: URL(string: "https://acs.example/challenge")!, creq: "Y3JlcQ")
+    static let challenge = SessionSnapshot.Challenge(acsURL: URL(string: "https://acs.example/challenge")!, creq: "Y3JlcQ")
+    static let jwe = "a.b.c.d.e"
 
-    static func session(_ status: SessionSnapshot.Status, id: String = "s_1", trans: String? = nil) -> SessionReply {
-        .session(SessionSnapshot(sessionId: id, status: status, transStatus: trans))
+    static let create = GatewayCall.createSession(encryptedCard: jwe, idempotencyKey: keys.createSession)
+    static let authenticate = GatewayCall.authenticate(
+        sessionId: "s_1", notificationURL: notification, idempotencyKey: keys.authentication)
+    static let challengeResult = GatewayCall.challengeResult(sessionId: "s_1", idempotencyKey: keys.challengeResult)
+    static let read = GatewayCall.readSession(sessionId: "s_1")
+
+    static func session(_ status: SessionSnapshot.Status, trans: String? = nil) -> SessionReply {
+        .session(SessionSnapshot(sessionId: "s_1", status: status, transStatus: trans))
     }
 
-    static func machine() -> CardPaymentMachine { CardPaymentMachine(.init(card: card, checkoutBaseURL: base)) }
+    static let lost = SessionReply.doubtful(FlowError(.networkError, "reset"), resendable: true)
+    static let fiveHundred = SessionReply.doubtful(FlowError(.cardSessionFailed, "HTTP 503"), resendable: true)
+    static let declined = FlowError(.cardSessionFailed, "declined", gatewayCode: "CARD_DECLINED")
+
+    static func machine() -> CardPaymentMachine {
+        CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))
+    }
 
     /// Reachable states by their shortest path.
     enum Reach: CaseIterable {
@@ -33,317 +51,287 @@ import Testing
 
     static func reach(_ target: Reach) -> CardPaymentMachine {
         var m = machine()
+        let steps: [(Reach, FlowEvent)] = [
+            (.fetchingKey, .start(cachedKey: nil)), (.encrypting, .keyFetched(.success(key))),
+            (.creatingSession, .encrypted(.success(jwe))),
+            (.authenticating, .sessionAnswered(create, session(.authenticationRequired))),
+            (.presentingChallenge, .sessionAnswered(authenticate, session(.challengeRequired(challenge), trans: "C"))),
+            (.challenging, .presented(shown: true)), (.completingChallenge, .navigation(notification)),
+            (.dismissingChallenge, .pageLoaded(notification)), (.submittingChallengeResult, .pageDismissed),
+        ]
         if target == .idle { return m }
-        _ = m.start(cachedKey: nil)
-        if target == .fetchingKey { return m }
-        _ = m.keyFetched(.success(key))
-        if target == .encrypting { return m }
-        _ = m.encryptionFinished(.success("a.b.c.d.e"))
-        if target == .creatingSession { return m }
-        _ = m.sessionCreated(session(.authenticationRequired))
-        if target == .authenticating { return m }
         if target == .recovering {
-            _ = m.authenticated(.lost(FlowError(.networkError, "reset")))
+            for (_, event) in steps.prefix(4) { _ = m.handle(event) }
+            _ = m.handle(.sessionAnswered(authenticate, lost))
             return m
         }
-        _ = m.authenticated(session(.challengeRequired(challenge), trans: "C"))
-        if target == .presentingChallenge { return m }
-        _ = m.presentFinished(shown: true)
-        if target == .challenging { return m }
-        _ = m.navigation(to: notification)
-        if target == .completingChallenge { return m }
-        _ = m.pageLoaded(notification)
-        if target == .dismissingChallenge { return m }
-        _ = m.pageDismissed()
+        for (reached, event) in steps {
+            _ = m.handle(event)
+            if reached == target { return m }
+        }
         return m
+    }
+
+    static func action(_ m: inout CardPaymentMachine, _ event: FlowEvent) -> FlowAction { m.handle(event).action }
+
+    static func terminal(_ action: FlowAction) -> Terminal? {
+        if case .finish(let terminal) = action { return terminal }
+        return nil
     }
 
     @Test(arguments: Reach.allCases)
     func everyStateIsReachable(state: Reach) {
-        let m = Self.reach(state)
-        #expect(m.stateName == "\(state)")
+        #expect(Self.reach(state).stateName == "\(state)")
     }
 
     // MARK: Key, encryption, creation
 
-    @Test func startWithoutACachedKeyFetchesIt() {
-        var m = Self.machine()
-        #expect(m.start(cachedKey: nil) == .fetchKey(refresh: false))
+    @Test func startFetchesTheKeyOrEncryptsWithTheCachedOne() {
+        var fresh = Self.machine()
+        #expect(Self.action(&fresh, .start(cachedKey: nil)) == .fetchKey(refresh: false))
+        var cached = Self.machine()
+        // The action carries its operands: the card and the key.
+        #expect(Self.action(&cached, .start(cachedKey: Self.key)) == .encrypt(card: Self.card, key: Self.key))
     }
 
-    @Test func startWithACachedKeyEncryptsAtOnce() {
-        var m = Self.machine()
-        #expect(m.start(cachedKey: Self.key) == .encrypt(Self.key))
+    @Test func keyFailureIsEncryptionKeyUnavailableBeforeAnythingWasSent() {
+        var m = Self.reach(.fetchingKey)
+        let end = Self.terminal(Self.action(&m, .keyFetched(.failure(FlowError(.networkError, "down")))))
+        #expect(end?.outcome == .failed)
+        #expect(end?.error?.code == .encryptionKeyUnavailable)
     }
 
-    @Test func keyFailureIsEncryptionKeyUnavailable() {
-        for cause in [PaymentError.Code.networkError, .invalidResponse, .encryptionKeyUnavailable] {
-            var m = Self.reach(.fetchingKey)
-            guard case .finish(let t) = m.keyFetched(.failure(FlowError(cause, "x"))) else {
-                Issue.record("expected finish")
-                return
-            }
-            #expect(t.outcome == .failed)
-            #expect(t.error?.code == .encryptionKeyUnavailable)
-            #expect(t.sessionId == nil)
-        }
-    }
-
-    @Test func encryptionFailureIsEncryptionFailed() {
+    @Test func creationCarriesTheCreationKey() {
         var m = Self.reach(.encrypting)
-        let action = m.encryptionFinished(.failure(FlowError(.encryptionFailed, "x")))
-        #expect(action == .finish(.failed(FlowError(.encryptionFailed, "x"))))
+        #expect(Self.action(&m, .encrypted(.success(Self.jwe))) == .call(Self.create))
     }
 
-    @Test func encryptedCardCreatesTheSession() {
-        var m = Self.reach(.encrypting)
-        #expect(m.encryptionFinished(.success("a.b.c.d.e")) == .call(.createSession(encryptedCard: "a.b.c.d.e")))
-        #expect(m.card != nil)  // kept for one UNKNOWN_KEY retry
-    }
-
-    @Test func creationAnswers() {
-        // AUTHENTICATION_REQUIRED -> authentication with the notification URL of GATEWAY.md.
+    @Test func unknownKeyRefetchesOnceWithANewIdempotencyKey() {
         var m = Self.reach(.creatingSession)
+        #expect(Self.action(&m, .sessionAnswered(Self.create, .unknownKey)) == .fetchKey(refresh: true))
+        _ = m.handle(.keyFetched(.success(Self.key)))
+        let second = GatewayCall.createSession(encryptedCard: "f.g.h.i.j", idempotencyKey: Self.keys.createSessionWithNewKey)
+        #expect(Self.action(&m, .encrypted(.success("f.g.h.i.j"))) == .call(second))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(second, .unknownKey)))
+        #expect(end?.outcome == .failed)
+        #expect(end?.error?.code == .encryptionKeyUnavailable)
+    }
+
+    /// Why list: a 5xx on session creation that the gateway applied was `.failed`. Now the creation is
+    /// sent once more with the same key, and the gateway's real answer decides.
+    @Test func aFiveHundredOnCreationResendsWithTheSameKey() {
+        var m = Self.reach(.creatingSession)
+        #expect(Self.action(&m, .sessionAnswered(Self.create, Self.fiveHundred)) == .call(Self.create))
         #expect(
-            m.sessionCreated(Self.session(.authenticationRequired))
-                == .call(.authenticate(sessionId: "s_1", notificationURL: Self.notification)))
-        #expect(m.card == nil)  // the card is no longer held once a session exists
-        // COMPLETED at creation (no 3-D Secure) -> succeeded with the session id.
-        m = Self.reach(.creatingSession)
-        #expect(m.sessionCreated(Self.session(.completed)) == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
-        // FAILED at creation -> failed with the session's reason.
-        m = Self.reach(.creatingSession)
-        let declined = FlowError(.cardSessionFailed, "declined", gatewayCode: "CARD_DECLINED")
-        #expect(m.sessionCreated(Self.session(.failed(declined))) == .finish(.failed(declined, sessionId: "s_1")))
+            Self.action(&m, .sessionAnswered(Self.create, Self.session(.completed)))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
     }
 
-    @Test func unknownKeyRefetchesOnceThenGivesUp() {
+    @Test(arguments: ["5xx", "lost", "unreachable", "refused"])
+    func aResentCreationThatIsStillNotConfirmedIsUnresolved(second: String) {
         var m = Self.reach(.creatingSession)
-        #expect(m.sessionCreated(.unknownKey) == .fetchKey(refresh: true))
-        #expect(m.stateName == "refetchingKey")
-        let fresh = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k2").publicKey)
-        #expect(m.keyFetched(.success(fresh)) == .encrypt(fresh))
-        #expect(m.encryptionFinished(.success("f.g.h.i.j")) == .call(.createSession(encryptedCard: "f.g.h.i.j")))
-        guard case .finish(let t) = m.sessionCreated(.unknownKey) else {
-            Issue.record("expected finish")
-            return
-        }
-        #expect(t.outcome == .failed)
-        #expect(t.error?.code == .encryptionKeyUnavailable)
+        _ = m.handle(.sessionAnswered(Self.create, Self.lost))
+        let reply: SessionReply =
+            switch second {
+            case "5xx": Self.fiveHundred
+            case "lost": Self.lost
+            case "unreachable": .unreachable(FlowError(.networkError, "refused"))
+            default: .refused(FlowError(.invalidRequest, "HTTP 400"))
+            }
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.create, reply)))
+        #expect(end?.outcome == .unresolved)
+        #expect(end?.error?.inDoubt == true)
     }
 
-    @Test func creationErrorsFailWithTheirCode() {
-        for code in [
-            PaymentError.Code.invalidRequest, .cardBrandNotAccepted, .encryptionFailed, .cardSessionFailed,
-            .invalidResponse,
+    /// Why list: `409 PAYMENT_ALREADY_PROCESSED`, reached by the natural retry after an `.unresolved`
+    /// creation, was `.failed` with the advice to try again.
+    @Test func paymentAlreadyProcessedOnCreationIsUnresolvedWithAskTheBackend() {
+        var m = Self.reach(.creatingSession)
+        let reply = SessionReply.doubtful(
+            FlowError(.cardSessionFailed, "HTTP 409", httpStatus: 409, gatewayCode: "PAYMENT_ALREADY_PROCESSED"),
+            resendable: false)
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.create, reply)))
+        #expect(end?.outcome == .unresolved)
+        #expect(end?.error?.code == .cardSessionFailed)
+        let advice = end?.error?.nsError.localizedDescription ?? ""
+        #expect(advice.contains("ask your backend"))
+        #expect(!advice.contains("try again"))
+    }
+
+    @Test func definitiveRefusalsOnTheFirstCreationAreFailed() {
+        for error in [
+            FlowError(.cardBrandNotAccepted, "brand"), FlowError(.encryptionFailed, "decryption"),
+            FlowError(.invalidRequest, "401"),
         ] {
             var m = Self.reach(.creatingSession)
-            #expect(m.sessionCreated(.rejected(FlowError(code, "x"))) == .finish(.failed(FlowError(code, "x"))))
+            let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .refused(error))))
+            #expect(end == .failed(error))
         }
         var m = Self.reach(.creatingSession)
-        #expect(
-            m.sessionCreated(.unreachable(FlowError(.networkError, "refused")))
-                == .finish(.failed(FlowError(.networkError, "refused"))))
+        let unreachable = FlowError(.networkError, "connection refused")
+        #expect(Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .unreachable(unreachable)))) == .failed(unreachable))
     }
 
-    @Test func lostCreationIsUnresolved() {
-        // No session id to read back: the SDK does not know whether a session exists.
+    @Test func requestInProgressWaitsThenResendsTheCreation() {
         var m = Self.reach(.creatingSession)
-        let lost = FlowError(.networkError, "reset")
-        #expect(m.sessionCreated(.lost(lost)) == .finish(Terminal(outcome: .unresolved, error: lost)))
+        let busy = FlowError(.cardSessionFailed, "HTTP 409 REQUEST_IN_PROGRESS")
+        #expect(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))) == .wait(1))
+        #expect(Self.action(&m, .waitEnded) == .call(Self.create))
+        #expect(Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))))?.outcome == .unresolved)
     }
 
-    // MARK: Authentication
+    // MARK: Steps in doubt
 
-    @Test func authenticationAnswers() {
-        var m = Self.reach(.authenticating)
-        #expect(
-            m.authenticated(Self.session(.completed, trans: "Y"))
-                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
-        m = Self.reach(.authenticating)
-        let rejected = FlowError(.authenticationFailed, "R", gatewayCode: "AUTHENTICATION_REJECTED")
-        #expect(
-            m.authenticated(Self.session(.failed(rejected), trans: "R")) == .finish(.failed(rejected, sessionId: "s_1"))
-        )
-        m = Self.reach(.authenticating)
-        #expect(
-            m.authenticated(Self.session(.challengeRequired(Self.challenge), trans: "C"))
-                == .present(
-                    PagePlan(
-                        url: Self.challenge.acsURL, formFields: [.init(name: "creq", value: "Y3JlcQ")],
-                        purpose: .challenge)))
-    }
-
-    @Test func authenticationErrorsKeepTheSessionId() {
-        var m = Self.reach(.authenticating)
-        let error = FlowError(.cardSessionFailed, "HTTP 500")
-        #expect(m.authenticated(.rejected(error)) == .finish(.failed(error, sessionId: "s_1")))
-    }
-
-    @Test func lostAuthenticationIsRecoveredByReadingTheSession() {
-        var m = Self.reach(.authenticating)
-        #expect(m.authenticated(.lost(FlowError(.networkError, "timeout"))) == .call(.readSession(sessionId: "s_1")))
-        // The gateway did apply it: continue from what it says.
-        #expect(
-            m.sessionRead(Self.session(.completed, trans: "Y"))
-                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
-
-        m = Self.reach(.recovering)
-        #expect(m.sessionRead(Self.session(.challengeRequired(Self.challenge))) != FlowAction.none)
-        #expect(m.stateName == "presentingChallenge")
-    }
-
-    @Test func stepNeverAppliedIsSentOnceMore() {
-        var m = Self.reach(.recovering)
-        #expect(
-            m.sessionRead(Self.session(.authenticationRequired))
-                == .call(.authenticate(sessionId: "s_1", notificationURL: Self.notification)))
-        // Lost again, and still not applied: give up honestly.
-        #expect(m.authenticated(.lost(FlowError(.networkError, "reset"))) == .call(.readSession(sessionId: "s_1")))
-        guard case .finish(let t) = m.sessionRead(Self.session(.authenticationRequired)) else {
-            Issue.record("expected finish")
-            return
-        }
-        #expect(t.outcome == .unresolved)
-        #expect(t.sessionId == "s_1")
-        #expect(t.error?.code == .networkError)
-    }
-
-    @Test func serverErrorOnAStepIsConfirmedByReadingTheSession() {
-        let error = FlowError(.cardSessionFailed, "HTTP 500")
-        // Applied after all: continue from the session.
-        var m = Self.reach(.authenticating)
-        #expect(m.authenticated(.serverFailure(error)) == .call(.readSession(sessionId: "s_1")))
-        #expect(
-            m.sessionRead(Self.session(.completed, trans: "Y"))
-                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
-        // Not applied: the failure the gateway reported (no re-send after a 5xx).
-        m = Self.reach(.authenticating)
-        _ = m.authenticated(.serverFailure(error))
-        #expect(m.sessionRead(Self.session(.authenticationRequired)) == .finish(.failed(error, sessionId: "s_1")))
-        // Unreadable: the reported failure too.
-        m = Self.reach(.submittingChallengeResult)
-        _ = m.challengeResultReceived(.serverFailure(error))
-        #expect(m.sessionRead(.rejected(FlowError(.networkError, "down"))) == .finish(.failed(error, sessionId: "s_1")))
-    }
-
-    @Test func unreadableSessionIsUnresolved() {
-        var m = Self.reach(.recovering)
-        guard case .finish(let t) = m.sessionRead(.rejected(FlowError(.networkError, "down"))) else {
-            Issue.record("expected finish")
-            return
-        }
-        #expect(t.outcome == .unresolved)
-        #expect(t.sessionId == "s_1")
-    }
-
-    // MARK: Challenge
-
-    @Test func challengePageRefusalIsPresentationFailed() {
-        var m = Self.reach(.presentingChallenge)
-        guard case .finish(let t) = m.presentFinished(shown: false) else {
-            Issue.record("expected finish")
-            return
-        }
-        #expect(t.error?.code == .presentationFailed)
-        #expect(t.sessionId == "s_1")
-    }
-
-    @Test(arguments: [Reach.presentingChallenge, .challenging])
-    func challengeEndsAtTheNotificationURL(state: Reach) {
+    /// Why list: a 5xx on authentication that the gateway applied, followed by a session read that also
+    /// fails, was `.failed` while the gateway settled.
+    @Test(arguments: [CardPaymentMachineTests.Reach.authenticating, .submittingChallengeResult])
+    func aStepInDoubtWhoseReadBackFailsIsUnresolved(state: Reach) {
         var m = Self.reach(state)
-        let (other, a1) = m.navigation(to: URL(string: "https://acs.example/challenge/step")!)
-        #expect(other == .allow)
-        #expect(a1 == FlowAction.none)
-        let (decision, a2) = m.navigation(to: Self.notification.appending(queryItems: [.init(name: "x", value: "1")]))
-        #expect(decision == .allow)  // the issuer's cres goes to the gateway's page
-        #expect(a2 == FlowAction.none)
-        #expect(m.stateName == "completingChallenge")
-        #expect(m.pageLoaded(Self.notification) == .dismissPage)
-        #expect(m.pageDismissed() == .call(.challengeResult(sessionId: "s_1")))
+        let call = state == .authenticating ? Self.authenticate : Self.challengeResult
+        #expect(Self.action(&m, .sessionAnswered(call, Self.fiveHundred)) == .call(Self.read))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.lost)))
+        #expect(end?.outcome == .unresolved)
+        #expect(end?.sessionId == "s_1")
+        #expect(end?.error?.code == .cardSessionFailed)  // the step's error, not the read's
     }
 
-    @Test func notificationLoadFailureOrCloseStillAsksForTheResult() {
-        var m = Self.reach(.completingChallenge)
-        #expect(m.pageFailed(Self.notification, reason: "x") == .dismissPage)
-        m = Self.reach(.completingChallenge)
-        #expect(m.buyerClosedPage() == .dismissPage)
+    @Test func aStepTheGatewayAppliedIsTakenFromTheReadBack() {
+        var m = Self.reach(.authenticating)
+        _ = m.handle(.sessionAnswered(Self.authenticate, Self.lost))
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.read, Self.session(.completed, trans: "Y")))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
     }
 
-    @Test(arguments: [Reach.presentingChallenge, .challenging])
-    func buyerClosingTheChallengeCancels(state: Reach) {
-        var m = Self.reach(state)
-        #expect(m.buyerClosedPage() == .finish(.cancelled(sessionId: "s_1")))
+    /// Why list: a slow authentication was sent twice (read-then-resend after a timeout). The resend
+    /// carries the same Idempotency-Key, so a gateway that honours it answers the first one's result.
+    @Test func aStepNotAppliedIsResentOnceWithTheSameKey() {
+        var m = Self.reach(.authenticating)
+        _ = m.handle(.sessionAnswered(Self.authenticate, Self.lost))
+        #expect(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))) == .call(Self.authenticate))
+        // Still in doubt after the resend, and still not applied: the SDK does not know.
+        #expect(Self.action(&m, .sessionAnswered(Self.authenticate, Self.lost)) == .call(Self.read))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))
+        #expect(end?.outcome == .unresolved)
     }
 
-    @Test(arguments: [Reach.presentingChallenge, .challenging])
-    func challengeLoadFailureIsPageLoadFailed(state: Reach) {
-        var m = Self.reach(state)
-        guard case .finish(let t) = m.pageFailed(Self.challenge.acsURL, reason: "HTTP 500") else {
-            Issue.record("expected finish")
-            return
-        }
-        #expect(t.error?.code == .pageLoadFailed)
-        #expect(t.sessionId == "s_1")
+    @Test func aRefusalOfAResentStepIsUnresolved() {
+        var m = Self.reach(.authenticating)
+        _ = m.handle(.sessionAnswered(Self.authenticate, Self.lost))
+        _ = m.handle(.sessionAnswered(Self.read, Self.session(.authenticationRequired)))
+        // The first attempt may have been applied: the session is read back, not believed refused.
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.authenticate, .refused(FlowError(.invalidRequest, "HTTP 400"))))
+                == .call(Self.read))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))
+        #expect(end?.outcome == .unresolved)
     }
 
-    @Test func challengeResultAnswers() {
+    @Test func aRefusalOfAFirstStepIsFailed() {
+        var m = Self.reach(.authenticating)
+        let refusal = FlowError(.invalidRequest, "HTTP 404 SESSION_NOT_FOUND")
+        #expect(Self.terminal(Self.action(&m, .sessionAnswered(Self.authenticate, .refused(refusal)))) == .failed(refusal, sessionId: "s_1"))
+    }
+
+    /// Why list: `COMPLETED` with `transStatus N` was taken as success.
+    @Test func completedWithNotAuthenticatedIsReadBackThenUnresolved() {
+        var m = Self.reach(.authenticating)
+        #expect(Self.action(&m, .sessionAnswered(Self.authenticate, Self.session(.completed, trans: "N"))) == .call(Self.read))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.completed, trans: "R"))))
+        #expect(end?.outcome == .unresolved)
+        #expect(end?.error?.code == .invalidResponse)
+        var resolved = Self.reach(.authenticating)
+        _ = resolved.handle(.sessionAnswered(Self.authenticate, Self.session(.completed, trans: "N")))
+        let failure = FlowError(.authenticationFailed, "N")
+        #expect(
+            Self.terminal(Self.action(&resolved, .sessionAnswered(Self.read, Self.session(.failed(failure), trans: "N"))))
+                == .failed(failure, sessionId: "s_1"))
+    }
+
+    // MARK: The challenge
+
+    @Test func theNotificationPageEndsTheChallengeAndTheResultIsAsked() {
+        var m = Self.reach(.challenging)
+        let reaction = m.handle(.navigation(Self.notification))
+        #expect(reaction.navigation == .allow)
+        #expect(Self.action(&m, .pageLoaded(Self.notification)) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(Self.challengeResult))
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.challengeResult, Self.session(.completed, trans: "Y")))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+    }
+
+    /// Why list: a challenge the buyer answered correctly, when the next page failed to load, was
+    /// `.failed`; one challenge-result would have completed it. And an abandoned challenge never ended.
+    @Test(arguments: [
+        FlowEvent.pageFailed(URL(string: "https://acs.example/next")!, reason: "reset"), .pageClosedByBuyer,
+        .pageTimedOut, .cancel,
+    ])
+    func anAbnormalEndingAsksTheGatewayAndTheIssuersAnswerWins(ending: FlowEvent) {
+        var m = Self.reach(.challenging)
+        #expect(Self.action(&m, ending) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(Self.challengeResult))
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.challengeResult, Self.session(.completed, trans: "Y")))
+                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
+    }
+
+    @Test(arguments: [
+        (FlowEvent.pageFailed(URL(string: "https://acs.example/next")!, reason: "reset"), PaymentOutcome.failed),
+        (.pageClosedByBuyer, .cancelled), (.pageTimedOut, .cancelled), (.cancel, .cancelled),
+    ])
+    func anUnansweredChallengeIsCancelledOrPageLoadFailed(ending: FlowEvent, outcome: PaymentOutcome) {
+        var m = Self.reach(.challenging)
+        _ = m.handle(ending)
+        _ = m.handle(.pageDismissed)
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.challengeResult, .challengeNotCompleted)))
+        #expect(end?.outcome == outcome)
+        #expect(end?.sessionId == "s_1")
+        #expect(end?.error?.code == (outcome == .failed ? .pageLoadFailed : nil))
+    }
+
+    @Test func notCompletedAfterTheNotificationPageIsUnresolved() {
         var m = Self.reach(.submittingChallengeResult)
-        #expect(
-            m.challengeResultReceived(Self.session(.completed, trans: "Y"))
-                == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
-        m = Self.reach(.submittingChallengeResult)
-        let failed = FlowError(.authenticationFailed, "N")
-        #expect(
-            m.challengeResultReceived(Self.session(.failed(failed), trans: "N"))
-                == .finish(.failed(failed, sessionId: "s_1")))
-        // Lost -> read -> still CHALLENGE_REQUIRED -> send the result request once more.
-        m = Self.reach(.submittingChallengeResult)
-        #expect(
-            m.challengeResultReceived(.lost(FlowError(.networkError, "reset"))) == .call(.readSession(sessionId: "s_1"))
-        )
-        #expect(
-            m.sessionRead(Self.session(.challengeRequired(Self.challenge))) == .call(.challengeResult(sessionId: "s_1"))
-        )
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.challengeResult, .challengeNotCompleted)))
+        #expect(end?.outcome == .unresolved)
     }
 
-    @Test(arguments: [Reach.dismissingChallenge, .submittingChallengeResult, .recovering])
-    func pageEventsAfterTheChallengeAreIgnored(state: Reach) {
+    @Test func presenterRefusalIsPresentationFailed() {
+        var m = Self.reach(.presentingChallenge)
+        #expect(Self.terminal(Self.action(&m, .presented(shown: false)))?.error?.code == .presentationFailed)
+    }
+
+    // MARK: Cancel
+
+    @Test(arguments: [CardPaymentMachineTests.Reach.idle, .fetchingKey, .encrypting])
+    func cancelBeforeAnythingWasSentIsCancelled(state: Reach) {
         var m = Self.reach(state)
-        let before = m.stateName
-        #expect(m.buyerClosedPage() == FlowAction.none)
-        #expect(m.pageFailed(Self.notification, reason: "x") == FlowAction.none)
-        #expect(m.pageLoaded(Self.notification) == FlowAction.none)
-        #expect(m.navigation(to: Self.notification).0 == .cancel)
-        #expect(m.stateName == before)
+        #expect(Self.action(&m, .cancel) == .finish(.cancelled()))
     }
 
-    @Test(arguments: Reach.allCases)
-    func cancelIsCancelledUntilMoneyMayMoveThenUnresolved(state: Reach) {
+    @Test(arguments: [CardPaymentMachineTests.Reach.creatingSession, .authenticating, .submittingChallengeResult, .recovering])
+    func cancelWithAMoneyMovingRequestOutIsUnresolved(state: Reach) {
         var m = Self.reach(state)
-        let known = m.sessionId
-        let safe: Set<Reach> = [.idle, .fetchingKey, .encrypting, .presentingChallenge, .challenging]
-        #expect(
-            m.cancel() == .finish(Terminal(outcome: safe.contains(state) ? .cancelled : .unresolved, sessionId: known)))
-        #expect(m.isFinished)
-        #expect(m.cancel() == FlowAction.none)
-        let hasSession = ![Reach.idle, .fetchingKey, .encrypting, .creatingSession].contains(state)
-        #expect((known != nil) == hasSession)
+        let end = Self.terminal(Self.action(&m, .cancel))
+        #expect(end?.outcome == .unresolved)
     }
 
-    @Test func cardSnapshotNeverShowsTheNumberOrCode() {
-        let texts = [
-            "\(Self.card)", String(describing: Self.card), String(reflecting: Self.card),
-            {
-                var s = ""; dump(Self.card, to: &s); return s
-            }(),
-            "\(Self.machine())", String(reflecting: Self.reach(.creatingSession)),
-        ]
-        for text in texts {
-            #expect(!text.contains("4111111111111111"))
-            #expect(!text.contains("4111 1111"))
-            #expect(!text.contains("123"))
-        }
-        #expect(Self.card.description == "card ••••1111")
+    // MARK: Never a trap
+
+    @Test func anEventTheMachineCannotExplainEndsUnresolvedWithInvalidResponse() {
+        var m = Self.reach(.creatingSession)
+        let end = Self.terminal(Self.action(&m, .statusResolved(.success(.init(paymentStatus: "SETTLED")))))
+        #expect(end?.outcome == .unresolved)
+        #expect(end?.error?.code == .invalidResponse)
+        var idle = Self.machine()
+        #expect(Self.terminal(Self.action(&idle, .pageLoaded(Self.notification)))?.outcome == .unresolved)
+    }
+
+    @Test func descriptionsNeverShowTheCard() {
+        let m = Self.reach(.encrypting)
+        let text = String(describing: m) + String(reflecting: m) + FlowAction.encrypt(card: Self.card, key: Self.key).description
+        #expect(!text.contains("4111111111111111"))
+        #expect(!text.contains("4111 1111 1111 1111"))
+        #expect(!text.contains("Jane"))
     }
 }

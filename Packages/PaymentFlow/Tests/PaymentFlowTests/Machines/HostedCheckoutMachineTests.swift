@@ -3,184 +3,203 @@ import Testing
 
 @testable import PaymentFlow
 
-/// The hosted-checkout machine, event by event, without a network. Expected
-/// actions and outcomes are read off CONTRACT.md section 3.
+/// The hosted-checkout machine, event by event, without a network. Expected actions and outcomes are
+/// read off CONTRACT.md sections 3 and 4a.
 @Suite struct HostedCheckoutMachineTests {
     static let checkout = URL(string: "https://pay.example.com/checkout/pay/p_1")!
     static let returnURL = URL(string: "myshop://orders/42/done?x=1")!
+    static let page = PagePlan(url: checkout, formFields: nil, purpose: .hostedCheckout)
 
     static func machine(_ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine {
-        HostedCheckoutMachine(
-            .init(
-                page: PagePlan(url: checkout, formFields: nil, purpose: .hostedCheckout), returnURL: returnURL,
-                statusSource: source))
+        HostedCheckoutMachine(.init(page: page, returnURL: returnURL, statusSource: source))
     }
 
     /// Each reachable state, by the shortest event sequence.
     enum Reach: CaseIterable {
-        case idle, presenting, watching, dismissing, resolving
+        case idle, presenting, watching, loaded, dismissing, resolving
     }
 
-    static func reach(_ target: Reach, _ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine
-    {
+    static func reach(_ target: Reach, _ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine {
         var m = machine(source)
+        let steps: [(Reach, FlowEvent)] = [
+            (.presenting, .start(cachedKey: nil)), (.watching, .presented(shown: true)), (.loaded, .pageLoaded(checkout)),
+            (.dismissing, .navigation(returnURL)), (.resolving, .pageDismissed),
+        ]
         if target == .idle { return m }
-        _ = m.start()
-        if target == .presenting { return m }
-        _ = m.presentFinished(shown: true)
-        if target == .watching { return m }
-        _ = m.navigation(to: returnURL)
-        if target == .dismissing { return m }
-        _ = m.pageDismissed()
+        for (reached, event) in steps {
+            _ = m.handle(event)
+            if reached == target { return m }
+        }
         return m
+    }
+
+    static func action(_ m: inout HostedCheckoutMachine, _ event: FlowEvent) -> FlowAction { m.handle(event).action }
+
+    static func status(_ status: String?) -> FlowEvent {
+        .statusResolved(.success(.init(paymentStatus: status, orderNumber: "o-1")))
     }
 
     @Test func startPresentsTheCheckoutPage() {
         var m = Self.machine()
-        #expect(m.start() == .present(PagePlan(url: Self.checkout, formFields: nil, purpose: .hostedCheckout)))
-        #expect(m.stateName == "presenting")
+        #expect(Self.action(&m, .start(cachedKey: nil)) == .present(Self.page))
     }
 
-    @Test func presenterRefusalFailsWithPresentationFailed() {
-        var m = Self.reach(.presenting)
-        guard case .finish(let t) = m.presentFinished(shown: false) else {
-            Issue.record("expected finish")
-            return
-        }
-        #expect(t.outcome == .failed)
-        #expect(t.error?.code == .presentationFailed)
-        #expect(m.isFinished)
+    @Test func theReturnURLIsCancelledAndEndsThePage() {
+        var m = Self.reach(.loaded)
+        let elsewhere = m.handle(.navigation(URL(string: "https://pay.example.com/checkout/pay/p_1/card")!))
+        #expect(elsewhere == FlowReaction(.none, navigation: .allow))
+        // Query and fragment are ignored.
+        let back = m.handle(.navigation(URL(string: "myshop://orders/42/done?status=x#y")!))
+        #expect(back == FlowReaction(.dismissPage, navigation: .cancel))
+        #expect(Self.action(&m, .pageDismissed) == .call(.statusLookup))
     }
 
     @Test(arguments: [
-        // Same scheme, host, port, path; query and fragment ignored (CONTRACT.md section 3).
-        ("myshop://orders/42/done", true),
-        ("myshop://orders/42/done?status=ok#top", true),
-        ("MYSHOP://ORDERS/42/done", true),
-        ("myshop://orders/42/done/", false),
-        ("myshop://orders/43/done", false),
-        ("https://orders/42/done", false),
-        ("myshop://orders:81/42/done", false),
+        ("SETTLED", PaymentOutcome.succeeded), ("FAILED", .failed), ("CANCELLED", .cancelled),
+        ("ABANDONED", .cancelled), ("REFUNDED", .succeeded), ("SOMETHING_NEW", .unresolved),
     ])
-    func returnURLMatching(candidate: String, matches: Bool) {
-        for state in [Reach.presenting, .watching] {
-            var m = Self.reach(state)
-            let (decision, action) = m.navigation(to: URL(string: candidate)!)
-            if matches {
-                #expect(decision == .cancel)
-                #expect(action == .dismissPage)
-                #expect(m.stateName == "dismissing")
-            } else {
-                #expect(decision == .allow)
-                #expect(action == FlowAction.none)
-                #expect(m.stateName == (state == .presenting ? "presenting" : "watching"))
-            }
-        }
-    }
-
-    @Test func defaultPortsMatchExplicitOnes() {
+    func afterTheReturnURLTheStatusMaps(status: String, outcome: PaymentOutcome) {
+        var m = Self.reach(.resolving)
         #expect(
-            URLMatch.sameEndpoint(URL(string: "https://shop.example/r")!, URL(string: "https://shop.example:443/r")!))
-        #expect(URLMatch.sameEndpoint(URL(string: "http://shop.example")!, URL(string: "http://shop.example:80/")!))
-        #expect(!URLMatch.sameEndpoint(URL(string: "http://shop.example/r")!, URL(string: "https://shop.example/r")!))
+            Self.action(&m, Self.status(status))
+                == .finish(Terminal(outcome: outcome, paymentStatus: status, orderNumber: "o-1")))
     }
 
-    @Test(arguments: [Reach.presenting, .watching])
-    func buyerClosingCancels(state: Reach) {
-        var m = Self.reach(state)
-        #expect(m.buyerClosedPage() == .finish(Terminal(outcome: .cancelled)))
-        #expect(m.isFinished)
-    }
-
-    @Test(arguments: [Reach.presenting, .watching])
-    func loadFailureFailsWithPageLoadFailed(state: Reach) {
-        var m = Self.reach(state)
-        guard case .finish(let t) = m.pageFailed(Self.checkout, reason: "HTTP 500") else {
-            Issue.record("expected finish")
-            return
+    /// CONTRACT.md section 3 step 4: a non-final status right after the return URL is looked up again,
+    /// at most 3 more times, 1 s apart, before it is `.unresolved`.
+    @Test func aNonFinalStatusIsPolledAgainABoundedNumberOfTimes() {
+        var m = Self.reach(.resolving)
+        for _ in 0..<3 {
+            #expect(Self.action(&m, Self.status("SENT_FOR_PROCESSING")) == .wait(1))
+            #expect(Self.action(&m, .waitEnded) == .call(.statusLookup))
         }
-        #expect(t.outcome == .failed)
-        #expect(t.error?.code == .pageLoadFailed)
+        #expect(
+            Self.action(&m, Self.status("INITIALIZED"))
+                == .finish(Terminal(outcome: .unresolved, paymentStatus: "INITIALIZED", orderNumber: "o-1")))
+        var settles = Self.reach(.resolving)
+        _ = settles.handle(Self.status("INITIALIZED"))
+        _ = settles.handle(.waitEnded)
+        #expect(Self.action(&settles, Self.status("SETTLED")).isSuccess)
     }
 
-    @Test(arguments: [Reach.presenting, .watching, .dismissing, .resolving])
-    func pageLoadsChangeNothing(state: Reach) {
-        var m = Self.reach(state)
-        let before = m.stateName
-        #expect(m.pageLoaded(Self.checkout) == FlowAction.none)
-        #expect(m.stateName == before)
+    /// Why list: `cancel()` or the buyer closing after the buyer paid was `.cancelled` while SETTLED.
+    @Test(arguments: [FlowEvent.pageClosedByBuyer, .cancel, .pageTimedOut])
+    func closeCancelOrDeadlineDismissesThenThePaidStatusWins(ending: FlowEvent) {
+        var m = Self.reach(.loaded)
+        #expect(Self.action(&m, ending) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(.statusLookup))
+        #expect(
+            Self.action(&m, Self.status("SETTLED"))
+                == .finish(Terminal(outcome: .succeeded, paymentStatus: "SETTLED", orderNumber: "o-1")))
     }
 
-    @Test(arguments: [Reach.dismissing, .resolving])
-    func pageEventsAfterTheReturnURLAreIgnored(state: Reach) {
-        var m = Self.reach(state)
-        #expect(m.pageFailed(Self.returnURL, reason: "cancelled") == FlowAction.none)
-        #expect(m.buyerClosedPage() == FlowAction.none)
-        let (decision, action) = m.navigation(to: Self.checkout)
-        #expect(decision == .cancel)
-        #expect(action == FlowAction.none)
-        #expect(!m.isFinished)
-    }
-
-    @Test func lateRefusalAfterTheReturnURLIsIgnored() {
-        var m = Self.reach(.presenting)
-        _ = m.navigation(to: Self.returnURL)
-        #expect(m.presentFinished(shown: true) == FlowAction.none)
-        #expect(m.presentFinished(shown: false) == FlowAction.none)
-        #expect(m.stateName == "dismissing")
-    }
-
-    @Test func dismissalThenBuiltInLookup() {
-        var m = Self.reach(.dismissing, .builtIn)
-        #expect(m.pageDismissed() == .call(.statusLookup))
-    }
-
-    @Test func dismissalThenResolver() {
-        var m = Self.reach(.dismissing, .resolver)
-        #expect(m.pageDismissed() == .resolveWithResolver)
-    }
-
-    @Test func dismissalWithoutLookupIsUnresolvedWithoutError() {
-        var m = Self.reach(.dismissing, .none)
-        #expect(m.pageDismissed() == .finish(Terminal(outcome: .unresolved)))
-    }
-
-    /// Platform statuses -> outcomes, from the table in CONTRACT.md ("PaymentOutcome").
     @Test(arguments: [
-        ("SETTLED", PaymentOutcome.succeeded), ("AUTHORIZED", .succeeded), ("CAPTURED", .succeeded),
-        ("REFUNDED", .succeeded), ("FAILED", .failed), ("CANCELLED", .cancelled), ("ABANDONED", .cancelled),
-        ("INITIALIZED", .unresolved), ("SENT_FOR_PROCESSING", .unresolved), ("settled", .unresolved),
+        (FlowEvent.pageClosedByBuyer, "INITIALIZED", PaymentOutcome.cancelled),
+        (.cancel, "CANCELLED", .cancelled), (.pageTimedOut, "ABANDONED", .cancelled),
+        (.pageClosedByBuyer, "FAILED", .failed), (.pageClosedByBuyer, "SENT_FOR_PROCESSING", .unresolved),
     ])
-    func resolvedStatusIsMapped(status: String, outcome: PaymentOutcome) {
-        var m = Self.reach(.resolving)
-        let action = m.statusResolved(.success(.init(paymentStatus: status, orderNumber: "order-7")))
-        #expect(action == .finish(Terminal(outcome: outcome, paymentStatus: status, orderNumber: "order-7")))
-    }
-
-    @Test func noStatusNoErrorIsUnresolved() {
-        var m = Self.reach(.resolving, .resolver)
-        #expect(m.statusResolved(.success(.init())) == .finish(Terminal(outcome: .unresolved)))
-    }
-
-    @Test(arguments: [PaymentError.Code.networkError, .invalidResponse, .invalidRequest, .statusLookupFailed])
-    func failedLookupIsUnresolvedWithStatusLookupFailed(cause: PaymentError.Code) {
-        var m = Self.reach(.resolving)
-        guard case .finish(let t) = m.statusResolved(.failure(FlowError(cause, "x"))) else {
-            Issue.record("expected finish")
+    func closeCancelOrDeadlineWithAnUnpaidStatus(ending: FlowEvent, status: String, outcome: PaymentOutcome) {
+        var m = Self.reach(.loaded)
+        _ = m.handle(ending)
+        _ = m.handle(.pageDismissed)
+        guard case .finish(let end) = Self.action(&m, Self.status(status)) else {
+            Issue.record("expected a finish")
             return
         }
-        #expect(t.outcome == .unresolved)
-        #expect(t.error?.code == .statusLookupFailed)
-        #expect(t.paymentStatus == nil)
+        #expect(end.outcome == outcome)
+        #expect(end.paymentStatus == status)
+        #expect(end.error == nil)
     }
 
-    @Test(arguments: Reach.allCases)
-    func cancelWhileThePageIsOpenIsCancelledAfterItIsUnresolved(state: Reach) {
-        var m = Self.reach(state)
-        // Open page: as if the buyer closed it. Return URL reached: the page's outcome exists, unknown here.
-        let expected: PaymentOutcome = [.idle, .presenting, .watching].contains(state) ? .cancelled : .unresolved
-        #expect(m.cancel() == .finish(Terminal(outcome: expected)))
-        #expect(m.isFinished)
-        #expect(m.cancel() == FlowAction.none)
+    /// Why list: the hosted page's response lost after the buyer paid was `pageLoadFailed` with no lookup.
+    @Test func aLaterPageFailingIsLookedUpAndThePaidStatusWins() {
+        var m = Self.reach(.loaded)
+        #expect(Self.action(&m, .pageFailed(Self.checkout, reason: "reset")) == .dismissPage)
+        _ = m.handle(.pageDismissed)
+        #expect(Self.action(&m, Self.status("SETTLED")).isSuccess)
+        var unpaid = Self.reach(.loaded)
+        _ = unpaid.handle(.pageFailed(Self.checkout, reason: "reset"))
+        _ = unpaid.handle(.pageDismissed)
+        guard case .finish(let end) = Self.action(&unpaid, Self.status("INITIALIZED")) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .failed)
+        #expect(end.error?.code == .pageLoadFailed)
+    }
+
+    @Test func theFirstPageFailingBeforeAnythingLoadedFailsAtOnce() {
+        var m = Self.reach(.watching)
+        guard case .finish(let end) = Self.action(&m, .pageFailed(Self.checkout, reason: "HTTP 500")) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .failed)
+        #expect(end.error?.code == .pageLoadFailed)
+    }
+
+    @Test func withoutALookupTheSeedsEndingsHold() {
+        var closed = Self.reach(.loaded, .none)
+        _ = closed.handle(.pageClosedByBuyer)
+        #expect(Self.action(&closed, .pageDismissed) == .finish(.cancelled()))
+        var failed = Self.reach(.loaded, .none)
+        _ = failed.handle(.pageFailed(Self.checkout, reason: "reset"))
+        guard case .finish(let end) = Self.action(&failed, .pageDismissed) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .failed)
+        #expect(end.error?.code == .pageLoadFailed)
+        var returned = Self.reach(.dismissing, .none)
+        #expect(Self.action(&returned, .pageDismissed) == .finish(Terminal(outcome: .unresolved)))
+    }
+
+    @Test func aFailedLookupIsUnresolvedWithStatusLookupFailed() {
+        var m = Self.reach(.resolving)
+        guard case .finish(let end) = Self.action(&m, .statusResolved(.failure(FlowError(.networkError, "down"))))
+        else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .unresolved)
+        #expect(end.error?.code == .statusLookupFailed)
+    }
+
+    @Test func aResolverIsAskedInsteadOfTheBuiltInLookup() {
+        var m = Self.reach(.dismissing, .resolver)
+        #expect(Self.action(&m, .pageDismissed) == .resolveWithResolver)
+    }
+
+    @Test func presenterRefusalIsPresentationFailed() {
+        var m = Self.reach(.presenting)
+        guard case .finish(let end) = Self.action(&m, .presented(shown: false)) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.error?.code == .presentationFailed)
+    }
+
+    @Test func cancelWhileResolvingLetsTheLookupDecide() {
+        var m = Self.reach(.resolving)
+        #expect(Self.action(&m, .cancel) == .none)
+        #expect(Self.action(&m, Self.status("SETTLED")).isSuccess)
+    }
+
+    @Test func anEventTheMachineCannotExplainEndsUnresolved() {
+        var m = Self.reach(.watching)
+        guard case .finish(let end) = Self.action(&m, .encrypted(.success("x"))) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .unresolved)
+        #expect(end.error?.code == .invalidResponse)
+    }
+}
+
+extension FlowAction {
+    /// Whether this finishes `.succeeded`.
+    var isSuccess: Bool {
+        if case .finish(let terminal) = self { return terminal.outcome == .succeeded }
+        return false
     }
 }

@@ -102,15 +102,15 @@ final class RandomizedScheduleTests: XCTestCase {
                 let endpoint = pick(endpoints)
                 let kind: SandboxFault.Kind
                 var processes: Bool? = nil
-                switch Int.random(in: 0..<20, using: &rng) {
+                switch Int.random(in: 0..<21, using: &rng) {
                 case 0, 1, 12, 13: kind = .latency(.milliseconds(Int.random(in: 1...25, using: &rng)))
                 case 2:
                     // Sometimes beyond the 250 ms request timeout.
                     kind = .latency(.milliseconds(chance(0.3) ? 400 : 60))
-                case 3:
+                case 3, 19:
                     kind = .status(pick([500, 503]))
-                    // A 5xx after the gateway acted: realistic for steps of a session, and for reads.
-                    if endpoint != .cardSessionCreate && endpoint != .hostedChoice { processes = chance(0.5) }
+                    // A 5xx after the gateway acted, on any endpoint (creation and the buyer's choice included).
+                    processes = chance(0.5)
                 case 4:
                     kind = pick([
                         .status(400, errorCode: "INVALID_REQUEST"), .status(401, errorCode: "INVALID_VERIFICATION_KEY"),
@@ -128,9 +128,17 @@ final class RandomizedScheduleTests: XCTestCase {
                 case 9, 10, 16, 17:
                     kind = .dropConnection
                     processes = chance(0.5)
-                case 18: kind = .status(pick([500, 502, 503, 504]))
+                case 18:
+                    // A fault pair: the step fails in doubt, and so does reading it back.
+                    kind = .status(pick([500, 502, 503, 504]))
+                    processes = chance(0.5)
+                    if isCard, [SandboxEndpoint.authentication, .challengeResult].contains(endpoint) {
+                        schedule.faults.append(
+                            SandboxFault(endpoint: .cardSessionGet, kind: pick([.status(503), .dropConnection]),
+                                schedule: .next(Int.random(in: 1...3, using: &rng))))
+                    }
                 // Key rotation makes the sandbox generate an RSA key (slow): keep it rare.
-                default: kind = isCard ? .rotateKey : .latency(.milliseconds(5))
+                default: kind = isCard && chance(0.5) ? .rotateKey : .latency(.milliseconds(5))
                 }
                 let target = kind == .rotateKey ? SandboxEndpoint.cardSessionCreate : endpoint
                 schedule.faults.append(
@@ -168,7 +176,10 @@ final class RandomizedScheduleTests: XCTestCase {
             default: return (.succeeded, nil)
             }
         case .hosted(let choice, let resolver, _):
-            guard let choice else { return (.cancelled, nil) }  // the buyer closes the page
+            guard let choice else {
+                // The buyer closes the page: looked up (INITIALIZED), then cancelled.
+                return resolver == .never || resolver == .error ? (.unresolved, .statusLookupFailed) : (.cancelled, nil)
+            }
             switch resolver {
             case .none: return (.unresolved, nil)
             case .never, .error: return (.unresolved, .statusLookupFailed)
@@ -429,19 +440,26 @@ final class RandomizedScheduleTests: XCTestCase {
             if let status = result.paymentStatus, status != truth {
                 v.append("status \(status) but the gateway has \(truth ?? "nil")")
             }
-            if result.outcome != PaymentOutcome(platformStatus: result.paymentStatus), result.paymentStatus != nil {
-                v.append("outcome does not match the status")
+            if let status = result.paymentStatus {
+                let mapped = PaymentOutcome(platformStatus: status)
+                let unpaid = ["INITIALIZED", "CANCELLED", "ABANDONED"].contains(status)
+                if result.outcome != mapped && !(unpaid && [.cancelled, .failed].contains(result.outcome)) {
+                    v.append("outcome \(result.outcome) does not follow the status \(status)")
+                }
             }
+            let truthOutcome = PaymentOutcome(platformStatus: truth)
             switch result.outcome {
             case .succeeded:
                 if result.error != nil { v.append("success with an error") }
-                if PaymentOutcome(platformStatus: truth) != .succeeded { v.append("success the gateway does not have") }
+                if truthOutcome != .succeeded { v.append("success the gateway does not have") }
             case .failed:
                 if result.error == nil && result.paymentStatus != "FAILED" {
                     v.append("failure with neither error nor FAILED")
                 }
+                if truthOutcome == .succeeded { v.append("reported failure but the gateway has \(truth ?? "nil")") }
             case .cancelled:
                 if result.error != nil { v.append("cancel with an error") }
+                if truthOutcome == .succeeded { v.append("reported cancelled but the gateway has \(truth ?? "nil")") }
             case .unresolved:
                 if let code = result.error?.paymentErrorCode, code != .statusLookupFailed {
                     v.append("unresolved hosted with \(code)")

@@ -1,0 +1,533 @@
+import Foundation
+
+/// The lifecycle of one payment as a value: the flow machine it drives, the run's phase, the page
+/// (presenting / shown / dismissing), the one pending operation, the timers, the step gate. Events in,
+/// effects out; ``FlowRun`` performs the effects and feeds back what comes of them.
+///
+/// What it guarantees, by construction (and checked over every interleaving by the exploration test):
+/// - the first terminal wins; the result is delivered exactly once, and only once no page is shown
+///   (a shown page is dismissed first, and the dismissal's completion awaited);
+/// - every wait is a timer it owns: the pending operation (a watchdog), the presenter's answers, the
+///   page's deadline (`challengeTimeout`, `hostedPageTimeout`), a flow's pause. An answer or timer
+///   whose token is not the current one is dropped;
+/// - the step gate is asked before a transition is applied: a gate that says cancel leaves the flow
+///   where it was (so a cancel before a request went out is `.cancelled`), and after any cancel the
+///   run follows through without asking again;
+/// - an event the flow cannot explain ends the run `.unresolved` + `invalidResponse`, never a trap.
+struct PaymentRun: Sendable, CustomStringConvertible {
+    /// The flow being driven.
+    enum Flow: Equatable, Sendable {
+        case hosted(HostedCheckoutMachine)
+        case card(CardPaymentMachine)
+
+        var machine: any FlowMachine {
+            switch self {
+            case .hosted(let machine): machine
+            case .card(let machine): machine
+            }
+        }
+
+        mutating func handle(_ event: FlowEvent) -> FlowReaction {
+            switch self {
+            case .hosted(var machine):
+                let reaction = machine.handle(event)
+                self = .hosted(machine)
+                return reaction
+            case .card(var machine):
+                let reaction = machine.handle(event)
+                self = .card(machine)
+                return reaction
+            }
+        }
+    }
+
+    /// The run's fixed parameters.
+    struct Settings: Equatable, Sendable {
+        var kind: PaymentFlowKind
+        var paymentId: String
+        /// A step gate is configured.
+        var gated: Bool
+        /// A presenter was given.
+        var hasPresenter: Bool = true
+        var challengeTimeout: TimeInterval = 600
+        var hostedPageTimeout: TimeInterval = 1800
+        /// How long the presenter may take to answer `present` or `dismiss`.
+        var presenterTimeout: TimeInterval = 60
+        /// The watchdog of one gateway call: the request timeout plus a grace.
+        var callTimeout: TimeInterval = 35
+        var resolverTimeout: TimeInterval = 30
+    }
+
+    /// A timer the run owns.
+    enum TimerID: Hashable, Sendable, CustomStringConvertible {
+        /// The watchdog of operation `token`.
+        case operation(UInt64)
+        /// The presenter's answer to `present` or `dismiss` of page `id`.
+        case presenter(UInt64)
+        /// The deadline of page `id`.
+        case pageDeadline(UInt64)
+        /// A flow's `.wait`.
+        case pause(UInt64)
+
+        var description: String {
+            switch self {
+            case .operation(let token): "operation \(token)"
+            case .presenter(let id): "presenter answer for page \(id)"
+            case .pageDeadline(let id): "deadline of page \(id)"
+            case .pause(let token): "pause \(token)"
+            }
+        }
+    }
+
+    /// What the run asks its executor to do.
+    enum Effect: Sendable, CustomStringConvertible {
+        /// Send `call`; answer with `.answered(token, event)` (the executor decodes the response).
+        case send(token: UInt64, GatewayCall)
+        /// Forget the cached card-encryption key before fetching it again.
+        case dropCachedKey
+        /// Ask the host's status resolver; answer with `.answered(token, .statusResolved(...))`.
+        case askResolver(token: UInt64)
+        /// Encrypt; answer with `.answered(token, .encrypted(...))`.
+        case encrypt(token: UInt64, card: CardSnapshot, key: EncryptionKey)
+        /// Show a page; answer with `.presented(id, shown)`, report its events with its id.
+        case present(pageId: UInt64, PagePlan)
+        /// Remove page `id`; answer with `.dismissed(id)`.
+        case dismiss(pageId: UInt64)
+        /// Answer the presenter's navigation question `request`.
+        case answerNavigation(request: UInt64, NavigationDecision)
+        /// Ask the step gate; answer with `.gateAnswered(token, decision)`.
+        case askGate(token: UInt64, PaymentStep)
+        /// Start a timer; when it fires, feed `.timerFired(id)`.
+        case startTimer(TimerID, after: TimeInterval)
+        case cancelTimer(TimerID)
+        /// Tell the observer (and the debug log).
+        case observe(PaymentEvent)
+        /// Hand the one result over. The last effect the run ever returns.
+        case deliver(Terminal)
+
+        var description: String {
+            switch self {
+            case .send(let token, let call): "send \(call) #\(token)"
+            case .dropCachedKey: "drop cached key"
+            case .askResolver(let token): "ask resolver #\(token)"
+            case .encrypt(let token, _, _): "encrypt #\(token)"
+            case .present(let id, let plan): "present \(plan.purpose) page \(id)"
+            case .dismiss(let id): "dismiss page \(id)"
+            case .answerNavigation(let request, let decision): "answer navigation \(request): \(decision)"
+            case .askGate(let token, let step): "ask gate #\(token) (\(step.action))"
+            case .startTimer(let id, let after): "start timer \(id) (\(after) s)"
+            case .cancelTimer(let id): "cancel timer \(id)"
+            case .observe(let event): "observe \(event)"
+            case .deliver(let terminal): "deliver \(terminal)"
+            }
+        }
+    }
+
+    /// What happens to the run.
+    enum Event: Sendable, CustomStringConvertible {
+        case start(cachedKey: EncryptionKey?)
+        /// The host's `cancel()`.
+        case cancel
+        case gateAnswered(token: UInt64, StepDecision)
+        /// Operation `token` (a call, the resolver, the encryption) produced this flow event.
+        case answered(token: UInt64, FlowEvent)
+        case presented(pageId: UInt64, shown: Bool)
+        case dismissed(pageId: UInt64)
+        /// The presenter asks (question `request`) whether page `id` may load `url`.
+        case navigation(pageId: UInt64, URL, request: UInt64)
+        case pageLoaded(pageId: UInt64, URL)
+        case pageFailed(pageId: UInt64, URL, reason: String)
+        case pageClosed(pageId: UInt64)
+        case timerFired(TimerID)
+
+        var description: String {
+            switch self {
+            case .start: "start"
+            case .cancel: "cancel"
+            case .gateAnswered(let token, let decision): "gate #\(token): \(decision)"
+            case .answered(let token, let event): "#\(token): \(event)"
+            case .presented(let id, let shown): "page \(id) \(shown ? "shown" : "not shown")"
+            case .dismissed(let id): "page \(id) dismissed"
+            case .navigation(let id, let url, _): "page \(id) navigation to \(url.absoluteString)"
+            case .pageLoaded(let id, _): "page \(id) loaded"
+            case .pageFailed(let id, _, _): "page \(id) failed"
+            case .pageClosed(let id): "page \(id) closed"
+            case .timerFired(let id): "timer \(id) fired"
+            }
+        }
+    }
+
+    enum Phase: Equatable, Sendable {
+        case idle, running
+        case finishing(Terminal)
+        case delivered
+    }
+
+    enum Page: Equatable, Sendable {
+        case none
+        /// `present` asked, its answer pending; `dismissWhenShown`: the flow already ended the page.
+        case presenting(id: UInt64, dismissWhenShown: Bool)
+        case shown(id: UInt64)
+        case dismissing(id: UInt64)
+
+        var id: UInt64? {
+            switch self {
+            case .none: nil
+            case .presenting(let id, _), .shown(let id), .dismissing(let id): id
+            }
+        }
+    }
+
+    /// The one outstanding operation.
+    enum Operation: Equatable, Sendable {
+        case call(GatewayCall)
+        case resolver
+        case encryption
+    }
+
+    /// A transition waiting for the step gate: the flow as it would be, and the action to perform.
+    struct PendingGate: Equatable, Sendable {
+        var token: UInt64
+        var flow: Flow
+        var action: FlowAction
+        var event: String
+        /// Events that arrived meanwhile, replayed once the gate answered.
+        var deferred: [DeferredEvent] = []
+    }
+
+    /// An event held while the gate is asked.
+    enum DeferredEvent: Equatable, Sendable {
+        case flow(FlowEvent)
+        case navigation(URL, request: UInt64)
+    }
+
+    let settings: Settings
+    private(set) var flow: Flow?
+    private let rejection: Terminal?
+    private(set) var phase = Phase.idle
+    private(set) var page = Page.none
+    private(set) var operation: (token: UInt64, Operation)?
+    private(set) var pauseToken: UInt64?
+    private(set) var gate: PendingGate?
+    /// A cancel happened: from now on the run follows through without asking the gate.
+    private(set) var cancelling = false
+    private var counter: UInt64 = 0
+
+    init(settings: Settings, flow: Flow) {
+        self.settings = settings
+        self.flow = flow
+        self.rejection = nil
+    }
+
+    /// A run refused before any flow ran (validation, a payment already running): it delivers `terminal`.
+    init(settings: Settings, rejection: Terminal) {
+        self.settings = settings
+        self.flow = nil
+        self.rejection = rejection
+    }
+
+    var description: String {
+        let op = operation.map { "\($0.token):\($0.1)" } ?? "-"
+        let gateText = gate.map { "gate \($0.token) \($0.action) +\($0.deferred.count)" } ?? "-"
+        return "\(phase) \(page) op \(op) pause \(pauseToken.map(String.init) ?? "-") \(gateText) "
+            + "cancelling \(cancelling) flow \(String(describing: flow))"
+    }
+
+    /// The flow's state name (`rejected` / `finished` without one).
+    var stateName: String { flow?.machine.stateName ?? (phase == .idle ? "rejected" : "finished") }
+
+    /// Whether the run is waiting with nothing that can wake it: a bug the exploration looks for.
+    var isStuck: Bool {
+        switch phase {
+        case .idle, .delivered: return false
+        case .running, .finishing:
+            if operation != nil || pauseToken != nil || gate != nil { return false }
+            switch page {
+            case .presenting, .dismissing: return false  // the presenter timer
+            case .shown: return phase != .running  // the page deadline and the buyer
+            case .none: return true
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .start(let cachedKey):
+            guard phase == .idle else { return [] }
+            phase = .running
+            if let rejection { return finishRun(rejection) }
+            return [.observe(.started(settings.kind, paymentId: settings.paymentId))]
+                + feed(.start(cachedKey: cachedKey), label: "start")
+        case .cancel:
+            guard phase == .running else { return [] }
+            cancelling = true
+            guard let pending = gate else { return feed(.cancel, label: "cancel") }
+            gate = nil  // the gated transition is never applied
+            return feed(.cancel, label: "cancel") + replay(pending.deferred)
+        case .gateAnswered(let token, let decision):
+            guard phase == .running, let pending = gate, pending.token == token else { return [] }
+            gate = nil
+            switch decision {
+            case .proceed:
+                return commit(pending.flow, pending.action, event: pending.event) + replay(pending.deferred)
+            case .cancel:
+                cancelling = true
+                return feed(.cancel, label: "cancelled at a step gate") + replay(pending.deferred)
+            }
+        case .answered(let token, let flowEvent):
+            guard phase == .running, let current = operation, current.token == token else { return [] }
+            operation = nil
+            return [.cancelTimer(.operation(token))] + feed(flowEvent, label: flowEvent.description)
+        case .presented(let id, let shown):
+            return presented(id, shown: shown)
+        case .dismissed(let id):
+            return dismissed(id)
+        case .navigation(let id, let url, let request):
+            guard phase == .running, page.id == id else { return [.answerNavigation(request: request, .cancel)] }
+            return navigation(url, request: request)
+        case .pageLoaded(let id, let url):
+            return pageEvent(id, .loaded(url), .pageLoaded(url))
+        case .pageFailed(let id, let url, let reason):
+            return pageEvent(id, .failedToLoad(url, reason: reason), .pageFailed(url, reason: reason))
+        case .pageClosed(let id):
+            return pageEvent(id, .closedByBuyer, .pageClosedByBuyer)
+        case .timerFired(let timer):
+            return timerFired(timer)
+        }
+    }
+
+    // MARK: - Feeding the flow
+
+    /// Feeds `event` to the flow, through the gate when the action it leads to is gated.
+    private mutating func feed(_ event: FlowEvent, label: String) -> [Effect] {
+        guard phase == .running, var next = flow else { return [] }
+        if gate != nil {
+            gate?.deferred.append(.flow(event))
+            return []
+        }
+        let reaction = next.handle(event)
+        return route(next, reaction.action, label: label)
+    }
+
+    private mutating func route(_ next: Flow, _ action: FlowAction, label: String) -> [Effect] {
+        guard settings.gated, !cancelling, action.isGated else { return commit(next, action, event: label) }
+        let token = nextToken()
+        gate = PendingGate(token: token, flow: next, action: action, event: label)
+        let step = PaymentStep(
+            flow: settings.kind, paymentId: settings.paymentId, state: stateName, action: action.description)
+        return [.askGate(token: token, step)]
+    }
+
+    private mutating func navigation(_ url: URL, request: UInt64) -> [Effect] {
+        guard gate == nil else {
+            gate?.deferred.append(.navigation(url, request: request))
+            return []
+        }
+        guard var next = flow else { return [.answerNavigation(request: request, .cancel)] }
+        let reaction = next.handle(.navigation(url))
+        let decision = reaction.navigation ?? .cancel
+        return [.answerNavigation(request: request, decision), .observe(.page(.navigation(url, decision)))]
+            + route(next, reaction.action, label: "navigation to \(url.absoluteString)")
+    }
+
+    private mutating func replay(_ events: [DeferredEvent]) -> [Effect] {
+        var effects: [Effect] = []
+        for (index, event) in events.enumerated() {
+            if gate != nil {
+                gate?.deferred.append(contentsOf: events[index...])
+                break
+            }
+            switch event {
+            case .flow(let flowEvent): effects += feed(flowEvent, label: flowEvent.description)
+            case .navigation(let url, let request):
+                effects +=
+                    phase == .running
+                    ? navigation(url, request: request) : [.answerNavigation(request: request, .cancel)]
+            }
+        }
+        return effects
+    }
+
+    /// Applies a transition and performs its action.
+    private mutating func commit(_ next: Flow, _ action: FlowAction, event: String) -> [Effect] {
+        let from = stateName
+        flow = next
+        var effects: [Effect] = []
+        if from != stateName || action != .none {
+            effects.append(
+                .observe(
+                    .transition(
+                        PaymentTransition(
+                            flow: settings.kind, paymentId: settings.paymentId, from: from, to: stateName,
+                            event: event, action: action.description))))
+        }
+        return effects + perform(action)
+    }
+
+    private mutating func perform(_ action: FlowAction) -> [Effect] {
+        switch action {
+        case .none:
+            return []
+        case .present(let plan):
+            guard settings.hasPresenter else { return feed(.presented(shown: false), label: "no presenter") }
+            let id = nextToken()
+            page = .presenting(id: id, dismissWhenShown: false)
+            let deadline = plan.purpose == .challenge ? settings.challengeTimeout : settings.hostedPageTimeout
+            return [
+                .observe(.page(.presentRequested(plan.url, plan.purpose))), .present(pageId: id, plan),
+                .startTimer(.presenter(id), after: settings.presenterTimeout),
+                .startTimer(.pageDeadline(id), after: deadline),
+            ]
+        case .dismissPage:
+            switch page {
+            case .presenting(let id, _):
+                page = .presenting(id: id, dismissWhenShown: true)
+                return []
+            case .shown(let id): return startDismiss(id)
+            case .dismissing: return []
+            case .none: return feed(.pageDismissed, label: "page dismissed")
+            }
+        case .call(let call):
+            return begin(.call(call), timeout: settings.callTimeout) { .send(token: $0, call) }
+        case .fetchKey(let refresh):
+            let send = begin(.call(.keySet), timeout: settings.callTimeout) { .send(token: $0, .keySet) }
+            return refresh ? [.dropCachedKey] + send : send
+        case .resolveWithResolver:
+            return begin(.resolver, timeout: settings.resolverTimeout) { .askResolver(token: $0) }
+        case .encrypt(let card, let key):
+            return begin(.encryption, timeout: nil) { .encrypt(token: $0, card: card, key: key) }
+        case .wait(let seconds):
+            let token = nextToken()
+            pauseToken = token
+            return [.startTimer(.pause(token), after: seconds)]
+        case .finish(let terminal):
+            return finishRun(terminal)
+        }
+    }
+
+    private mutating func begin(
+        _ kind: Operation, timeout: TimeInterval?, _ effect: (UInt64) -> Effect
+    ) -> [Effect] {
+        let token = nextToken()
+        operation = (token, kind)
+        guard let timeout else { return [effect(token)] }
+        return [effect(token), .startTimer(.operation(token), after: timeout)]
+    }
+
+    // MARK: - The page
+
+    private mutating func presented(_ id: UInt64, shown: Bool, timedOut: Bool = false) -> [Effect] {
+        guard case .presenting(id, let dismissWhenShown) = page else { return [] }
+        // After a timeout the page may yet appear: it is treated as shown, so it is dismissed.
+        let onScreen = shown || timedOut
+        page = onScreen ? .shown(id: id) : .none
+        var effects: [Effect] = [.cancelTimer(.presenter(id)), .observe(.page(.presented(shown)))]
+        if !onScreen { effects.append(.cancelTimer(.pageDeadline(id))) }
+        switch phase {
+        case .finishing:
+            return effects + (onScreen ? startDismiss(id) : deliver())
+        case .running:
+            effects += feed(.presented(shown: shown), label: shown ? "page shown" : "page could not be shown")
+            guard dismissWhenShown, phase == .running else { return effects }
+            return effects + (onScreen ? startDismiss(id) : feed(.pageDismissed, label: "page dismissed"))
+        case .idle, .delivered:
+            return effects
+        }
+    }
+
+    private mutating func startDismiss(_ id: UInt64) -> [Effect] {
+        guard case .shown(id) = page else { return [] }
+        page = .dismissing(id: id)
+        return [
+            .cancelTimer(.pageDeadline(id)), .observe(.page(.dismissRequested)), .dismiss(pageId: id),
+            .startTimer(.presenter(id), after: settings.presenterTimeout),
+        ]
+    }
+
+    private mutating func dismissed(_ id: UInt64) -> [Effect] {
+        guard case .dismissing(id) = page else { return [] }
+        page = .none
+        let effects: [Effect] = [.cancelTimer(.presenter(id)), .observe(.page(.dismissed))]
+        switch phase {
+        case .finishing: return effects + deliver()
+        case .running: return effects + feed(.pageDismissed, label: "page dismissed")
+        case .idle, .delivered: return effects
+        }
+    }
+
+    private mutating func pageEvent(_ id: UInt64, _ observed: PaymentPageEvent, _ event: FlowEvent) -> [Effect] {
+        guard phase == .running, page.id == id else { return [] }
+        return [.observe(.page(observed))] + feed(event, label: event.description)
+    }
+
+    private mutating func timerFired(_ timer: TimerID) -> [Effect] {
+        switch timer {
+        case .operation(let token):
+            guard phase == .running, let current = operation, current.token == token else { return [] }
+            operation = nil
+            return feed(Self.timeoutEvent(current.1, settings: settings), label: "\(current.1) timed out")
+        case .presenter(let id):
+            switch page {
+            case .presenting(id, _): return presented(id, shown: false, timedOut: true)
+            case .dismissing(id): return dismissed(id)
+            case .none, .presenting, .shown, .dismissing: return []
+            }
+        case .pageDeadline(let id):
+            guard phase == .running, page.id == id else { return [] }
+            return feed(.pageTimedOut, label: "page deadline passed")
+        case .pause(let token):
+            guard phase == .running, pauseToken == token else { return [] }
+            pauseToken = nil
+            return feed(.waitEnded, label: "wait ended")
+        }
+    }
+
+    /// What the flow hears when an operation's watchdog fires first.
+    static func timeoutEvent(_ operation: Operation, settings: Settings) -> FlowEvent {
+        switch operation {
+        case .call(let call):
+            let error = TransportError(.timeout, "no answer within \(Int(settings.callTimeout)) s")
+            return GatewayAPI.event(for: call, .failure(error), paymentId: settings.paymentId).event
+        case .resolver:
+            return .statusResolved(
+                .failure(
+                    FlowError(
+                        .statusLookupFailed, "the status resolver did not answer within \(settings.resolverTimeout) s",
+                        source: "status resolver")))
+        case .encryption:
+            return .encrypted(.failure(FlowError(.encryptionFailed, "encryption did not finish", source: "encryption")))
+        }
+    }
+
+    // MARK: - The terminal funnel
+
+    private mutating func finishRun(_ terminal: Terminal) -> [Effect] {
+        guard phase == .running else { return [] }
+        phase = .finishing(terminal)
+        var effects: [Effect] = []
+        if let current = operation { effects.append(.cancelTimer(.operation(current.token))) }
+        if let pauseToken { effects.append(.cancelTimer(.pause(pauseToken))) }
+        operation = nil
+        pauseToken = nil
+        gate = nil
+        switch page {
+        case .none: return effects + deliver()
+        case .presenting(let id, _): return effects + [.cancelTimer(.pageDeadline(id))]  // dismissed once shown
+        case .shown(let id): return effects + startDismiss(id)
+        case .dismissing: return effects  // delivered once dismissed
+        }
+    }
+
+    private mutating func deliver() -> [Effect] {
+        guard case .finishing(let terminal) = phase else { return [] }
+        phase = .delivered
+        return [.deliver(terminal)]
+    }
+
+    private mutating func nextToken() -> UInt64 {
+        counter += 1
+        return counter
+    }
+}
