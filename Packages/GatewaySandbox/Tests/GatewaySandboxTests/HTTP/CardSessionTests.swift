@@ -142,7 +142,9 @@ extension HTTPTests {
             let again = try flow.authenticate(sessionId).json()
             // A repeated authentication gives the same challenge.
             #expect((first["challenge"] as? [String: String]) == (again["challenge"] as? [String: String]))
-            #expect(try flow.challengeResult(sessionId).status == 400)  // not answered yet
+            let unanswered = try flow.challengeResult(sessionId)  // the buyer has not answered yet
+            #expect(unanswered.status == 409)
+            #expect(unanswered.errorCode == "CHALLENGE_NOT_COMPLETED")
             #expect(try flow.session(sessionId).sessionStatus == "CHALLENGE_REQUIRED")
 
             // The issuer's pages refuse bad input and keep serving.
@@ -153,6 +155,39 @@ extension HTTPTests {
             #expect(try gateway.postForm(submit, Array("acsTransID=nope&code=1234".utf8)).status == 404)
             let notify = try #require(URL(string: gateway.notificationURL(sessionId)))
             #expect(try gateway.postForm(notify, Array("cres=e30".utf8)).status == 400)
+        }
+
+        /// GATEWAY.md step 4: challenge-result before the buyer answered is
+        /// `409 CHALLENGE_NOT_COMPLETED` and changes nothing; the buyer may still answer, and an
+        /// answer on the issuer's page is enough for challenge-result, with or without `cres`
+        /// reaching the notification page.
+        @Test(arguments: [("1234", "COMPLETED", "Y", "SETTLED"), ("0000", "FAILED", "N", "FAILED")])
+        func challengeResultBeforeTheBuyerAnsweredIsChallengeNotCompleted(
+            _ code: String, _ status: String, _ transStatus: String, _ paymentStatus: String
+        ) throws {
+            let gateway = try TestGateway()
+            let flow = CardFlow(gateway)
+            let sessionId = try #require(try flow.createSession("5555555555554444").sessionId)
+            let authentication = try flow.authenticate(sessionId)
+            #expect(authentication.sessionStatus == "CHALLENGE_REQUIRED")
+            for _ in 0..<2 {
+                let early = try flow.challengeResult(sessionId)
+                #expect(early.status == 409)
+                #expect(early.errorCode == "CHALLENGE_NOT_COMPLETED")
+                #expect(((try early.json())["error"] as? [String: Any])?["message"] is String)
+                #expect(try flow.session(sessionId).sessionStatus == "CHALLENGE_REQUIRED")
+                #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == "INITIALIZED")
+            }
+
+            // Later, the buyer answers; the issuer's page would post cres, but it never arrives.
+            let result = try flow.answerChallengeWithoutNotification(authentication, code: code)
+            #expect(result.meta("egw-trans-status") == transStatus)
+            #expect(try flow.session(sessionId).sessionStatus == "CHALLENGE_REQUIRED")
+            let final = try flow.challengeResult(sessionId)
+            #expect(final.status == 200)
+            #expect(final.sessionStatus == status)
+            #expect(final.transStatus == transStatus)
+            #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == paymentStatus)
         }
 
         @Test func cardSessionOnAPaidPaymentIsAlreadyProcessed() throws {

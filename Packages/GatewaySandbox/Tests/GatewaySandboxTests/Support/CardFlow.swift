@@ -67,6 +67,20 @@ struct CardFlow {
             json: "{}")
     }
 
+    /// The buyer types `code` on the issuer's page and stops there: the `cres` never reaches
+    /// the notification page. Returns the issuer's result page.
+    func answerChallengeWithoutNotification(_ authentication: RawResponse, code: String) throws -> Page {
+        let challenge = try #require((try authentication.json())["challenge"] as? [String: String])
+        let acsURL = try #require(challenge["acsUrl"].flatMap(URL.init(string:)))
+        let creq = try #require(challenge["creq"])
+        let entry = try gateway.postForm(acsURL, Array("creq=\(creq)".utf8))
+        let form = try #require(Page(entry.text).form(id: "challenge-form"))
+        let submitted = try gateway.postForm(
+            try #require(URL(string: form.action)), form.body([("code", code), ("action", "submit")]))
+        #expect(submitted.status == 200)
+        return Page(submitted.text)
+    }
+
     func session(_ sessionId: String) throws -> RawResponse {
         try gateway.api("GET", gateway.sessionsURL(payment.paymentId, "/\(sessionId)"), key: payment.verificationKey)
     }
