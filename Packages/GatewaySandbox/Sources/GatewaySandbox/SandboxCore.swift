@@ -20,6 +20,8 @@ struct SandboxState: Sendable {
     var payments: [String: PaymentRecord] = [:]
     var sessions: [String: CardSession] = [:]
     var sessionsByACSTransID: [String: String] = [:]
+    /// Each payment's card-session ids, in creation order.
+    var sessionIDsByPayment: [String: [String]] = [:]
     var faults: FaultSchedule
     var log = RequestLog()
     var orderCounter = 0
@@ -207,6 +209,13 @@ final class SandboxCore: Sendable {
             return .failure(ErrorResponse(Pages.error(400, "The form could not be decoded.")))
         }
         return .success(pairs)
+    }
+
+    /// The card sessions of a payment in creation order (empty for an unknown payment).
+    func cardSessions(of paymentId: String) -> [CardSession] {
+        state.withLock { state in
+            (state.sessionIDsByPayment[paymentId] ?? []).compactMap { state.sessions[$0] }
+        }
     }
 
     private func constantTimeEquals(_ a: String, _ b: String) -> Bool {

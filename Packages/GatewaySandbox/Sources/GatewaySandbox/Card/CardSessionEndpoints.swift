@@ -76,6 +76,7 @@ extension SandboxCore {
             Self.finalize(&session, in: &state)
             state.sessions[sessionId] = session
             state.sessionsByACSTransID[acsTransID] = sessionId
+            state.sessionIDsByPayment[paymentId, default: []].append(sessionId)
             return session
         }
         return .json(201, sessionView(session))

@@ -188,6 +188,7 @@ extension HTTPTests {
             #expect(final.sessionStatus == status)
             #expect(final.transStatus == transStatus)
             #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == paymentStatus)
+            #expect(gateway.sandbox.cardSessions(paymentId: flow.payment.paymentId).map(\.status) == [status])
         }
 
         @Test func cardSessionOnAPaidPaymentIsAlreadyProcessed() throws {
@@ -204,6 +205,43 @@ extension HTTPTests {
             let form = try #require(Page(try gateway.get(hosted.payment.checkoutURL).text).form(id: "checkout-form"))
             _ = try gateway.postForm(URL(string: form.action)!, form.body([("choice", "pay")]))
             #expect(try hosted.createSession("5200828282828210").status == 409)
+        }
+
+        /// `Sandbox.paymentStatus` is the recorded truth and `Sandbox.cardSessions` shows every
+        /// session of the payment, in order, with the last four digits only.
+        @Test func paymentStatusAndCardSessionsRecordEachAttempt() throws {
+            let gateway = try TestGateway()
+            let flow = CardFlow(gateway)
+            let paymentId = flow.payment.paymentId
+            #expect(gateway.sandbox.cardSessions(paymentId: paymentId).isEmpty)
+            let declined = try #require(try flow.createSession("4000000000000002").sessionId)
+            #expect(gateway.sandbox.paymentStatus(paymentId) == "FAILED")  // no money moved
+            let waiting = try #require(try flow.createSession("5555555555554444").sessionId)
+            let paying = try #require(try flow.createSession("4111111111111111").sessionId)
+            #expect(
+                gateway.sandbox.cardSessions(paymentId: paymentId) == [
+                    SandboxCardSessionSummary(sessionId: declined, status: "FAILED", last4: "0002"),
+                    SandboxCardSessionSummary(sessionId: waiting, status: "AUTHENTICATION_REQUIRED", last4: "4444"),
+                    SandboxCardSessionSummary(sessionId: paying, status: "AUTHENTICATION_REQUIRED", last4: "1111"),
+                ])
+            #expect(try flow.authenticate(paying).sessionStatus == "COMPLETED")
+            #expect(gateway.sandbox.paymentStatus(paymentId) == "SETTLED")  // a later session settled it
+
+            // Settled: a further session is refused and none is created.
+            let refused = try flow.createSession("4111111111111111")
+            #expect(refused.status == 409)
+            #expect(refused.errorCode == "PAYMENT_ALREADY_PROCESSED")
+            let sessions = gateway.sandbox.cardSessions(paymentId: paymentId)
+            #expect(sessions.map(\.id) == [declined, waiting, paying])
+            #expect(sessions.map(\.status) == ["FAILED", "AUTHENTICATION_REQUIRED", "COMPLETED"])
+            #expect(sessions.map(\.description).joined().contains("4111111111111111") == false)
+            #expect(sessions[2].description == "\(paying) COMPLETED •••• 1111")
+            // The merchant view lists them in the same order.
+            let view = try gateway.get(gateway.url("/sandbox/payments/\(paymentId)")).json()
+            let listed = try #require(view["cardSessions"] as? [[String: Any]])
+            #expect(listed.compactMap { $0["sessionId"] as? String } == [declined, waiting, paying])
+            #expect(gateway.sandbox.cardSessions(paymentId: "pay_unknown").isEmpty)
+            #expect(gateway.sandbox.paymentStatus("pay_unknown") == nil)
         }
 
         @Test func aSessionCompletingAfterAnotherPaidFails() throws {
