@@ -34,7 +34,11 @@ struct IdempotencyStore: Sendable {
     /// How long an answer is kept: 24 hours.
     static let lifetime: TimeInterval = 24 * 60 * 60
 
+    /// How often expired answers of other keys are dropped (the key asked for is checked each time).
+    static let sweepInterval: TimeInterval = 60 * 60
+
     private var entries: [Scope: Entry] = [:]
+    private var lastSweep: Date?
 
     /// The number of keys held (in progress or stored, expired ones not yet dropped included).
     var count: Int { entries.count }
@@ -46,9 +50,12 @@ struct IdempotencyStore: Sendable {
     static func keepsAnswer(status: Int) -> Bool { (200..<400).contains(status) }
 
     /// Decides for one request with `key` whose method, path and body hash to `digest`.
-    /// Answers stored `lifetime` ago or longer are dropped first.
+    /// An answer stored `lifetime` ago or longer counts as absent (and is dropped).
     mutating func admit(_ scope: Scope, digest: RequestDigest, now: Date) -> Admission {
-        dropExpired(now: now)
+        sweepIfDue(now: now)
+        if case .stored(_, _, let storedAt) = entries[scope], Self.isExpired(storedAt, now: now) {
+            entries[scope] = nil
+        }
         switch entries[scope] {
         case nil:
             entries[scope] = .handling(digest)
@@ -75,11 +82,19 @@ struct IdempotencyStore: Sendable {
         }
     }
 
-    private mutating func dropExpired(now: Date) {
+    private static func isExpired(_ storedAt: Date, now: Date) -> Bool {
+        now.timeIntervalSince(storedAt) >= lifetime
+    }
+
+    /// Drops every expired answer, at most once per `sweepInterval`, so memory stays bounded
+    /// without scanning all keys on every request.
+    private mutating func sweepIfDue(now: Date) {
+        if let lastSweep, now.timeIntervalSince(lastSweep) < Self.sweepInterval, now >= lastSweep { return }
+        lastSweep = now
         entries = entries.filter { _, entry in
             switch entry {
             case .handling: true
-            case .stored(_, _, let storedAt): now.timeIntervalSince(storedAt) < Self.lifetime
+            case .stored(_, _, let storedAt): !Self.isExpired(storedAt, now: now)
             }
         }
     }

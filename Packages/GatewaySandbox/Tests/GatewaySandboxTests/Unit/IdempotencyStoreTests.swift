@@ -50,6 +50,26 @@ import Testing
         #expect(store.count == 1)
     }
 
+    @Test func expiredAnswersOfOtherKeysAreSweptHourly() {
+        var store = IdempotencyStore()
+        for key in ["a", "b", "c"] {
+            let scope = IdempotencyStore.Scope(paymentId: "pay_1", key: key)
+            _ = store.admit(scope, digest: Self.digest(key), now: Self.t0)
+            store.finish(scope, answer: Self.answer(201), now: Self.t0)
+        }
+        let held = IdempotencyStore.Scope(paymentId: "pay_1", key: "held")
+        _ = store.admit(held, digest: Self.digest("held"), now: Self.t0 + 86_400 - 1)
+        #expect(store.count == 4)
+        // Expired, but the last sweep (at the admission of "held") was less than an hour ago.
+        let late = IdempotencyStore.Scope(paymentId: "pay_2", key: "late")
+        #expect(Self.kind(store.admit(late, digest: Self.digest("x"), now: Self.t0 + 86_400)) == "handle")
+        #expect(store.count == 5)
+        // An hour later: the stored answers are swept; the keys still being handled are kept.
+        let later = Self.t0 + 86_399 + 3_600
+        #expect(Self.kind(store.admit(held, digest: Self.digest("held"), now: later)) == "in progress")
+        #expect(store.count == 2)
+    }
+
     @Test(arguments: [(200, true), (201, true), (303, true), (400, false), (401, false), (409, false), (422, false)])
     func onlyAppliedAnswersAreKept(_ status: Int, _ kept: Bool) {
         var store = IdempotencyStore()
