@@ -21,11 +21,18 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        // The system libcrypto (OpenSSL 3), for SHA-256 only; reached with `internal import`.
+        .systemLibrary(
+            name: "CSandboxOpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "GatewaySandbox",
             dependencies: [
                 "CMicroHTTPD",
                 "CMicroHTTPDShim",
+                "CSandboxOpenSSL",
                 .product(name: "StatusMapping", package: "StatusMapping"),
                 .product(name: "JWE", package: "JWE"),
             ]

@@ -126,9 +126,30 @@ public final class Sandbox: Sendable {
             amount: record.amount, currency: record.currency, orderNumber: record.orderNumber)
     }
 
-    /// The payment's platform status (`INITIALIZED`, `SETTLED`, ...), or `nil` for an unknown id.
+    /// The payment's platform status, as the gateway records it: the truth a test compares an
+    /// SDK outcome with. `nil` for an unknown id.
+    ///
+    /// `SETTLED` means money moved: the hosted page's `pay`, or a card session that reached
+    /// `COMPLETED`. `FAILED`: the hosted page's `decline`, or a card session that reached
+    /// `FAILED` (no money moved; a later card session may still settle the payment).
+    /// `CANCELLED`, `ABANDONED`, `SENT_FOR_PROCESSING`: the hosted page's other choices.
+    /// `INITIALIZED`: nothing decided yet (a session waiting for authentication or a challenge
+    /// leaves it there). A payment `SETTLED` or `SENT_FOR_PROCESSING` refuses further card
+    /// sessions (`409 PAYMENT_ALREADY_PROCESSED`), and a session completing after another paid
+    /// ends `FAILED` (`PAYMENT_ALREADY_PROCESSED`) without changing the status.
     public func paymentStatus(_ paymentId: String) -> String? {
         core.state.withLock { $0.payments[paymentId]?.status }
+    }
+
+    /// The card sessions of a payment, in the order they were created; empty for an unknown
+    /// payment or one without card sessions.
+    ///
+    /// Read-only, for tests: for example, to check that a request sent again with the same
+    /// `Idempotency-Key` did not create a second session. Carries the last four digits only.
+    public func cardSessions(paymentId: String) -> [SandboxCardSessionSummary] {
+        core.cardSessions(of: paymentId).map {
+            SandboxCardSessionSummary(sessionId: $0.id, status: $0.status, last4: $0.last4)
+        }
     }
 
     /// Adds a fault (see `SandboxFault` for the order faults are checked in).
@@ -181,4 +202,21 @@ public struct SandboxPayment: Sendable, Equatable {
     public let currency: String
     /// The order number the backend sent (or the sandbox made up).
     public let orderNumber: String
+}
+
+/// A card session as `Sandbox.cardSessions(paymentId:)` shows it: never more of the card than
+/// its last four digits.
+public struct SandboxCardSessionSummary: Sendable, Equatable, Identifiable, CustomStringConvertible {
+    /// The session id (`cs_...`), as the card-session endpoints answer it.
+    public let sessionId: String
+    /// The wire status: `AUTHENTICATION_REQUIRED`, `CHALLENGE_REQUIRED`, `COMPLETED` or `FAILED`.
+    public let status: String
+    /// The last four digits of the card number.
+    public let last4: String
+
+    /// The session id.
+    public var id: String { sessionId }
+
+    /// `cs_... COMPLETED •••• 1111`.
+    public var description: String { "\(sessionId) \(status) •••• \(last4)" }
 }

@@ -20,8 +20,11 @@ struct SandboxState: Sendable {
     var payments: [String: PaymentRecord] = [:]
     var sessions: [String: CardSession] = [:]
     var sessionsByACSTransID: [String: String] = [:]
+    /// Each payment's card-session ids, in creation order.
+    var sessionIDsByPayment: [String: [String]] = [:]
     var faults: FaultSchedule
     var log = RequestLog()
+    var idempotency = IdempotencyStore()
     var orderCounter = 0
 
     init(seed: UInt64) {
@@ -80,14 +83,28 @@ final class SandboxCore: Sendable {
         if let endpoint = route.endpoint {
             decision = state.withLock { $0.faults.decide(for: endpoint) }
         }
-        if decision.latency > .zero { pause(decision.latency) }
-        if decision.rotateKey { keys.rotate() }
 
         var response: HTTPResponse
+        var replayed = false
         if let fault = decision.action, !fault.processesRequest {
+            // The request never reaches the gateway: nothing is applied, nothing stored for its key.
+            delay(decision)
             response = fault.apply(to: nil)
         } else {
-            response = dispatch(route, request)
+            // Admitted before the delay, so a repeat arriving meanwhile sees the key in progress.
+            let gate = admitIdempotent(route, request)
+            delay(decision)
+            switch gate {
+            case .pass:
+                response = dispatch(route, request)
+            case .answer(let early, let isReplay):
+                response = early
+                replayed = isReplay
+            case .handle(let scope):
+                response = dispatch(route, request)
+                finishIdempotent(scope, answer: response)
+            }
+            // A fault replaces the answer on the wire only; the stored one is the real one.
             if let fault = decision.action { response = fault.apply(to: response) }
         }
 
@@ -97,11 +114,18 @@ final class SandboxCore: Sendable {
             let entry = state.withLock {
                 $0.log.append(
                     method: request.method, path: request.path, endpoint: route.endpoint, status: status,
-                    duration: duration, faults: decision.applied, requestId: request.header("X-Request-Id"))
+                    duration: duration, faults: decision.applied, requestId: request.header("X-Request-Id"),
+                    replayed: replayed)
             }
             settings.observer?(entry)
         }
         return response
+    }
+
+    /// The injected latency, then the key rotation, of a fault decision.
+    private func delay(_ decision: FaultSchedule.Decision) {
+        if decision.latency > .zero { pause(decision.latency) }
+        if decision.rotateKey { keys.rotate() }
     }
 
     /// Sleeps in short slices through the injected sleeper, ending early when stopping.
@@ -207,6 +231,13 @@ final class SandboxCore: Sendable {
             return .failure(ErrorResponse(Pages.error(400, "The form could not be decoded.")))
         }
         return .success(pairs)
+    }
+
+    /// The card sessions of a payment in creation order (empty for an unknown payment).
+    func cardSessions(of paymentId: String) -> [CardSession] {
+        state.withLock { state in
+            (state.sessionIDsByPayment[paymentId] ?? []).compactMap { state.sessions[$0] }
+        }
     }
 
     private func constantTimeEquals(_ a: String, _ b: String) -> Bool {

@@ -44,8 +44,26 @@ struct CardSession: Sendable, Equatable {
         case changed
         /// A repeated call: nothing changed, answer with the session as it stands.
         case unchanged
-        /// Not allowed in this state (400 INVALID_REQUEST with this message).
-        case refused(String)
+        /// Not allowed in this state; nothing changed. The refusal says how to answer.
+        case refused(Refusal)
+    }
+
+    /// Why an event was refused, as the gateway answers it: a status, an error code, a message.
+    struct Refusal: Sendable, Equatable {
+        var status: Int
+        var code: String
+        var message: String
+
+        /// The event does not fit the session's state (`400 INVALID_REQUEST`).
+        static func outOfOrder(_ message: String) -> Refusal {
+            Refusal(status: 400, code: "INVALID_REQUEST", message: message)
+        }
+
+        /// challenge-result while the issuer has no answer from the buyer yet
+        /// (`409 CHALLENGE_NOT_COMPLETED`, GATEWAY.md step 4): the session stays `CHALLENGE_REQUIRED`
+        /// and the buyer may still answer.
+        static let challengeNotCompleted = Refusal(
+            status: 409, code: "CHALLENGE_NOT_COMPLETED", message: "the buyer has not answered the challenge yet")
     }
 
     static let challengeCode = "1234"
@@ -140,7 +158,8 @@ struct CardSession: Sendable, Equatable {
         case .challengeRequired:
             return .unchanged
         case .completed(let transStatus, _), .failed(let transStatus, _, _):
-            return transStatus == nil ? .refused("this session needed no authentication: it is \(status)") : .unchanged
+            return transStatus == nil
+                ? .refused(.outOfOrder("this session needed no authentication: it is \(status)")) : .unchanged
         }
     }
 
@@ -155,7 +174,7 @@ struct CardSession: Sendable, Equatable {
         case .completed(_, true), .failed(_, _, true):
             return .unchanged
         case .authenticationRequired, .completed(_, false), .failed(_, _, false):
-            return .refused("no challenge is pending on this session")
+            return .refused(.outOfOrder("no challenge is pending on this session"))
         }
     }
 
@@ -174,16 +193,19 @@ struct CardSession: Sendable, Equatable {
     mutating func notify(transStatus: String) -> Transition {
         switch state {
         case .challengeRequired(.answered(let answered)):
-            guard answered == transStatus else { return .refused("cres does not match the issuer's result") }
+            guard answered == transStatus else {
+                return .refused(.outOfOrder("cres does not match the issuer's result"))
+            }
             state = .challengeRequired(.notified(transStatus: answered))
             return .changed
         case .challengeRequired(.notified(let answered)), .completed(let answered?, true),
             .failed(let answered?, _, true):
-            return answered == transStatus ? .unchanged : .refused("cres does not match the issuer's result")
+            return answered == transStatus
+                ? .unchanged : .refused(.outOfOrder("cres does not match the issuer's result"))
         case .challengeRequired(.awaitingCode):
-            return .refused("the challenge has not been answered")
+            return .refused(.outOfOrder("the challenge has not been answered"))
         case .authenticationRequired, .completed, .failed:
-            return .refused("no challenge is pending on this session")
+            return .refused(.outOfOrder("no challenge is pending on this session"))
         }
     }
 
@@ -191,6 +213,10 @@ struct CardSession: Sendable, Equatable {
     ///
     /// As in EMV 3-D Secure 2 (the ACS reports to the 3DS server directly), the result is
     /// known as soon as the buyer answered, whether or not `cres` reached the notification page.
+    /// Before the buyer answered it is `challengeNotCompleted` and nothing changes, so a later
+    /// answer and a later challenge-result still complete the session. Per state:
+    /// `awaitingCode` refused (409 `CHALLENGE_NOT_COMPLETED`); `answered`, `notified` final
+    /// (`Y` completed, else failed); final after a challenge: unchanged; no challenge: out of order.
     mutating func challengeResult() -> Transition {
         switch state {
         case .challengeRequired(.answered(let transStatus)), .challengeRequired(.notified(let transStatus)):
@@ -204,11 +230,11 @@ struct CardSession: Sendable, Equatable {
             }
             return .changed
         case .challengeRequired(.awaitingCode):
-            return .refused("the challenge has not been completed")
+            return .refused(.challengeNotCompleted)
         case .completed(_, true), .failed(_, _, true):
             return .unchanged
         case .authenticationRequired, .completed(_, false), .failed(_, _, false):
-            return .refused("no challenge was required on this session")
+            return .refused(.outOfOrder("no challenge was required on this session"))
         }
     }
 

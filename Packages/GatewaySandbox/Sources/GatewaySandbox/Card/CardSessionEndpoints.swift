@@ -76,6 +76,7 @@ extension SandboxCore {
             Self.finalize(&session, in: &state)
             state.sessions[sessionId] = session
             state.sessionsByACSTransID[acsTransID] = sessionId
+            state.sessionIDsByPayment[paymentId, default: []].append(sessionId)
             return session
         }
         return .json(201, sessionView(session))
@@ -135,7 +136,8 @@ extension SandboxCore {
         return transition(sessionId) { $0.challengeResult() }
     }
 
-    /// Runs one state-machine event on a session and answers with the session (or 400 when refused).
+    /// Runs one state-machine event on a session and answers with the session, or with the
+    /// refusal's status and code (nothing changes then).
     private func transition(_ sessionId: String, _ event: (inout CardSession) -> CardSession.Transition) -> HTTPResponse
     {
         let outcome = state.withLock { state -> Result<CardSession, ErrorResponse> in
@@ -143,8 +145,8 @@ extension SandboxCore {
                 return .failure(ErrorResponse(Self.sessionNotFound(sessionId)))
             }
             switch event(&session) {
-            case .refused(let reason):
-                return .failure(ErrorResponse(.error(400, "INVALID_REQUEST", reason)))
+            case .refused(let refusal):
+                return .failure(ErrorResponse(.error(refusal.status, refusal.code, refusal.message)))
             case .changed:
                 Self.finalize(&session, in: &state)
                 state.sessions[sessionId] = session

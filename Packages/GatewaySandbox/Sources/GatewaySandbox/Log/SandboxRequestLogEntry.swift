@@ -19,10 +19,13 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
     public let faults: [String]
     /// The request's `X-Request-Id` header, if it had one.
     public let requestId: String?
+    /// True when the answer was the one stored for the request's `Idempotency-Key`, sent again
+    /// (with `Idempotent-Replayed: true`) without handling the request.
+    public let replayed: Bool
 
-    /// `POST /path -> 201 (12 ms) [faults]`.
+    /// `POST /path -> 201 (12 ms) [faults]`, with ` replayed` after the status for a replayed answer.
     public var description: String {
-        let shown = status.map(String.init) ?? "dropped"
+        let shown = (status.map(String.init) ?? "dropped") + (replayed ? " replayed" : "")
         let extra = faults.isEmpty ? "" : " [\(faults.joined(separator: ", "))]"
         return "\(method) \(path) -> \(shown) (\(SandboxFault.Kind.milliseconds(duration)) ms)\(extra)"
     }
@@ -36,6 +39,7 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
                 "durationMs": .int(Int(SandboxFault.Kind.milliseconds(duration))),
                 "faults": .array(faults.map { .string($0) }),
                 "requestId": requestId.map { .string($0) } ?? .null,
+                "replayed": .bool(replayed),
             ]))
     }
 }
@@ -49,12 +53,12 @@ struct RequestLog: Sendable {
     @discardableResult
     mutating func append(
         method: String, path: String, endpoint: SandboxEndpoint?, status: Int?, duration: Duration, faults: [String],
-        requestId: String?
+        requestId: String?, replayed: Bool = false
     ) -> SandboxRequestLogEntry {
         sequence += 1
         let entry = SandboxRequestLogEntry(
             sequence: sequence, method: method, path: path, endpoint: endpoint, status: status, duration: duration,
-            faults: faults, requestId: requestId)
+            faults: faults, requestId: requestId, replayed: replayed)
         entries.append(entry)
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         return entry

@@ -60,16 +60,12 @@ extension SandboxCore {
         return .json(201, merchantView(payment, includeKey: true))
     }
 
-    /// `GET /sandbox/payments/{id}`: the payment with its card sessions (never card data).
+    /// `GET /sandbox/payments/{id}`: the payment with its card sessions in creation order (never card data).
     func merchantGetPayment(_ paymentId: String) -> HTTPResponse {
-        let found = state.withLock { state -> (PaymentRecord, [CardSession])? in
-            guard let payment = state.payments[paymentId] else { return nil }
-            let sessions = state.sessions.values.filter { $0.paymentId == paymentId }.sorted { $0.id < $1.id }
-            return (payment, sessions)
-        }
-        guard let (payment, sessions) = found else {
+        guard let payment = state.withLock({ $0.payments[paymentId] }) else {
             return .error(404, "PAYMENT_NOT_FOUND", "no payment \(paymentId)")
         }
+        let sessions = cardSessions(of: paymentId)
         guard case .object(var view) = merchantView(payment, includeKey: true) else {
             return .error(500, "INTERNAL_ERROR", "")
         }

@@ -86,16 +86,17 @@ extension SandboxCore {
     }
 
     /// Runs one event of the challenge pages on `session` (stored as `sessionId`), under the
-    /// caller's lock: the session as it stands afterwards, stored when it changed, or the 400
-    /// page when the event is refused. These events never make a session final, so no payment
-    /// is settled here (compare `transition` of the card-session endpoints).
+    /// caller's lock: the session as it stands afterwards, stored when it changed, or an error
+    /// page with the refusal's status (400 for these events) when the event is refused. These
+    /// events never make a session final, so no payment is settled here (compare `transition`
+    /// of the card-session endpoints).
     private static func pageEvent(
         on session: CardSession, _ sessionId: String, in state: inout SandboxState,
         _ event: (inout CardSession) -> CardSession.Transition
     ) -> Result<CardSession, ErrorResponse> {
         var session = session
         switch event(&session) {
-        case .refused(let reason): return .failure(ErrorResponse(Pages.error(400, "\(reason).")))
+        case .refused(let refusal): return .failure(ErrorResponse(Pages.error(refusal.status, "\(refusal.message).")))
         case .changed: state.sessions[sessionId] = session
         case .unchanged: break
         }

@@ -142,7 +142,9 @@ extension HTTPTests {
             let again = try flow.authenticate(sessionId).json()
             // A repeated authentication gives the same challenge.
             #expect((first["challenge"] as? [String: String]) == (again["challenge"] as? [String: String]))
-            #expect(try flow.challengeResult(sessionId).status == 400)  // not answered yet
+            let unanswered = try flow.challengeResult(sessionId)  // the buyer has not answered yet
+            #expect(unanswered.status == 409)
+            #expect(unanswered.errorCode == "CHALLENGE_NOT_COMPLETED")
             #expect(try flow.session(sessionId).sessionStatus == "CHALLENGE_REQUIRED")
 
             // The issuer's pages refuse bad input and keep serving.
@@ -153,6 +155,40 @@ extension HTTPTests {
             #expect(try gateway.postForm(submit, Array("acsTransID=nope&code=1234".utf8)).status == 404)
             let notify = try #require(URL(string: gateway.notificationURL(sessionId)))
             #expect(try gateway.postForm(notify, Array("cres=e30".utf8)).status == 400)
+        }
+
+        /// GATEWAY.md step 4: challenge-result before the buyer answered is
+        /// `409 CHALLENGE_NOT_COMPLETED` and changes nothing; the buyer may still answer, and an
+        /// answer on the issuer's page is enough for challenge-result, with or without `cres`
+        /// reaching the notification page.
+        @Test(arguments: [("1234", "COMPLETED", "Y", "SETTLED"), ("0000", "FAILED", "N", "FAILED")])
+        func challengeResultBeforeTheBuyerAnsweredIsChallengeNotCompleted(
+            _ code: String, _ status: String, _ transStatus: String, _ paymentStatus: String
+        ) throws {
+            let gateway = try TestGateway()
+            let flow = CardFlow(gateway)
+            let sessionId = try #require(try flow.createSession("5555555555554444").sessionId)
+            let authentication = try flow.authenticate(sessionId)
+            #expect(authentication.sessionStatus == "CHALLENGE_REQUIRED")
+            for _ in 0..<2 {
+                let early = try flow.challengeResult(sessionId)
+                #expect(early.status == 409)
+                #expect(early.errorCode == "CHALLENGE_NOT_COMPLETED")
+                #expect(((try early.json())["error"] as? [String: Any])?["message"] is String)
+                #expect(try flow.session(sessionId).sessionStatus == "CHALLENGE_REQUIRED")
+                #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == "INITIALIZED")
+            }
+
+            // Later, the buyer answers; the issuer's page would post cres, but it never arrives.
+            let result = try flow.answerChallengeWithoutNotification(authentication, code: code)
+            #expect(result.meta("egw-trans-status") == transStatus)
+            #expect(try flow.session(sessionId).sessionStatus == "CHALLENGE_REQUIRED")
+            let final = try flow.challengeResult(sessionId)
+            #expect(final.status == 200)
+            #expect(final.sessionStatus == status)
+            #expect(final.transStatus == transStatus)
+            #expect(gateway.sandbox.paymentStatus(flow.payment.paymentId) == paymentStatus)
+            #expect(gateway.sandbox.cardSessions(paymentId: flow.payment.paymentId).map(\.status) == [status])
         }
 
         @Test func cardSessionOnAPaidPaymentIsAlreadyProcessed() throws {
@@ -169,6 +205,43 @@ extension HTTPTests {
             let form = try #require(Page(try gateway.get(hosted.payment.checkoutURL).text).form(id: "checkout-form"))
             _ = try gateway.postForm(URL(string: form.action)!, form.body([("choice", "pay")]))
             #expect(try hosted.createSession("5200828282828210").status == 409)
+        }
+
+        /// `Sandbox.paymentStatus` is the recorded truth and `Sandbox.cardSessions` shows every
+        /// session of the payment, in order, with the last four digits only.
+        @Test func paymentStatusAndCardSessionsRecordEachAttempt() throws {
+            let gateway = try TestGateway()
+            let flow = CardFlow(gateway)
+            let paymentId = flow.payment.paymentId
+            #expect(gateway.sandbox.cardSessions(paymentId: paymentId).isEmpty)
+            let declined = try #require(try flow.createSession("4000000000000002").sessionId)
+            #expect(gateway.sandbox.paymentStatus(paymentId) == "FAILED")  // no money moved
+            let waiting = try #require(try flow.createSession("5555555555554444").sessionId)
+            let paying = try #require(try flow.createSession("4111111111111111").sessionId)
+            #expect(
+                gateway.sandbox.cardSessions(paymentId: paymentId) == [
+                    SandboxCardSessionSummary(sessionId: declined, status: "FAILED", last4: "0002"),
+                    SandboxCardSessionSummary(sessionId: waiting, status: "AUTHENTICATION_REQUIRED", last4: "4444"),
+                    SandboxCardSessionSummary(sessionId: paying, status: "AUTHENTICATION_REQUIRED", last4: "1111"),
+                ])
+            #expect(try flow.authenticate(paying).sessionStatus == "COMPLETED")
+            #expect(gateway.sandbox.paymentStatus(paymentId) == "SETTLED")  // a later session settled it
+
+            // Settled: a further session is refused and none is created.
+            let refused = try flow.createSession("4111111111111111")
+            #expect(refused.status == 409)
+            #expect(refused.errorCode == "PAYMENT_ALREADY_PROCESSED")
+            let sessions = gateway.sandbox.cardSessions(paymentId: paymentId)
+            #expect(sessions.map(\.id) == [declined, waiting, paying])
+            #expect(sessions.map(\.status) == ["FAILED", "AUTHENTICATION_REQUIRED", "COMPLETED"])
+            #expect(sessions.map(\.description).joined().contains("4111111111111111") == false)
+            #expect(sessions[2].description == "\(paying) COMPLETED •••• 1111")
+            // The merchant view lists them in the same order.
+            let view = try gateway.get(gateway.url("/sandbox/payments/\(paymentId)")).json()
+            let listed = try #require(view["cardSessions"] as? [[String: Any]])
+            #expect(listed.compactMap { $0["sessionId"] as? String } == [declined, waiting, paying])
+            #expect(gateway.sandbox.cardSessions(paymentId: "pay_unknown").isEmpty)
+            #expect(gateway.sandbox.paymentStatus("pay_unknown") == nil)
         }
 
         @Test func aSessionCompletingAfterAnotherPaidFails() throws {

@@ -35,12 +35,14 @@ struct CardFlow {
         try JWEEncrypter(recipient: key ?? fetchKey()).encrypt(Array(plaintext.utf8))
     }
 
-    func create(encryptedCard: String) throws -> RawResponse {
-        try create(json: #"{"encryptedCard": "\#(encryptedCard)"}"#)
+    func create(encryptedCard: String, idempotencyKey: String? = nil) throws -> RawResponse {
+        try create(json: #"{"encryptedCard": "\#(encryptedCard)"}"#, idempotencyKey: idempotencyKey)
     }
 
-    func create(json: String) throws -> RawResponse {
-        try gateway.api("POST", gateway.sessionsURL(payment.paymentId), key: payment.verificationKey, json: json)
+    func create(json: String, idempotencyKey: String? = nil) throws -> RawResponse {
+        try gateway.api(
+            "POST", gateway.sessionsURL(payment.paymentId), key: payment.verificationKey, json: json,
+            idempotencyKey: idempotencyKey)
     }
 
     /// Creates a session for a card number; returns the 201 body.
@@ -48,8 +50,9 @@ struct CardFlow {
         try create(encryptedCard: try seal(Self.cardJSON(number)))
     }
 
-    func authenticate(_ sessionId: String, notificationURL: String? = nil, browser: String? = nil) throws -> RawResponse
-    {
+    func authenticate(
+        _ sessionId: String, notificationURL: String? = nil, browser: String? = nil, idempotencyKey: String? = nil
+    ) throws -> RawResponse {
         let url = notificationURL ?? gateway.notificationURL(sessionId)
         let browserJSON =
             browser
@@ -57,14 +60,28 @@ struct CardFlow {
         return try gateway.api(
             "POST", gateway.sessionsURL(payment.paymentId, "/\(sessionId)/authentication"),
             key: payment.verificationKey,
-            json: #"{"notificationUrl": "\#(url)", "browser": \#(browserJSON)}"#)
+            json: #"{"notificationUrl": "\#(url)", "browser": \#(browserJSON)}"#, idempotencyKey: idempotencyKey)
     }
 
-    func challengeResult(_ sessionId: String) throws -> RawResponse {
+    func challengeResult(_ sessionId: String, idempotencyKey: String? = nil) throws -> RawResponse {
         try gateway.api(
             "POST", gateway.sessionsURL(payment.paymentId, "/\(sessionId)/challenge-result"),
             key: payment.verificationKey,
-            json: "{}")
+            json: "{}", idempotencyKey: idempotencyKey)
+    }
+
+    /// The buyer types `code` on the issuer's page and stops there: the `cres` never reaches
+    /// the notification page. Returns the issuer's result page.
+    func answerChallengeWithoutNotification(_ authentication: RawResponse, code: String) throws -> Page {
+        let challenge = try #require((try authentication.json())["challenge"] as? [String: String])
+        let acsURL = try #require(challenge["acsUrl"].flatMap(URL.init(string:)))
+        let creq = try #require(challenge["creq"])
+        let entry = try gateway.postForm(acsURL, Array("creq=\(creq)".utf8))
+        let form = try #require(Page(entry.text).form(id: "challenge-form"))
+        let submitted = try gateway.postForm(
+            try #require(URL(string: form.action)), form.body([("code", code), ("action", "submit")]))
+        #expect(submitted.status == 200)
+        return Page(submitted.text)
     }
 
     func session(_ sessionId: String) throws -> RawResponse {

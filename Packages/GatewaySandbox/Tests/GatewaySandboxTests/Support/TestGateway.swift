@@ -10,14 +10,19 @@ final class TestGateway: Sendable {
     /// Every slice of injected latency the sandbox asked its sleeper for (nothing really sleeps).
     let sleeps: SleepLog
 
+    /// `sleep`, when given, is called after each slice of injected latency is recorded (a test
+    /// can hold a request there).
     init(
         seed: UInt64 = 1, keys: (any CardKeyService)? = nil, keyMaxAge: Int = 300,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, sleep: (@Sendable (Duration) -> Void)? = nil
     ) throws {
         var configuration = Sandbox.Configuration(seed: seed, keyMaxAge: keyMaxAge)
         configuration.now = now
         let sleeps = SleepLog()
-        configuration.sleep = { duration in sleeps.record(duration) }
+        configuration.sleep = { duration in
+            sleeps.record(duration)
+            sleep?(duration)
+        }
         self.sleeps = sleeps
         sandbox = try Sandbox(configuration: configuration, keys: keys ?? JWECardKeys(key: TestKeys.shared))
     }
@@ -44,20 +49,24 @@ final class TestGateway: Sendable {
         sandbox.checkoutBaseURL.absoluteString + "/checkout/3ds/notification/\(sessionId)"
     }
 
-    /// A checkout-API call with the GATEWAY.md headers; pass `nil` to leave one out.
+    /// A checkout-API call with the GATEWAY.md headers; pass `nil` to leave one out
+    /// (`idempotencyKey` is left out unless given).
     func api(
-        _ method: String, _ url: URL, key: String?, requestId: String? = UUID().uuidString, json: String? = nil
+        _ method: String, _ url: URL, key: String?, requestId: String? = UUID().uuidString, json: String? = nil,
+        idempotencyKey: String? = nil
     ) throws -> RawResponse {
         var headers: [(String, String)] = [("Accept", "application/json"), ("User-Agent", "GatewaySandboxTests/1")]
         if let key { headers.append(("Obp-Verification-Key", key)) }
         if let requestId { headers.append(("X-Request-Id", requestId)) }
+        if let idempotencyKey { headers.append(("Idempotency-Key", idempotencyKey)) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
         return try RawHTTPClient.request(method, url, headers: headers, body: json.map { Array($0.utf8) })
     }
 
-    func postForm(_ url: URL, _ body: [UInt8]) throws -> RawResponse {
-        try RawHTTPClient.request(
-            "POST", url, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
+    func postForm(_ url: URL, _ body: [UInt8], idempotencyKey: String? = nil) throws -> RawResponse {
+        var headers = [("Content-Type", "application/x-www-form-urlencoded")]
+        if let idempotencyKey { headers.append(("Idempotency-Key", idempotencyKey)) }
+        return try RawHTTPClient.request("POST", url, headers: headers, body: body)
     }
 
     func get(_ url: URL) throws -> RawResponse { try RawHTTPClient.request("GET", url) }

@@ -20,7 +20,7 @@ import Testing
         #expect(s.isFinal)
         // A repeated authentication answers the same session again.
         #expect(s.authenticate(notificationURL: "n") == .unchanged)
-        #expect(s.challengeResult() == .refused("no challenge was required on this session"))
+        #expect(s.challengeResult() == .refused(.outOfOrder("no challenge was required on this session")))
     }
 
     @Test func rejectedAndNotAuthenticatedCarryFailureCodes() {
@@ -35,18 +35,19 @@ import Testing
     @Test(arguments: [("1234", "COMPLETED", "Y"), ("0000", "FAILED", "N"), ("", "FAILED", "N")])
     func challenge(_ code: String, _ expected: String, _ transStatus: String) {
         var s = session(.challenge)
-        #expect(s.challengeResult() == .refused("no challenge was required on this session"))
+        #expect(s.challengeResult() == .refused(.outOfOrder("no challenge was required on this session")))
         #expect(s.authenticate(notificationURL: "https://n") == .changed)
         #expect(s.status == "CHALLENGE_REQUIRED")
         #expect(s.transStatus == "C")
         #expect(s.notificationURL == "https://n")
-        #expect(s.challengeResult() == .refused("the challenge has not been completed"))
-        #expect(s.notify(transStatus: transStatus) == .refused("the challenge has not been answered"))
+        #expect(s.challengeResult() == .refused(.challengeNotCompleted))
+        #expect(s.notify(transStatus: transStatus) == .refused(.outOfOrder("the challenge has not been answered")))
         #expect(s.answerChallenge(code: code) == .changed)
         #expect(s.challengeAnswer == transStatus)
         #expect(s.answerChallenge(code: "1234") == .unchanged)  // one attempt: the first answer stands
         #expect(
-            s.notify(transStatus: transStatus == "Y" ? "N" : "Y") == .refused("cres does not match the issuer's result")
+            s.notify(transStatus: transStatus == "Y" ? "N" : "Y")
+                == .refused(.outOfOrder("cres does not match the issuer's result"))
         )
         #expect(s.notify(transStatus: transStatus) == .changed)
         #expect(s.notify(transStatus: transStatus) == .unchanged)
@@ -64,13 +65,41 @@ import Testing
         #expect(s.status == "COMPLETED")
     }
 
+    /// challenge-result in each challenge progress: not answered is `409 CHALLENGE_NOT_COMPLETED`
+    /// and changes nothing; answered (with or without the notification) is final.
+    @Test func challengeResultInEachProgress() {
+        var s = session(.challenge)
+        _ = s.authenticate(notificationURL: "n")
+        let refusal = CardSession.Refusal.challengeNotCompleted
+        #expect((refusal.status, refusal.code) == (409, "CHALLENGE_NOT_COMPLETED"))
+        let before = s
+        #expect(s.challengeResult() == .refused(.challengeNotCompleted))
+        #expect(s.challengeResult() == .refused(.challengeNotCompleted))
+        #expect(s == before)
+        #expect(s.status == "CHALLENGE_REQUIRED")
+        // The buyer may still answer after a refused challenge-result.
+        #expect(s.answerChallenge(code: "0000") == .changed)
+        #expect(s.challengeResult() == .changed)
+        #expect(s.status == "FAILED")
+        #expect(s.transStatus == "N")
+        #expect(s.failure?.code == "AUTHENTICATION_FAILED")
+
+        var notified = session(.challenge)
+        _ = notified.authenticate(notificationURL: "n")
+        _ = notified.answerChallenge(code: "1234")
+        _ = notified.notify(transStatus: "Y")
+        #expect(notified.challengeResult() == .changed)
+        #expect(notified.status == "COMPLETED")
+        #expect(notified.challengeResult() == .unchanged)
+    }
+
     @Test func noThreeDSAndDeclinedAreFinalAtCreation() {
         var none = session(.noThreeDS)
         #expect(none.status == "COMPLETED")
         #expect(none.transStatus == nil)
         #expect(
             none.authenticate(notificationURL: "n")
-                == .refused("this session needed no authentication: it is COMPLETED"))
+                == .refused(.outOfOrder("this session needed no authentication: it is COMPLETED")))
         let declined = session(.declined)
         #expect(declined.status == "FAILED")
         #expect(declined.failure?.code == "CARD_DECLINED")
