@@ -264,8 +264,8 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             guard phase == .running else { return [] }
             cancelling = true
             guard let pending = gate else { return feed(.cancel, label: "cancel") }
-            gate = nil  // the gated transition is never applied
-            return feed(.cancel, label: "cancel") + replay(pending.deferred)
+            gate = nil
+            return cancelInstead(of: pending, label: "cancel") + replay(pending.deferred)
         case .gateAnswered(let token, let decision):
             guard phase == .running, let pending = gate, pending.token == token else { return [] }
             gate = nil
@@ -274,7 +274,7 @@ struct PaymentRun: Sendable, CustomStringConvertible {
                 return commit(pending.flow, pending.action, event: pending.event) + replay(pending.deferred)
             case .cancel:
                 cancelling = true
-                return feed(.cancel, label: "cancelled at a step gate") + replay(pending.deferred)
+                return cancelInstead(of: pending, label: "cancelled at a step gate") + replay(pending.deferred)
             }
         case .answered(let token, let flowEvent):
             guard phase == .running, let current = operation, current.token == token else { return [] }
@@ -309,6 +309,18 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         }
         let reaction = next.handle(event)
         return route(next, reaction.action, label: label)
+    }
+
+    /// A cancel that arrives while `pending` waits for the gate: the gated transition is not applied and
+    /// the flow, as it was before it, is cancelled. A flow already on its way out (it ignores the cancel)
+    /// goes on with the pending transition instead, so a run is never left with nothing to wait for.
+    private mutating func cancelInstead(of pending: PendingGate, label: String) -> [Effect] {
+        guard var cancelled = flow else { return [] }
+        let reaction = cancelled.handle(.cancel)
+        if reaction.action == .none && cancelled == flow {
+            return commit(pending.flow, pending.action, event: pending.event)
+        }
+        return commit(cancelled, reaction.action, event: label)
     }
 
     private mutating func route(_ next: Flow, _ action: FlowAction, label: String) -> [Effect] {
