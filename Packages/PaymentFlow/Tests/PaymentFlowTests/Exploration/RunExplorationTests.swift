@@ -1,0 +1,475 @@
+import Foundation
+import JWE
+import Testing
+
+@testable import PaymentFlow
+
+/// Every interleaving, not a sample: because the run's lifecycle and both flows are values, this test
+/// walks the whole state space of one payment against a small model gateway, depth-first with
+/// memoisation, and checks invariants on every reachable state and every complete path.
+///
+/// At each state every event the world could produce next is tried: each outstanding gateway call
+/// answered in every way (ok, refused, lost after or before the gateway applied it, 5xx after or
+/// before, malformed after it applied, unreachable, the watchdog firing first), the presenter
+/// answering present/dismiss or never (its timer fires), the buyer acting on the page (answering the
+/// challenge right or wrong, paying or cancelling on the hosted page), closing it, a page failing to
+/// load, the page's deadline, host `cancel()`, the step gate proceeding or cancelling, a resolver
+/// answering or never. Faults are bounded per path (`faultBudget`) so the space stays finite.
+///
+/// Invariants: exactly one delivery on every complete path and never two; delivered only when no page
+/// is shown or being shown; `.failed`/`.cancelled` only when the model gateway moved no money;
+/// `.succeeded` only when it did; never an unexplained-event ending; no state that waits with nothing
+/// pending (no event possible and nothing delivered).
+@Suite struct RunExplorationTests {
+    // MARK: The model world
+
+    enum Card: Hashable { case frictionless, challenge, declined }
+
+    /// The model gateway's card session.
+    enum Session: Hashable {
+        case none
+        case authenticationRequired
+        /// `answer`: what the buyer typed on the issuer's page (nil: no answer yet).
+        case challengeRequired(answer: Bool?)
+        case completed
+        case failed
+    }
+
+    struct World: Hashable {
+        var run: String = ""
+        var session = Session.none
+        /// Hosted: the payment's status.
+        var status = "INITIALIZED"
+        /// The steps the gateway applied, by idempotency key (a resend with the key replays).
+        var applied: Set<String> = []
+        var timers: Set<String> = []
+        var faults = 0
+        var cancels = 0
+        var delivered: [String] = []
+        var presenting: UInt64?
+        var dismissing: UInt64?
+        var shown: UInt64?
+        var pageLoaded = false
+        var notificationReached = false
+        var gate: UInt64?
+        var operation: String?
+    }
+
+    /// One explored configuration.
+    struct Scenario: CustomStringConvertible {
+        var name: String
+        var card: Card?
+        var gated = false
+        var statusSource = HostedCheckoutMachine.StatusSource.builtIn
+        var faultBudget = 2
+
+        var description: String { name }
+    }
+
+    static let base = URL(string: "https://checkout.example")!
+    static let acs = URL(string: "https://acs.example/c")!
+    static let returnURL = URL(string: "https://shop.example/done")!
+    static let key: EncryptionKey = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k1").publicKey)
+    static let notification = GatewayAPI.notificationURL(checkoutBaseURL: base, sessionId: "s")!
+
+    static func newRun(_ scenario: Scenario) -> PaymentRun {
+        let settings = PaymentRun.Settings(
+            kind: scenario.card == nil ? .hostedCheckout : .card, paymentId: "p", gated: scenario.gated)
+        if scenario.card != nil {
+            let keys = IdempotencyKeys(
+                createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
+                createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
+                authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
+                challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
+            let card = CardSnapshot(
+                cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30",
+                securityCode: "123")
+            return PaymentRun(
+                settings: settings, flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
+        }
+        let page = PagePlan(url: URL(string: "https://pay.example/p")!, formFields: nil, purpose: .hostedCheckout)
+        return PaymentRun(
+            settings: settings,
+            flow: .hosted(
+                HostedCheckoutMachine(
+                    .init(
+                        page: page, returnURL: returnURL, statusSource: scenario.statusSource, nonFinalRepolls: 1))))
+    }
+
+    /// A node: the run value and the world around it.
+    struct Node {
+        var run: PaymentRun
+        var world: World
+        var pendingCall: (token: UInt64, call: GatewayCall)?
+        var pendingOther: (token: UInt64, kind: String)?
+        var navigationsAnswered: [UInt64] = []
+    }
+
+    // MARK: Applying effects to the world
+
+    static func apply(_ effects: [PaymentRun.Effect], to node: inout Node, violations: inout [String]) {
+        for effect in effects {
+            switch effect {
+            case .send(let token, let call):
+                node.pendingCall = (token, call)
+                node.world.operation = "\(call)"
+            case .askResolver(let token):
+                node.pendingOther = (token, "resolver")
+                node.world.operation = "resolver"
+            case .encrypt(let token, _, _):
+                node.pendingOther = (token, "encrypt")
+                node.world.operation = "encrypt"
+            case .present(let id, _):
+                node.world.presenting = id
+            case .dismiss(let id):
+                if node.world.shown != id { violations.append("dismiss of a page that is not shown") }
+                node.world.shown = nil
+                node.world.dismissing = id
+            case .answerNavigation(let request, _):
+                node.navigationsAnswered.append(request)
+            case .askGate(let token, _):
+                node.world.gate = token
+            case .startTimer(let id, _):
+                node.world.timers.insert(timerName(id))
+            case .cancelTimer(let id):
+                node.world.timers.remove(timerName(id))
+            case .deliver(let terminal):
+                if node.world.shown != nil || node.world.presenting != nil || node.world.dismissing != nil {
+                    violations.append("delivered while a page is on screen")
+                }
+                node.world.delivered.append("\(terminal.outcome)\(terminal.error.map { "/\($0.code)" } ?? "")")
+                if terminal.error?.reason.hasPrefix("unexpected event") == true {
+                    violations.append("an event the flow could not explain: \(terminal.error!.reason)")
+                }
+                checkTruth(terminal, node.world, &violations)
+            case .dropCachedKey, .observe:
+                break
+            }
+        }
+        node.world.run = node.run.description
+    }
+
+    static func timerName(_ id: PaymentRun.TimerID) -> String { "\(id)" }
+
+    static func checkTruth(_ terminal: Terminal, _ world: World, _ violations: inout [String]) {
+        let moneyMoved = world.session == .completed || world.status == "SETTLED"
+        switch terminal.outcome {
+        case .succeeded where !moneyMoved: violations.append("succeeded, but no money moved")
+        case .failed where moneyMoved, .cancelled where moneyMoved:
+            violations.append("\(terminal.outcome), but the gateway moved money")
+        default: break
+        }
+    }
+
+    // MARK: The model gateway
+
+    enum Answer: CaseIterable {
+        case ok, refused, lostApplied, lostNotApplied, fiveHundredApplied, fiveHundredNotApplied, malformedApplied,
+            unreachable
+        var isFault: Bool { self != .ok }
+        var applies: Bool { [.ok, .lostApplied, .fiveHundredApplied, .malformedApplied].contains(self) }
+    }
+
+    /// The gateway's real answer to `call` once applied (mutating its session), as the SDK would decode it.
+    static func realAnswer(_ call: GatewayCall, _ scenario: Scenario, _ world: inout World) -> SessionReply {
+        func snapshot() -> SessionReply {
+            let status: SessionSnapshot.Status
+            switch world.session {
+            case .none, .authenticationRequired: status = .authenticationRequired
+            case .challengeRequired: status = .challengeRequired(.init(acsURL: acs, creq: "c"))
+            case .completed: status = .completed
+            case .failed: status = .failed(FlowError(.authenticationFailed, "N"))
+            }
+            return .session(SessionSnapshot(sessionId: "s", status: status, transStatus: nil))
+        }
+        let key = call.idempotencyKey.map(\.uuidString) ?? ""
+        let replay = world.applied.contains(key)
+        switch call {
+        case .createSession:
+            if !replay {
+                guard world.session == .none else {
+                    return .doubtful(FlowError(.cardSessionFailed, "409 PAYMENT_ALREADY_PROCESSED"), resendable: false)
+                }
+                switch scenario.card {
+                case .declined: world.session = .failed
+                default: world.session = .authenticationRequired
+                }
+            }
+        case .authenticate:
+            if !replay, world.session == .authenticationRequired {
+                world.session = scenario.card == .challenge ? .challengeRequired(answer: nil) : .completed
+            }
+        case .challengeResult:
+            if case .challengeRequired(let answer) = world.session {
+                guard let answer else { return .challengeNotCompleted }
+                world.session = answer ? .completed : .failed
+            }
+        case .readSession, .statusLookup, .keySet:
+            break
+        }
+        world.applied.insert(key)
+        return snapshot()
+    }
+
+    // MARK: Successors
+
+    struct Step {
+        var label: String
+        var node: Node
+        var violations: [String]
+    }
+
+    static func feed(_ node: Node, _ event: PaymentRun.Event, _ label: String, mutate: (inout World) -> Void = { _ in })
+        -> Step
+    {
+        var next = node
+        mutate(&next.world)
+        var violations: [String] = []
+        let effects = next.run.handle(event)
+        apply(effects, to: &next, violations: &violations)
+        return Step(label: label, node: next, violations: violations)
+    }
+
+    static func successors(_ node: Node, _ scenario: Scenario) -> [Step] {
+        var steps: [Step] = []
+        let world = node.world
+        guard world.delivered.isEmpty else { return [] }
+        let canFault = world.faults < scenario.faultBudget
+        if let (token, call) = node.pendingCall {
+            var base = node
+            base.pendingCall = nil
+            base.world.operation = nil
+            switch call {
+            case .keySet:
+                steps.append(feed(base, .answered(token: token, .keyFetched(.success(key))), "key ok"))
+                if canFault {
+                    steps.append(
+                        feed(base, .answered(token: token, .keyFetched(.failure(FlowError(.networkError, "x")))), "key fails") {
+                            $0.faults += 1
+                        })
+                }
+            case .statusLookup:
+                let status = world.status
+                steps.append(feed(base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))), "status \(status)"))
+                if canFault {
+                    steps.append(
+                        feed(base, .answered(token: token, .statusResolved(.failure(FlowError(.networkError, "x")))), "lookup fails") {
+                            $0.faults += 1
+                        })
+                }
+            case .readSession:
+                var w = world
+                let reply = realAnswer(call, scenario, &w)
+                steps.append(feed(base, .answered(token: token, .sessionAnswered(call, reply)), "read ok"))
+                if canFault {
+                    steps.append(
+                        feed(base, .answered(token: token, .sessionAnswered(call, .doubtful(FlowError(.networkError, "x"), resendable: true))), "read fails") {
+                            $0.faults += 1
+                        })
+                }
+            case .createSession, .authenticate, .challengeResult:
+                for answer in Answer.allCases where canFault || !answer.isFault {
+                    var next = base
+                    if answer.isFault { next.world.faults += 1 }
+                    var reply: SessionReply
+                    if answer.applies {
+                        reply = realAnswer(call, scenario, &next.world)
+                    } else {
+                        reply = .refused(FlowError(.invalidRequest, "400"))
+                    }
+                    switch answer {
+                    case .ok: break
+                    case .refused: reply = .refused(FlowError(.invalidRequest, "400"))
+                    case .lostApplied, .lostNotApplied: reply = .doubtful(FlowError(.networkError, "reset"), resendable: true)
+                    case .fiveHundredApplied, .fiveHundredNotApplied:
+                        reply = .doubtful(FlowError(.cardSessionFailed, "503"), resendable: true)
+                    case .malformedApplied: reply = .doubtful(FlowError(.invalidResponse, "bad"), resendable: true)
+                    case .unreachable: reply = .unreachable(FlowError(.networkError, "refused"))
+                    }
+                    steps.append(feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(answer)"))
+                }
+            }
+            // The watchdog fires first (the request may or may not have been applied).
+            if canFault {
+                steps.append(feed(base, .timerFired(.operation(token)), "watchdog, not applied") { $0.faults += 1 })
+                if !call.isIdempotent {
+                    var applied = base
+                    _ = realAnswer(call, scenario, &applied.world)
+                    steps.append(feed(applied, .timerFired(.operation(token)), "watchdog, applied") { $0.faults += 1 })
+                }
+            }
+        }
+        if let (token, kind) = node.pendingOther {
+            var base = node
+            base.pendingOther = nil
+            base.world.operation = nil
+            if kind == "encrypt" {
+                steps.append(feed(base, .answered(token: token, .encrypted(.success("jwe"))), "encrypted"))
+            } else {
+                let status = world.status
+                steps.append(feed(base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))), "resolver"))
+                steps.append(feed(base, .timerFired(.operation(token)), "resolver never answers"))
+            }
+        }
+        if let id = world.presenting {
+            var base = node
+            base.world.presenting = nil
+            var shown = base
+            shown.world.shown = id
+            steps.append(feed(shown, .presented(pageId: id, shown: true), "shown"))
+            steps.append(feed(base, .presented(pageId: id, shown: false), "not shown"))
+            if canFault {
+                steps.append(feed(shown, .timerFired(.presenter(id)), "presenter never answers") { $0.faults += 1 })
+            }
+        }
+        if let id = world.dismissing {
+            var base = node
+            base.world.dismissing = nil
+            steps.append(feed(base, .dismissed(pageId: id), "dismissed"))
+            if canFault {
+                steps.append(feed(base, .timerFired(.presenter(id)), "dismissal never completes") { $0.faults += 1 })
+            }
+        }
+        if let id = world.shown {
+            steps += pageSteps(node, id, scenario)
+        }
+        if let token = world.gate {
+            var base = node
+            base.world.gate = nil
+            steps.append(feed(base, .gateAnswered(token: token, .proceed), "gate proceeds"))
+            steps.append(feed(base, .gateAnswered(token: token, .cancel), "gate cancels"))
+        }
+        if world.cancels == 0 {
+            steps.append(feed(node, .cancel, "host cancel") { $0.cancels += 1 })
+        }
+        for timer in world.timers where timer.hasPrefix("pause") {
+            let token = UInt64(timer.split(separator: " ").last!)!
+            steps.append(feed(node, .timerFired(.pause(token)), "pause over") { $0.timers.remove(timer) })
+        }
+        return steps
+    }
+
+    static func pageSteps(_ node: Node, _ id: UInt64, _ scenario: Scenario) -> [Step] {
+        var steps: [Step] = []
+        let canFault = node.world.faults < scenario.faultBudget
+        steps.append(feed(node, .pageClosed(pageId: id), "buyer closes"))
+        steps.append(
+            feed(node, .timerFired(.pageDeadline(id)), "page deadline") {
+                $0.timers.remove(timerName(.pageDeadline(id)))
+            })
+        if canFault {
+            steps.append(feed(node, .pageFailed(pageId: id, URL(string: "https://x")!, reason: "reset"), "page fails") { $0.faults += 1 })
+        }
+        if scenario.card != nil {
+            if case .challengeRequired(nil) = node.world.session {
+                for right in [true, false] {
+                    var answered = node
+                    answered.world.session = .challengeRequired(answer: right)
+                    // The buyer's answer reaches the issuer; the page may or may not make it back.
+                    steps.append(Step(label: "buyer answers \(right)", node: answered, violations: []))
+                }
+            } else if case .challengeRequired(.some) = node.world.session, !node.world.notificationReached {
+                steps.append(
+                    feed(node, .navigation(pageId: id, notification, request: 98), "issuer sends the buyer back") {
+                        $0.notificationReached = true
+                    })
+            } else if node.world.notificationReached {
+                steps.append(feed(node, .pageLoaded(pageId: id, notification), "notification loaded"))
+            }
+            return steps
+        }
+        if !node.world.pageLoaded {
+            var loaded = node
+            loaded.world.pageLoaded = true
+            steps.append(feed(loaded, .pageLoaded(pageId: id, URL(string: "https://pay.example/p")!), "page loaded"))
+            return steps
+        }
+        if node.world.status == "INITIALIZED" {
+            for status in ["SETTLED", "CANCELLED"] {
+                var acted = node
+                acted.world.status = status
+                steps.append(Step(label: "buyer \(status)", node: acted, violations: []))
+            }
+        } else {
+            steps.append(feed(node, .navigation(pageId: id, returnURL, request: 99), "return URL"))
+        }
+        return steps
+    }
+
+    // MARK: The walk
+
+    struct Totals {
+        var states = 0
+        var paths: Double = 0
+        var violations: [String] = []
+    }
+
+    static func explore(_ scenario: Scenario) -> Totals {
+        var memo: [World: Double] = [:]
+        var onStack: Set<World> = []
+        var totals = Totals()
+        var start = Node(run: newRun(scenario), world: World())
+        var startViolations: [String] = []
+        apply(start.run.handle(.start(cachedKey: nil)), to: &start, violations: &startViolations)
+        func visit(_ node: Node, _ trail: [String]) -> Double {
+            var key = node.world
+            key.run = node.run.description
+            if let known = memo[key] { return known }
+            if onStack.contains(key) { return 0 }  // a step that changed nothing: not a new path
+            onStack.insert(key)
+            defer { onStack.remove(key) }
+            totals.states += 1
+            let steps = successors(node, scenario)
+            var paths: Double = 0
+            if steps.isEmpty {
+                paths = 1
+                if node.world.delivered.count != 1 {
+                    totals.violations.append(
+                        "\(scenario): \(node.world.delivered.count) deliveries, waiting with nothing pending: "
+                            + trail.suffix(12).joined(separator: " > ") + " | \(node.run)")
+                }
+            }
+            for step in steps {
+                if !step.violations.isEmpty {
+                    totals.violations.append(
+                        "\(scenario): \(step.violations.joined(separator: "; ")) after "
+                            + (trail + [step.label]).suffix(12).joined(separator: " > "))
+                    continue
+                }
+                if step.node.world.delivered.count > 1 {
+                    totals.violations.append("\(scenario): two deliveries after " + (trail + [step.label]).suffix(12).joined(separator: " > "))
+                    continue
+                }
+                if step.node.world.delivered.isEmpty && step.node.run.isStuck {
+                    totals.violations.append("\(scenario): stuck after " + (trail + [step.label]).suffix(12).joined(separator: " > "))
+                }
+                paths += visit(step.node, trail + [step.label])
+                if totals.violations.count > 20 { break }
+            }
+            memo[key] = paths
+            return paths
+        }
+        totals.paths = visit(start, ["start"])
+        totals.violations += startViolations
+        return totals
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "card frictionless", card: .frictionless),
+        Scenario(name: "card challenge", card: .challenge),
+        Scenario(name: "card declined", card: .declined),
+        Scenario(name: "card challenge, gated", card: .challenge, gated: true, faultBudget: 1),
+        Scenario(name: "hosted, built-in lookup", card: nil),
+        Scenario(name: "hosted, resolver", card: nil, statusSource: .resolver),
+        Scenario(name: "hosted, no lookup", card: nil, statusSource: .none),
+        Scenario(name: "hosted, gated", card: nil, gated: true, faultBudget: 1),
+    ]
+
+    @Test(arguments: scenarios)
+    func everyInterleavingKeepsTheContract(scenario: Scenario) {
+        let totals = Self.explore(scenario)
+        print("RunExploration \(scenario): \(totals.states) states, \(Int(totals.paths)) complete paths")
+        #expect(totals.states > 10)
+        #expect(totals.violations.isEmpty, "\(totals.violations.prefix(5).joined(separator: "\n"))")
+    }
+}
