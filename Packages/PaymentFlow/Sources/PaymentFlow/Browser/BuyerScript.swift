@@ -54,8 +54,8 @@ public enum BuyerAction: Sendable, Equatable, CustomStringConvertible, CustomDeb
     ///
     /// The field is a visible text, password, number or tel input (whatever
     /// its name: `code`, `otp`, `password`...); when there are several, the
-    /// first whose name, id, label, placeholder or autocomplete mentions a
-    /// code (`code`, `otp`, `password`, `pin`...), else the only one of its
+    /// first whose type, name, id, label, placeholder or autocomplete mentions
+    /// a code (`code`, `otp`, `password`, `pin`...), else the only one of its
     /// form, else the first. Every other field keeps its value (hidden ones
     /// included). The form goes out through its first submit button that does
     /// not back out (not cancel, decline, back, resend...), or with no

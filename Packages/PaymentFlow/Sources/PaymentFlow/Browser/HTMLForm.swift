@@ -212,6 +212,9 @@ struct HTMLDocument {
     /// (`onclick`, `onsubmit`, ...; `<body onload>` is ``bodyOnload``) and
     /// `javascript:` URLs in `href`, `action` or `formaction`.
     var handlers: [String] = []
+    /// How many buttons outside `<noscript>` do nothing without script
+    /// (`<button type="button">`, `<input type="button">`), in forms or not.
+    var scriptButtons = 0
 
     /// Whether the page carries any script at all (which the browser cannot run).
     var hasScript: Bool {
@@ -354,7 +357,9 @@ struct HTMLDocument {
                             current?.fields.append(
                                 .init(name: inputName, value: attributes["value"] ?? "on", type: type))
                         }
-                    case "reset", "button", "file":
+                    case "button":
+                        scriptButtons += noscriptDepth == 0 ? 1 : 0
+                    case "reset", "file":
                         continue
                     default:
                         if type != "hidden" {
@@ -366,9 +371,11 @@ struct HTMLDocument {
                     }
                 case "button":
                     finishButton()
-                    guard current != nil, !disabled else { continue }
                     let type = (attributes["type"] ?? "submit").lowercased()
-                    guard type == "submit" else { continue }
+                    if type == "button" && noscriptDepth == 0 {
+                        scriptButtons += 1
+                    }
+                    guard current != nil, !disabled, type == "submit" else { continue }
                     let buttonName = attributes["name"] ?? ""
                     button = (buttonName.isEmpty ? nil : buttonName, attributes["value"] ?? "", "", noscriptDepth > 0)
                 case "select":

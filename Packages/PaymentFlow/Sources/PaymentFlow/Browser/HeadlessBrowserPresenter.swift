@@ -42,7 +42,9 @@ import Synchronization
 ///   and scripts show. Any gateway's plain HTML works; JavaScript never runs.
 /// - A typed challenge code never appears in a ``BrowserEvent``: the
 ///   `.buyerAction` event carries `challenge(code: "••••")`, and when a code
-///   goes out in a GET form's query, the events show that query item as `••••`.
+///   goes out in a GET form's query, the events and the ``LoadedPage/url`` of
+///   the page it leads to show that query item as `••••` (the handler hears
+///   the real URL).
 ///
 /// Threading: `present`, `dismiss` and the accessors may be called from any
 /// thread. Completions, handler calls and ``BrowserEvent``s are delivered on
@@ -116,6 +118,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         var lastID: UInt64 = 0
         var navigations: [URL] = []
         var lastPage: LoadedPage?
+        var askedAbout: [URL] = []
     }
 
     private let script: BuyerScript
@@ -155,6 +158,12 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         state.withLock { $0.lastPage }
     }
 
+    /// The pages the buyer script was asked about during the current (or last)
+    /// presentation, in order, recorded on the browser's queue as it asks (tests).
+    var askedAbout: [URL] {
+        state.withLock { $0.askedAbout }
+    }
+
     /// Whether a page is presented (and not yet dismissed).
     public var isPresenting: Bool {
         state.withLock { $0.session != nil }
@@ -171,6 +180,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             state.session = Session(id: state.lastID, handler: handler)
             state.navigations = []
             state.lastPage = nil
+            state.askedAbout = []
             return state.lastID
         }
         let first: Navigation
@@ -335,7 +345,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             fail(navigation.url, shown: navigation.shownURL, reason: "HTTP \(response.status)", session: id)
             return
         }
+        // Parsed at its real URL (forms resolve against it); kept, shown and asked about with a typed code masked.
         var page = LoadedPage(url: navigation.url, status: response.status, html: Self.text(of: response))
+        page.url = navigation.shownURL
         if navigation.handsBack && page.meta["egw-page"] == nil {
             page.kind = .notification
         }
@@ -344,10 +356,8 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             state.lastPage = page
         }
         guard let handler = activeHandler(id) else { return }
-        handler.pageDidFinishLoad(page.url)
-        var shownPage = page
-        shownPage.url = navigation.shownURL
-        observe(.loaded(shownPage), session: id)
+        handler.pageDidFinishLoad(navigation.url)
+        observe(.loaded(page), session: id)
 
         if let index = page.autoSubmitFormIndex {
             let count = state.withLock { state -> Int in
@@ -359,7 +369,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             guard count <= options.maxAutomaticSubmissions else {
                 if count != Int.max {
                     fail(
-                        page.url, shown: navigation.shownURL,
+                        navigation.url, shown: navigation.shownURL,
                         reason:
                             "too many automatic form submissions (more than \(options.maxAutomaticSubmissions) in a row)",
                         session: id)
@@ -367,7 +377,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
                 return
             }
             let form = page.forms[index]
-            observe(.autoSubmitted(url: navigation.shownURL, formID: form.id), session: id)
+            observe(.autoSubmitted(url: page.url, formID: form.id), session: id)
             submit(form, pressing: nil, overrides: [:], session: id)
             return
         }
@@ -385,6 +395,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             guard var session = state.session, session.id == id, session.active else { return nil }
             session.decisionToken += 1
             state.session = session
+            state.askedAbout.append(page.url)
             return session.decisionToken
         }
         guard let token else { return }

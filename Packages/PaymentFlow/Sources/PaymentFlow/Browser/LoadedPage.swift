@@ -43,7 +43,10 @@ public struct PageKind: Hashable, Sendable, CustomStringConvertible {
 /// A value: safe to share between threads. Its `html` is the page as served;
 /// the browser never logs it, and its `description` leaves it out.
 public struct LoadedPage: Sendable, CustomStringConvertible {
-    /// The page's URL (after redirects).
+    /// The page's URL (after redirects). When the browser reached it by
+    /// sending a typed challenge code in a GET form's query, that query item
+    /// reads `••••` here (the SDK's handler is asked about, and told of the
+    /// load of, the real URL).
     public var url: URL
     /// The HTTP status it was served with (below 400: error pages are load failures).
     public var status: Int
@@ -120,7 +123,8 @@ public struct LoadedPage: Sendable, CustomStringConvertible {
     ///    a form it names (else the first form), and that form has no control
     ///    the buyer fills in (the call may sit in a click handler);
     /// 4. the page's only form, when it holds only hidden inputs and offers no
-    ///    button outside `<noscript>`;
+    ///    button outside `<noscript>`, on a page without script buttons
+    ///    (`type="button"`, which wait for a click);
     /// 5. a form of hidden inputs that carries a 3-D Secure result (`cres`,
     ///    `PaRes`), even with a visible "Continue" button.
     ///

@@ -40,7 +40,9 @@ enum PageRules {
     ///    control the buyer fills in: the call may sit in a click handler, and
     ///    a form the buyer has to fill must not go out empty;
     /// 4. the page's only form, when it holds hidden inputs and nothing the
-    ///    buyer fills in, and offers no button outside `<noscript>`;
+    ///    buyer fills in, offers no button outside `<noscript>`, and the page
+    ///    shows no script button (`type="button"`) either: such a button is
+    ///    how a page waits for the buyer's click, on a "Pay" perhaps;
     /// 5. a form of hidden inputs only that carries a 3-D Secure result
     ///    (`cres`, or 3-D Secure 1's `PaRes`): the issuer handing the buyer
     ///    back, which a person would only confirm.
@@ -61,7 +63,9 @@ enum PageRules {
                 return index
             }
         }
-        if forms.count == 1, hasOnlyHiddenFields(forms[0]), forms[0].buttons.allSatisfy(\.isInNoscript) {
+        if forms.count == 1, hasOnlyHiddenFields(forms[0]), forms[0].buttons.allSatisfy(\.isInNoscript),
+            document.scriptButtons == 0
+        {
             return 0
         }
         return forms.firstIndex { hasOnlyHiddenFields($0) && carriesChallengeResult($0.fields.map(\.name)) }
@@ -153,8 +157,9 @@ enum PageRules {
 
     // MARK: - The challenge code
 
-    /// Words that, in an input's name, id, label, placeholder or autocomplete,
-    /// say it takes the code (a word that ends in `code` counts too: `smsCode`).
+    /// Words that, in an input's type, name, id, label, placeholder or
+    /// autocomplete, say it takes the code (a word that ends in `code` counts
+    /// too: `smsCode`; so does `type="password"`).
     static let codeWords: Set<String> = ["code", "otp", "password", "passcode", "passwd", "pwd", "pin", "tan"]
     /// The subset that plainly asks for a one-time secret (not a postcode or a
     /// card's security code); `one time` and `autocomplete="one-time-code"` too.
@@ -163,7 +168,7 @@ enum PageRules {
     /// The words that describe `input`, lower-cased, camelCase and
     /// punctuation split: `otpCode` and `one-time-code` give `otp code`, `one time code`.
     static func describingWords(_ input: HTMLForm.Input) -> [String] {
-        [input.name, input.id ?? "", input.label, input.placeholder, input.autocomplete].flatMap(words)
+        [input.type, input.name, input.id ?? "", input.label, input.placeholder, input.autocomplete].flatMap(words)
     }
 
     static func mentionsCode(_ input: HTMLForm.Input) -> Bool {
