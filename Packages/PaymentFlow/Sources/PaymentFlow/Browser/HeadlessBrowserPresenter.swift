@@ -25,9 +25,9 @@ import Synchronization
 ///     `submit()`, how an issuer hands the buyer back to the notification
 ///     URL) is submitted by the browser, as a browser running the script
 ///     would, without asking the buyer. At most
-///     ``Options/maxAutomaticSubmissions`` in a row (a page the buyer acts on
-///     starts the count again); one more is a load failure "too many
-///     automatic form submissions";
+///     ``Options/maxAutomaticSubmissions`` in a row (a page the buyer is
+///     asked about starts the count again); one more is a load failure "too
+///     many automatic form submissions";
 ///   - the notification page (marked `3ds-notification`, or reached by
 ///     submitting a 3-D Secure result, `cres` or `PaRes`, whatever it looks
 ///     like; its ``LoadedPage/kind`` is then `.notification`) is left alone:
@@ -35,8 +35,8 @@ import Synchronization
 ///   - any other page, a page that needs JavaScript included
 ///     (``LoadedPage/needsJavaScript``), goes to the buyer script, and the
 ///     browser performs the answer (see ``BuyerAction``). An action the page
-///   cannot satisfy (no such button, no code field) is reported as a load
-///   failure whose reason names the action (never a typed code).
+///     cannot satisfy (no such button, no code field) is reported as a load
+///     failure whose reason names the action (never a typed code).
 /// - Pages are read as ``LoadedPage/init(url:status:html:)`` says: the
 ///   sandbox's `egw-page` markers when present, else what the page's forms
 ///   and scripts show. Any gateway's plain HTML works; JavaScript never runs.

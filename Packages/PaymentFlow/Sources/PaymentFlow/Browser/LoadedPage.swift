@@ -92,10 +92,13 @@ public struct LoadedPage: Sendable, CustomStringConvertible {
     /// without one is read, first rule that holds:
     /// - it submits itself (``autoSubmitFormIndex``): `.challengeComplete` when
     ///   the form carries a 3-D Secure result (`cres`, `PaRes`), else `.other`;
-    /// - a form with one visible text entry (text, password, number, tel), or
-    ///   one that plainly asks for a one-time code (`otp`, `password`, `pin`,
-    ///   "one-time code", `autocomplete="one-time-code"`), that can be
-    ///   submitted (a submit button, or a single entry): `.challenge`;
+    /// - a form with one named visible text entry (text, password, number,
+    ///   tel), or one among several that plainly asks for a one-time secret
+    ///   (its type, name, id, label, placeholder or autocomplete says `otp`,
+    ///   `password`, `passcode`, `pin`, `tan` or "one time", as
+    ///   `autocomplete="one-time-code"` does; a bare "code" is not enough, a
+    ///   card's security code says it too), that can be submitted (a submit
+    ///   button, or a single entry, which Enter submits): `.challenge`;
     /// - a form whose submit buttons look like payment choices (one presses
     ///   `pay`, or two press different ``HostedChoice``s, by value or label,
     ///   see ``HostedChoice/labels``): `.hostedCheckout`;

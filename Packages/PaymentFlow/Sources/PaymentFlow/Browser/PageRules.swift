@@ -31,43 +31,34 @@ enum PageRules {
 
     // MARK: - Pages that submit themselves
 
-    /// The form a browser would submit without the buyer, first rule that holds:
-    /// 1. a form with `id="cres-form"` (the sandbox's hand-back);
-    /// 2. `<body onload>` calling `submit(`: the form it names (by id or name,
-    ///    quoted, `.name.` or `#id`, or `forms[N]`), else the first form;
-    /// 3. an inline `<script>` calling `.submit(` or `.requestSubmit(` on a
-    ///    form the same way named (else the first form), when that form has no
-    ///    control the buyer fills in: the call may sit in a click handler, and
-    ///    a form the buyer has to fill must not go out empty;
-    /// 4. the page's only form, when it holds hidden inputs and nothing the
-    ///    buyer fills in, offers no button outside `<noscript>`, and the page
-    ///    shows no script button (`type="button"`) either: such a button is
-    ///    how a page waits for the buyer's click, on a "Pay" perhaps;
-    /// 5. a form of hidden inputs only that carries a 3-D Secure result
-    ///    (`cres`, or 3-D Secure 1's `PaRes`): the issuer handing the buyer
-    ///    back, which a person would only confirm.
-    ///
+    /// The form a browser would submit without the buyer: the five rules of
+    /// ``LoadedPage/autoSubmitFormIndex`` (stated there for callers), in order.
     /// `nil` for pages that wait for the buyer.
     static func autoSubmitIndex(_ document: HTMLDocument) -> Int? {
         let forms = document.forms
         guard !forms.isEmpty else { return nil }
+        // 1. The sandbox's hand-back.
         if let index = forms.firstIndex(where: { $0.id?.lowercased() == "cres-form" }) {
             return index
         }
+        // 2. What a browser runs on load.
         if let onload = document.bodyOnload, onload.contains("submit(") {
             return formNamed(in: onload, forms) ?? 0
         }
+        // 3. A script's submit() may sit in a click handler: only a form the buyer has nothing to fill in.
         for script in document.scripts where script.contains(".submit(") || script.contains(".requestSubmit(") {
             let index = formNamed(in: script, forms) ?? 0
             if forms[index].inputs.isEmpty {
                 return index
             }
         }
+        // 4. Nothing to show but a noscript fallback; a script button would be a page waiting for a click.
         if forms.count == 1, hasOnlyHiddenFields(forms[0]), forms[0].buttons.allSatisfy(\.isInNoscript),
             document.scriptButtons == 0
         {
             return 0
         }
+        // 5. The issuer handing the buyer back, which a person would only confirm.
         return forms.firstIndex { hasOnlyHiddenFields($0) && carriesChallengeResult($0.fields.map(\.name)) }
     }
 
@@ -109,18 +100,8 @@ enum PageRules {
 
     // MARK: - Pages without a marker
 
-    /// The kind of a page without a marker, first rule that holds:
-    /// - it submits itself: `.challengeComplete` when the form carries a
-    ///   3-D Secure result, else `.other` (the buyer is never asked);
-    /// - a form with a visible text entry (text, password, number, tel) that
-    ///   can be submitted (a submit button, or that single entry, as Enter
-    ///   submits it), and either exactly one such entry or one that plainly
-    ///   asks for a one-time code (see ``asksForOneTimeCode(_:)``): `.challenge`;
-    /// - a form whose submit buttons look like payment choices (one presses
-    ///   `pay`, or they press two different ``HostedChoice``s, by value or by
-    ///   label): `.hostedCheckout`;
-    /// - the page needs JavaScript (see ``read(_:)``): `.needsJavaScript`;
-    /// - else `.other`.
+    /// The kind of a page without a marker: the rules of
+    /// ``LoadedPage/init(url:status:html:)`` (stated there for callers), in order.
     static func heuristicKind(_ forms: [HTMLForm], autoSubmit: Int?, needsJavaScript: Bool) -> PageKind {
         if let autoSubmit {
             return carriesChallengeResult(forms[autoSubmit].fields.map(\.name)) ? .challengeComplete : .other

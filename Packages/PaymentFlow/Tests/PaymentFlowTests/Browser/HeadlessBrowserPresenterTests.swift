@@ -30,6 +30,13 @@ import Testing
             await presenter.present(
                 PageRequest(url: Self.url("/checkout/pay/p1"), purpose: .hostedCheckout), handler: handler))
         await handler.log.wait { $0.contains(.decide("http://shop.example/return?order=7")) }
+        // The SDK's answer arrives later, from another thread: wait until the browser heard it.
+        await events.wait { events in
+            events.contains { event in
+                if case .navigation(_, _, .cancel) = event { return true }
+                return false
+            }
+        }
         await presenter.dismiss()
 
         #expect(
