@@ -7,6 +7,10 @@ import Foundation
 /// selected option of each `<select>`, textareas. Disabled controls are left
 /// out. `buttons` are the form's submit buttons (`<button>` without a type or
 /// with `type="submit"`, `<input type="submit">` and `type="image"`).
+/// `inputs` are the controls a buyer sees and fills in, with the words that
+/// describe them (what the browser reads to find a challenge's code field).
+///
+/// A value: safe to share between threads.
 public struct HTMLForm: Sendable, Equatable {
     /// One control's name and value, and the kind of control it came from.
     public struct Field: Sendable, Equatable {
@@ -32,15 +36,69 @@ public struct HTMLForm: Sendable, Equatable {
         public var name: String?
         /// The button's `value` (empty when absent).
         public var value: String
-        /// The text a person would read on it.
+        /// The text a person would read on it: a `<button>`'s text, whitespace
+        /// collapsed, or an `<input type="submit">`'s `value` (`"Submit"` when empty).
         public var label: String
+        /// Whether the button sits inside `<noscript>`: only a browser that runs
+        /// no scripts shows it. Auto-submitting pages offer such a button as the
+        /// manual fallback of their script.
+        public var isInNoscript: Bool
 
         /// Creates a button.
-        public init(name: String?, value: String, label: String) {
+        public init(name: String?, value: String, label: String, isInNoscript: Bool = false) {
             self.name = name
             self.value = value
             self.label = label
+            self.isInNoscript = isInNoscript
         }
+    }
+
+    /// A control the buyer sees and fills in or picks: every `<input>` except
+    /// `hidden`, `submit`, `image`, `reset`, `button` and `file`, and every
+    /// `<select>` and `<textarea>`, enabled, named or not (an unnamed control
+    /// is shown but never submitted).
+    public struct Input: Sendable, Equatable {
+        /// The control's `name` (`""` when it has none).
+        public var name: String
+        /// The input type in lower case (`"text"` when absent), or `"select"` / `"textarea"`.
+        public var type: String
+        /// The control's `id` attribute.
+        public var id: String?
+        /// The text that names it for a person, whitespace collapsed: its
+        /// `<label>` (wrapping it, or pointing at its `id` with `for`), else
+        /// `aria-label`, else `title`; `""` when nothing names it.
+        public var label: String
+        /// The `placeholder` attribute (`""` when absent).
+        public var placeholder: String
+        /// The `autocomplete` attribute in lower case (`""` when absent), e.g. `one-time-code`.
+        public var autocomplete: String
+
+        /// Creates an input description.
+        public init(
+            name: String, type: String = "text", id: String? = nil, label: String = "", placeholder: String = "",
+            autocomplete: String = ""
+        ) {
+            self.name = name
+            self.type = type
+            self.id = id
+            self.label = label
+            self.placeholder = placeholder
+            self.autocomplete = autocomplete
+        }
+
+        /// Whether a buyer types free text into it, as into a challenge's code
+        /// field: `text`, `password`, `number`, `tel`, or a type browsers do
+        /// not know (they show it as text). `email`, `url` and `search` are left
+        /// out: a one-time code never goes there.
+        public var isTextEntry: Bool {
+            !Self.notTextEntry.contains(type)
+        }
+
+        /// Visible control types a challenge code never goes into.
+        static let notTextEntry: Set<String> = [
+            "select", "textarea", "checkbox", "radio", "email", "url", "search", "color", "date", "datetime-local",
+            "month", "week", "time", "range",
+        ]
     }
 
     /// The form's `id` attribute.
@@ -56,11 +114,13 @@ public struct HTMLForm: Sendable, Equatable {
     public var fields: [Field]
     /// The submit buttons, in document order.
     public var buttons: [Button]
+    /// The controls a buyer sees and fills in, in document order (see ``Input``).
+    public var inputs: [Input]
 
     /// Creates a form (tests and custom presenters; the browser parses its own).
     public init(
         id: String? = nil, name: String? = nil, method: String = "GET", action: URL, fields: [Field] = [],
-        buttons: [Button] = []
+        buttons: [Button] = [], inputs: [Input] = []
     ) {
         self.id = id
         self.name = name
@@ -68,6 +128,7 @@ public struct HTMLForm: Sendable, Equatable {
         self.action = action
         self.fields = fields
         self.buttons = buttons
+        self.inputs = inputs
     }
 
     /// The first field named `name`.
@@ -134,7 +195,7 @@ enum FormURLEncoding {
     }
 }
 
-/// What the browser needs to know about a page: its forms and markers.
+/// What the browser needs to know about a page: its forms, markers and scripts.
 struct HTMLDocument {
     var title: String?
     /// `<meta name=... content=...>` pairs (names lower-cased), first wins.
@@ -142,6 +203,28 @@ struct HTMLDocument {
     /// The `onload` attribute of `<body>`.
     var bodyOnload: String?
     var forms: [HTMLForm] = []
+    /// The code of each inline `<script>` that holds JavaScript (not JSON or a
+    /// template), in document order; empty scripts are left out.
+    var scripts: [String] = []
+    /// How many `<script src=...>` elements load code from elsewhere.
+    var externalScripts = 0
+    /// Every other piece of script the page carries: event-handler attributes
+    /// (`onclick`, `onsubmit`, ...; `<body onload>` is ``bodyOnload``) and
+    /// `javascript:` URLs in `href`, `action` or `formaction`.
+    var handlers: [String] = []
+    /// How many buttons outside `<noscript>` do nothing without script
+    /// (`<button type="button">`, `<input type="button">`), in forms or not.
+    var scriptButtons = 0
+
+    /// Whether the page carries any script at all (which the browser cannot run).
+    var hasScript: Bool {
+        !scripts.isEmpty || externalScripts > 0 || !handlers.isEmpty || bodyOnload != nil
+    }
+
+    /// `<script type>` values that hold JavaScript (absent or empty is JavaScript too).
+    static let scriptTypes: Set<String> = [
+        "text/javascript", "application/javascript", "module", "text/ecmascript", "application/ecmascript",
+    ]
 
     /// Parses `html` served at `url` (form actions resolve against it).
     init(parsing html: String, url: URL) {
@@ -149,16 +232,53 @@ struct HTMLDocument {
         var current: HTMLForm?
         var select: (name: String, disabled: Bool, multiple: Bool, options: [(value: String, selected: Bool)])?
         var option: (value: String?, selected: Bool, text: String)?
-        var button: (name: String?, value: String, text: String)?
+        var button: (name: String?, value: String, text: String, noscript: Bool)?
         var textarea: (name: String, disabled: Bool)?
         var textareaText = ""
         var inTitle = false
         var titleText = ""
+        // Raw text that is not page text: a script's code (captured when it is JavaScript) or a style sheet.
+        var rawElement: (name: String, code: String?)?
+        var noscriptDepth = 0
+        // An open <label>: its `for`, its text so far, and the inputs (of `current`) it wraps.
+        var label: (forID: String?, text: String, wrapped: [Int])?
+        var labelsByID: [String: String] = [:]
+        // (form, input) positions a wrapping label named: a `for` label does not rename them.
+        var namedByWrappingLabel: Set<[Int]> = []
 
+        func collapsed(_ text: String) -> String {
+            text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        func addInput(_ attributes: [String: String], type: String) {
+            guard current != nil else { return }
+            let named = [attributes["aria-label"], attributes["title"]].compactMap { $0 }.first { !$0.isEmpty }
+            current?.inputs.append(
+                .init(
+                    name: attributes["name"] ?? "", type: type, id: attributes["id"],
+                    label: collapsed(named ?? ""), placeholder: attributes["placeholder"] ?? "",
+                    autocomplete: (attributes["autocomplete"] ?? "").lowercased()))
+            if label != nil, let count = current?.inputs.count {
+                label?.wrapped.append(count - 1)
+            }
+        }
+        func finishLabel() {
+            guard let open = label else { return }
+            label = nil
+            let text = collapsed(open.text)
+            guard !text.isEmpty else { return }
+            if let forID = open.forID, !forID.isEmpty, labelsByID[forID] == nil {
+                labelsByID[forID] = text
+            }
+            // A label's own text names the controls it wraps (over aria-label and title).
+            for index in open.wrapped where current?.inputs.indices.contains(index) == true {
+                current?.inputs[index].label = text
+                namedByWrappingLabel.insert([forms.count, index])
+            }
+        }
         func finishOption() {
             guard let open = option else { return }
             option = nil
-            let value = open.value ?? open.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let value = open.value ?? collapsed(open.text)
             select?.options.append((value, open.selected))
         }
         func finishSelect() {
@@ -178,12 +298,13 @@ struct HTMLDocument {
         func finishButton() {
             guard let open = button else { return }
             button = nil
-            let label = open.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            current?.buttons.append(.init(name: open.name, value: open.value, label: label))
+            current?.buttons.append(
+                .init(name: open.name, value: open.value, label: collapsed(open.text), isInNoscript: open.noscript))
         }
         func finishForm() {
             finishSelect()
             finishButton()
+            finishLabel()
             if let form = current {
                 forms.append(form)
             }
@@ -193,6 +314,13 @@ struct HTMLDocument {
         for token in HTMLScanner.tokens(of: html) {
             switch token {
             case .text(let text):
+                if rawElement != nil {
+                    rawElement?.code? += text
+                    continue
+                }
+                if label != nil && option == nil && textarea == nil {
+                    label?.text += text
+                }
                 if inTitle {
                     titleText += text
                 } else if textarea != nil {
@@ -203,6 +331,7 @@ struct HTMLDocument {
                     button?.text += text
                 }
             case .startTag(let name, let attributes, _):
+                noteScript(in: name, attributes)
                 let disabled = attributes["disabled"] != nil
                 switch name {
                 case "form":
@@ -221,30 +350,41 @@ struct HTMLDocument {
                         current?.buttons.append(
                             .init(
                                 name: inputName.isEmpty ? nil : inputName, value: value,
-                                label: value.isEmpty ? "Submit" : value))
+                                label: value.isEmpty ? "Submit" : collapsed(value), isInNoscript: noscriptDepth > 0))
                     case "checkbox", "radio":
+                        addInput(attributes, type: type)
                         if attributes["checked"] != nil && !inputName.isEmpty {
                             current?.fields.append(
                                 .init(name: inputName, value: attributes["value"] ?? "on", type: type))
                         }
-                    case "reset", "button", "file":
+                    case "button":
+                        scriptButtons += noscriptDepth == 0 ? 1 : 0
+                    case "reset", "file":
                         continue
                     default:
+                        if type != "hidden" {
+                            addInput(attributes, type: type)
+                        }
                         if !inputName.isEmpty {
                             current?.fields.append(.init(name: inputName, value: attributes["value"] ?? "", type: type))
                         }
                     }
                 case "button":
                     finishButton()
-                    guard current != nil, !disabled else { continue }
                     let type = (attributes["type"] ?? "submit").lowercased()
-                    guard type == "submit" else { continue }
+                    if type == "button" && noscriptDepth == 0 {
+                        scriptButtons += 1
+                    }
+                    guard current != nil, !disabled, type == "submit" else { continue }
                     let buttonName = attributes["name"] ?? ""
-                    button = (buttonName.isEmpty ? nil : buttonName, attributes["value"] ?? "", "")
+                    button = (buttonName.isEmpty ? nil : buttonName, attributes["value"] ?? "", "", noscriptDepth > 0)
                 case "select":
                     finishSelect()
                     guard current != nil else { continue }
                     select = (attributes["name"] ?? "", disabled, attributes["multiple"] != nil, [])
+                    if !disabled {
+                        addInput(attributes, type: "select")
+                    }
                 case "option":
                     finishOption()
                     guard select != nil, !disabled else { continue }
@@ -252,6 +392,27 @@ struct HTMLDocument {
                 case "textarea":
                     textareaText = ""
                     textarea = current == nil ? nil : (attributes["name"] ?? "", disabled)
+                    if current != nil, !disabled {
+                        addInput(attributes, type: "textarea")
+                    }
+                case "label":
+                    finishLabel()
+                    label = (attributes["for"], "", [])
+                case "noscript":
+                    noscriptDepth += 1
+                case "script":
+                    let type = (attributes["type"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                    let isCode = type.isEmpty || Self.scriptTypes.contains(type)
+                    if attributes["src"] != nil {
+                        if isCode {
+                            externalScripts += 1
+                        }
+                        rawElement = (name, nil)
+                    } else {
+                        rawElement = (name, isCode ? "" : nil)
+                    }
+                case "style":
+                    rawElement = (name, nil)
                 case "title":
                     inTitle = title == nil
                     titleText = ""
@@ -276,6 +437,17 @@ struct HTMLDocument {
                     finishSelect()
                 case "option":
                     finishOption()
+                case "label":
+                    finishLabel()
+                case "noscript":
+                    noscriptDepth = max(0, noscriptDepth - 1)
+                case "script", "style":
+                    if let open = rawElement, open.name == name {
+                        if let code = open.code, !code.allSatisfy(\.isWhitespace) {
+                            scripts.append(code)
+                        }
+                        rawElement = nil
+                    }
                 case "textarea":
                     if let open = textarea, !open.disabled, !open.name.isEmpty {
                         // A single leading newline is not part of the value.
@@ -288,7 +460,7 @@ struct HTMLDocument {
                     textarea = nil
                 case "title":
                     if inTitle {
-                        title = titleText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                        title = collapsed(titleText)
                         inTitle = false
                     }
                 default:
@@ -298,6 +470,29 @@ struct HTMLDocument {
         }
         // A form left open at the end of the document still counts.
         finishForm()
+        // Labels that point at a control by id name it unless a wrapping label already did.
+        for formIndex in forms.indices {
+            for inputIndex in forms[formIndex].inputs.indices
+            where !namedByWrappingLabel.contains([formIndex, inputIndex]) {
+                if let id = forms[formIndex].inputs[inputIndex].id, let text = labelsByID[id] {
+                    forms[formIndex].inputs[inputIndex].label = text
+                }
+            }
+        }
+    }
+
+    /// Records the script a start tag carries: `on...` attributes (but
+    /// `<body onload>`, kept apart) and `javascript:` URLs.
+    private mutating func noteScript(in element: String, _ attributes: [String: String]) {
+        for (name, value) in attributes {
+            if name.hasPrefix("on") && name.count > 2 && !(element == "body" && name == "onload") {
+                handlers.append(value)
+            } else if name == "href" || name == "action" || name == "formaction",
+                value.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("javascript:")
+            {
+                handlers.append(value)
+            }
+        }
     }
 
     /// `action` resolved against the page; the page itself when absent or empty.

@@ -19,13 +19,32 @@ import Synchronization
 ///   presentation starts with an empty jar.
 /// - A response with status 400 or more, a transport failure, or too many
 ///   redirects reports `pageDidFailLoad`; the page then takes no further action.
-/// - A loaded page reports `pageDidFinishLoad`; then, if it is an
-///   auto-submitting page (a form with `id="cres-form"`, or `<body onload>`
-///   calling `submit()`, how an ACS hands back without JavaScript), the
-///   browser submits it itself; otherwise it asks the buyer script and
-///   performs the answer (see ``BuyerAction``). An action the page cannot
-///   satisfy (no such button, no code field) is reported as a load failure
-///   whose reason names the action.
+/// - A loaded page reports `pageDidFinishLoad`; then:
+///   - a page that submits itself (``LoadedPage/autoSubmitFormIndex``: a
+///     form of hidden inputs, `<body onload>` or an inline script calling
+///     `submit()`, how an issuer hands the buyer back to the notification
+///     URL) is submitted by the browser, as a browser running the script
+///     would, without asking the buyer. At most
+///     ``Options/maxAutomaticSubmissions`` in a row (a page the buyer is
+///     asked about starts the count again); one more is a load failure "too
+///     many automatic form submissions";
+///   - the notification page (marked `3ds-notification`, or reached by
+///     submitting a 3-D Secure result, `cres` or `PaRes`, whatever it looks
+///     like; its ``LoadedPage/kind`` is then `.notification`) is left alone:
+///     the SDK ends the challenge there;
+///   - any other page, a page that needs JavaScript included
+///     (``LoadedPage/needsJavaScript``), goes to the buyer script, and the
+///     browser performs the answer (see ``BuyerAction``). An action the page
+///     cannot satisfy (no such button, no code field) is reported as a load
+///     failure whose reason names the action (never a typed code).
+/// - Pages are read as ``LoadedPage/init(url:status:html:)`` says: the
+///   sandbox's `egw-page` markers when present, else what the page's forms
+///   and scripts show. Any gateway's plain HTML works; JavaScript never runs.
+/// - A typed challenge code never appears in a ``BrowserEvent``: the
+///   `.buyerAction` event carries `challenge(code: "••••")`, and when a code
+///   goes out in a GET form's query, the events and the ``LoadedPage/url`` of
+///   the page it leads to show that query item as `••••` (the handler hears
+///   the real URL).
 ///
 /// Threading: `present`, `dismiss` and the accessors may be called from any
 /// thread. Completions, handler calls and ``BrowserEvent``s are delivered on
@@ -47,7 +66,8 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         /// The most redirects followed after one navigation. Default 10.
         public var maxRedirects: Int
         /// The most automatic form submissions in a row before the page is
-        /// reported as failed (guards against pages that submit forever). Default 10.
+        /// reported as failed with "too many automatic form submissions"
+        /// (guards against pages that submit forever). Default 10.
         public var maxAutomaticSubmissions: Int
 
         /// Creates options.
@@ -64,6 +84,24 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         var body: [UInt8]?
         var contentType: String?
         var redirects: Int
+        /// The submission carries a 3-D Secure result (`cres`, `PaRes`): the
+        /// page it ends on (after redirects) is the notification page.
+        var handsBack = false
+        /// The query item that holds a typed code (a GET challenge form), masked in events.
+        var secretQueryItem: String?
+
+        /// The URL as events show it: a typed code in the query masked.
+        var shownURL: URL {
+            guard let secretQueryItem,
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let items = components.percentEncodedQueryItems
+            else { return url }
+            let name = FormURLEncoding.escape(secretQueryItem)
+            components.percentEncodedQueryItems = items.map { item in
+                item.name == name ? URLQueryItem(name: item.name, value: "%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2") : item
+            }
+            return components.url ?? url
+        }
     }
 
     private struct Session {
@@ -80,6 +118,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         var lastID: UInt64 = 0
         var navigations: [URL] = []
         var lastPage: LoadedPage?
+        var askedAbout: [URL] = []
     }
 
     private let script: BuyerScript
@@ -119,6 +158,12 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         state.withLock { $0.lastPage }
     }
 
+    /// The pages the buyer script was asked about during the current (or last)
+    /// presentation, in order, recorded on the browser's queue as it asks (tests).
+    var askedAbout: [URL] {
+        state.withLock { $0.askedAbout }
+    }
+
     /// Whether a page is presented (and not yet dismissed).
     public var isPresenting: Bool {
         state.withLock { $0.session != nil }
@@ -135,6 +180,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             state.session = Session(id: state.lastID, handler: handler)
             state.navigations = []
             state.lastPage = nil
+            state.askedAbout = []
             return state.lastID
         }
         let first: Navigation
@@ -198,10 +244,11 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         }
     }
 
-    private func fail(_ url: URL, reason: String, session id: UInt64) {
+    /// Reports a load failure at `url` (`shown` is the URL as events show it).
+    private func fail(_ url: URL, shown: URL? = nil, reason: String, session id: UInt64) {
         guard let handler = deactivate(id) else { return }
         handler.pageDidFailLoad(url, reason: reason)
-        observe(.failed(url: url, reason: reason), session: id)
+        observe(.failed(url: shown ?? url, reason: reason), session: id)
     }
 
     private func navigate(_ navigation: Navigation, session id: UInt64) {
@@ -231,12 +278,14 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             }
             return true
         }
-        observe(.navigation(method: navigation.method, url: navigation.url, decision: decision), session: id)
+        observe(.navigation(method: navigation.method, url: navigation.shownURL, decision: decision), session: id)
         guard proceed else { return }
 
         let scheme = navigation.url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else {
-            fail(navigation.url, reason: "the browser loads only http and https URLs", session: id)
+            fail(
+                navigation.url, shown: navigation.shownURL, reason: "the browser loads only http and https URLs",
+                session: id)
             return
         }
         var headers = [
@@ -264,7 +313,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         let response: HTTPResponse
         switch result {
         case .failure(let error):
-            fail(navigation.url, reason: error.description, session: id)
+            fail(navigation.url, shown: navigation.shownURL, reason: error.description, session: id)
             return
         case .success(let received):
             response = received
@@ -277,29 +326,37 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             status: response.status, location: response.header("Location"), base: navigation.url)
         {
             guard navigation.redirects < options.maxRedirects else {
-                fail(navigation.url, reason: "more than \(options.maxRedirects) redirects", session: id)
+                fail(
+                    navigation.url, shown: navigation.shownURL, reason: "more than \(options.maxRedirects) redirects",
+                    session: id)
                 return
             }
             let (method, body) = RedirectRule.nextMethod(
                 status: response.status, method: navigation.method, body: navigation.body)
-            observe(.redirect(status: response.status, from: navigation.url, to: target), session: id)
+            observe(.redirect(status: response.status, from: navigation.shownURL, to: target), session: id)
+            // A redirected hand-back still ends on the notification page.
             let next = Navigation(
                 method: method, url: target, body: body, contentType: body == nil ? nil : navigation.contentType,
-                redirects: navigation.redirects + 1)
+                redirects: navigation.redirects + 1, handsBack: navigation.handsBack)
             navigate(next, session: id)
             return
         }
         guard response.status < 400 else {
-            fail(navigation.url, reason: "HTTP \(response.status)", session: id)
+            fail(navigation.url, shown: navigation.shownURL, reason: "HTTP \(response.status)", session: id)
             return
         }
-        let page = LoadedPage(url: navigation.url, status: response.status, html: Self.text(of: response))
+        // Parsed at its real URL (forms resolve against it); kept, shown and asked about with a typed code masked.
+        var page = LoadedPage(url: navigation.url, status: response.status, html: Self.text(of: response))
+        page.url = navigation.shownURL
+        if navigation.handsBack && page.meta["egw-page"] == nil {
+            page.kind = .notification
+        }
         state.withLock { state in
             guard state.session?.id == id else { return }
             state.lastPage = page
         }
         guard let handler = activeHandler(id) else { return }
-        handler.pageDidFinishLoad(page.url)
+        handler.pageDidFinishLoad(navigation.url)
         observe(.loaded(page), session: id)
 
         if let index = page.autoSubmitFormIndex {
@@ -312,7 +369,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             guard count <= options.maxAutomaticSubmissions else {
                 if count != Int.max {
                     fail(
-                        page.url, reason: "more than \(options.maxAutomaticSubmissions) automatic form submissions",
+                        navigation.url, shown: navigation.shownURL,
+                        reason:
+                            "too many automatic form submissions (more than \(options.maxAutomaticSubmissions) in a row)",
                         session: id)
                 }
                 return
@@ -322,6 +381,8 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             submit(form, pressing: nil, overrides: [:], session: id)
             return
         }
+        // The challenge ends on the notification page: the SDK dismisses it, the buyer has nothing to do.
+        guard page.kind != .notification else { return }
         state.withLock { state in
             guard state.session?.id == id else { return }
             state.session?.automaticSubmissions = 0
@@ -334,6 +395,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             guard var session = state.session, session.id == id, session.active else { return nil }
             session.decisionToken += 1
             state.session = session
+            state.askedAbout.append(page.url)
             return session.decisionToken
         }
         guard let token else { return }
@@ -357,7 +419,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             return true
         }
         guard current else { return }
-        observe(.buyerAction(action, url: page.url), session: id)
+        observe(.buyerAction(action.redacted, url: page.url), session: id)
         switch action {
         case .wait:
             return
@@ -366,7 +428,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             handler.pageWasClosedByBuyer()
             observe(.closedByBuyer, session: id)
         case .hosted(let choice):
-            guard let (form, button, overrides) = Self.hostedSubmission(choice, on: page) else {
+            guard let (form, button, overrides) = PageRules.hostedSubmission(choice, in: page.forms) else {
                 fail(
                     page.url,
                     reason: "buyer action hosted(\(choice.rawValue)): the page has no '\(choice.rawValue)' button",
@@ -375,11 +437,20 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             }
             submit(form, pressing: button, overrides: overrides, session: id)
         case .challenge(let code):
-            guard let (form, fieldName) = Self.challengeForm(on: page) else {
+            guard let (formIndex, fieldName) = PageRules.codeEntry(in: page.forms) else {
                 fail(page.url, reason: "buyer action challenge: the page has no form with a code field", session: id)
                 return
             }
-            submit(form, pressing: form.buttons.first, overrides: [fieldName: code], session: id)
+            let form = page.forms[formIndex]
+            submit(
+                form, pressing: PageRules.forwardButton(of: form), overrides: [fieldName: code],
+                secretField: fieldName, session: id)
+        case .press(let label):
+            guard let (form, button) = PageRules.button(labelled: label, in: page.forms) else {
+                fail(page.url, reason: "buyer action press: the page has no button labelled '\(label)'", session: id)
+                return
+            }
+            submit(form, pressing: button, overrides: [:], session: id)
         case .submit(let formIndex, let fields):
             guard page.forms.indices.contains(formIndex) else {
                 fail(page.url, reason: "buyer action submit: the page has no form number \(formIndex)", session: id)
@@ -390,15 +461,20 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         }
     }
 
+    /// Submits `form` as a browser does; `secretField` names a field that
+    /// holds a typed code (masked in events when it goes into a query).
     private func submit(
-        _ form: HTMLForm, pressing button: HTMLForm.Button?, overrides: [String: String], session id: UInt64
+        _ form: HTMLForm, pressing button: HTMLForm.Button?, overrides: [String: String], secretField: String? = nil,
+        session id: UInt64
     ) {
-        let encoded = FormURLEncoding.encode(form.entries(pressing: button, overrides: overrides))
+        let entries = form.entries(pressing: button, overrides: overrides)
+        let encoded = FormURLEncoding.encode(entries)
+        let handsBack = PageRules.carriesChallengeResult(entries.map(\.name))
         if form.method == "POST" {
             navigate(
                 Navigation(
                     method: "POST", url: form.action, body: Array(encoded.utf8),
-                    contentType: "application/x-www-form-urlencoded", redirects: 0),
+                    contentType: "application/x-www-form-urlencoded", redirects: 0, handsBack: handsBack),
                 session: id)
             return
         }
@@ -408,50 +484,11 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             components.fragment = nil
             url = components.url ?? form.action
         }
-        navigate(Navigation(method: "GET", url: url, body: nil, contentType: nil, redirects: 0), session: id)
-    }
-
-    // MARK: - Finding what the buyer acts on
-
-    /// The form, button and overrides for a hosted-page choice: the button
-    /// `name="choice" value=<choice>`; else any button with that value; else
-    /// a form with a control named `choice`, given that value.
-    static func hostedSubmission(
-        _ choice: HostedChoice, on page: LoadedPage
-    ) -> (HTMLForm, HTMLForm.Button?, [String: String])? {
-        let wanted = choice.rawValue
-        func matches(_ button: HTMLForm.Button) -> Bool { button.value.caseInsensitiveCompare(wanted) == .orderedSame }
-        for form in page.forms {
-            if let button = form.buttons.first(where: { $0.name == "choice" && matches($0) }) {
-                return (form, button, [:])
-            }
-        }
-        for form in page.forms {
-            if let button = form.buttons.first(where: matches) {
-                return (form, button, [:])
-            }
-        }
-        for form in page.forms
-        where form.field("choice") != nil || form.buttons.contains(where: { $0.name == "choice" }) {
-            return (form, form.buttons.first, ["choice": wanted])
-        }
-        return nil
-    }
-
-    /// The challenge form and its code field: a form with a field named
-    /// `code`; else the first form with exactly one text-like input.
-    static func challengeForm(on page: LoadedPage) -> (HTMLForm, String)? {
-        if let form = page.forms.first(where: { $0.field("code") != nil }) {
-            return (form, "code")
-        }
-        let typed: Set<String> = ["text", "password", "number", "tel", "search"]
-        for form in page.forms {
-            let candidates = form.fields.filter { typed.contains($0.type) }
-            if candidates.count == 1 {
-                return (form, candidates[0].name)
-            }
-        }
-        return nil
+        navigate(
+            Navigation(
+                method: "GET", url: url, body: nil, contentType: nil, redirects: 0, handsBack: handsBack,
+                secretQueryItem: secretField),
+            session: id)
     }
 
     /// The body as text: Latin-1 when the `Content-Type` says so, else UTF-8
