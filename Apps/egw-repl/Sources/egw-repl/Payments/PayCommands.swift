@@ -437,8 +437,8 @@ extension Shell {
     // MARK: the buyer
 
     func answerBuyer(page: LoadedPage, respond: @escaping @Sendable (BuyerAction) -> Void, run: PaymentRun) {
-        if page.kind != .hostedCheckout && page.kind != .challenge {
-            respond(.wait)  // nothing for the buyer to do here
+        if page.kind == .notification {
+            respond(.wait)  // the issuer is sending the buyer back: the SDK ends the challenge
             return
         }
         if let action = takeBuyerAction(for: page) {
@@ -454,7 +454,10 @@ extension Shell {
             return
         }
         run.pendingQuestion = (page, respond)
-        if page.kind == .hostedCheckout {
+        if page.kind != .hostedCheckout && page.kind != .challenge {
+            let why = page.needsJavaScript ? LoadedPage.javaScriptNotice : "the page has nothing the buyer can do"
+            console.out(console.styled("? A page the buyer cannot use is open", .bold) + " (\(why)). Type close.")
+        } else if page.kind == .hostedCheckout {
             console.out(
                 console.styled("? The hosted checkout page is open.", .bold)
                     + " What does the buyer do: pay, decline, cancel, abandon, pending or close?")
@@ -522,6 +525,7 @@ extension Shell {
         case .challenge: "challenge code ••••"
         case .close: "close the page"
         case .submit(let index, _): "submit form \(index)"
+        case .press(let label): "press \(label)"
         case .wait: "wait"
         }
     }

@@ -46,18 +46,29 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     private enum State: Equatable {
         /// Built, not started.
         case idle(Input)
-        /// The presenter was asked to show the page; `loaded`: a page has finished loading.
-        case presenting(Input, loaded: Bool)
+        /// The presenter was asked to show the page.
+        case presenting(Input, Progress)
         /// The page is shown; navigations are watched.
-        case watching(Input, loaded: Bool)
-        /// The page ended; it is being dismissed.
-        case dismissing(Input, PageEnding)
+        case watching(Input, Progress)
+        /// The page ended; it is being dismissed. `inDoubt`: the buyer's last action was still on its way.
+        case dismissing(Input, PageEnding, inDoubt: Bool)
         /// The page is gone; the status is being resolved (`lookups` made so far, this one included).
-        case resolving(Input, PageEnding, lookups: Int)
+        case resolving(Input, PageEnding, inDoubt: Bool, lookups: Int)
         /// Waiting before looking a non-final status up again.
-        case pausing(Input, PageEnding, lookups: Int, last: StatusReport)
+        case pausing(Input, PageEnding, inDoubt: Bool, lookups: Int, last: StatusReport)
         /// A `.finish` action was returned.
         case finished
+    }
+
+    /// What the page has done so far.
+    struct Progress: Equatable, Sendable {
+        /// A page has finished loading: the buyer could act.
+        var loaded = false
+        /// A navigation after that was allowed and has not finished loading: a buyer's action (a form
+        /// POST) may be on its way to the gateway, and may still land after the page is gone.
+        var inFlight = false
+
+        var buyerMayHaveActed: Bool { loaded && inFlight }
     }
 
     private var state: State
@@ -87,7 +98,7 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         switch event {
         case .start:
             guard case .idle(let input) = state else { return FlowReaction(finish(unexplained(event))) }
-            state = .presenting(input, loaded: false)
+            state = .presenting(input, Progress())
             return FlowReaction(.present(input.page))
         case .presented(let shown): return FlowReaction(presented(shown, event))
         case .navigation(let url): return navigation(to: url, event)
@@ -99,10 +110,10 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .pageDismissed: return FlowReaction(pageDismissed(event))
         case .statusResolved(let result): return FlowReaction(statusResolved(result, event))
         case .waitEnded:
-            guard case .pausing(let input, let ending, let lookups, _) = state else {
+            guard case .pausing(let input, let ending, let inDoubt, let lookups, _) = state else {
                 return FlowReaction(finish(unexplained(event)))
             }
-            return FlowReaction(lookUp(input, ending, lookups: lookups + 1))
+            return FlowReaction(lookUp(input, ending, inDoubt: inDoubt, lookups: lookups + 1))
         case .keyFetched, .encrypted, .sessionAnswered:
             return FlowReaction(finish(unexplained(event)))
         }
@@ -110,9 +121,9 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
 
     private mutating func presented(_ shown: Bool, _ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presenting(let input, let loaded):
+        case .presenting(let input, let progress):
             if shown {
-                state = .watching(input, loaded: loaded)
+                state = .watching(input, progress)
                 return .none
             }
             return finish(
@@ -129,9 +140,13 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
 
     private mutating func navigation(to url: URL, _ event: FlowEvent) -> FlowReaction {
         switch state {
-        case .presenting(let input, _), .watching(let input, _):
-            guard URLMatch.sameEndpoint(url, input.returnURL) else { return FlowReaction(.none, navigation: .allow) }
-            state = .dismissing(input, .reachedEnd)
+        case .presenting(let input, var progress), .watching(let input, var progress):
+            guard URLMatch.sameEndpoint(url, input.returnURL) else {
+                progress.inFlight = true
+                if case .presenting = state { state = .presenting(input, progress) } else { state = .watching(input, progress) }
+                return FlowReaction(.none, navigation: .allow)
+            }
+            state = .dismissing(input, .reachedEnd, inDoubt: false)
             return FlowReaction(.dismissPage, navigation: .cancel)
         case .dismissing, .resolving, .pausing:
             return FlowReaction(.none, navigation: .cancel)
@@ -143,10 +158,10 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     private mutating func pageLoaded(_ event: FlowEvent) -> FlowAction {
         switch state {
         case .presenting(let input, _):
-            state = .presenting(input, loaded: true)
+            state = .presenting(input, Progress(loaded: true, inFlight: false))
             return .none
         case .watching(let input, _):
-            state = .watching(input, loaded: true)
+            state = .watching(input, Progress(loaded: true, inFlight: false))
             return .none
         case .dismissing, .resolving, .pausing:
             return .none
@@ -157,12 +172,12 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
 
     private mutating func pageEnded(_ ending: PageEnding, _ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presenting(let input, let loaded), .watching(let input, let loaded):
-            if case .loadFailed(let reason) = ending, !loaded {
+        case .presenting(let input, let progress), .watching(let input, let progress):
+            if case .loadFailed(let reason) = ending, !progress.loaded {
                 // The first page never loaded: the buyer could not have acted.
                 return finish(.failed(Self.loadFailure(reason)))
             }
-            state = .dismissing(input, ending)
+            state = .dismissing(input, ending, inDoubt: progress.buyerMayHaveActed)
             return .dismissPage
         case .dismissing, .resolving, .pausing:
             // A presenter may report the cancelled return-URL load as a failure: not one.
@@ -173,17 +188,17 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     }
 
     private mutating func pageDismissed(_ event: FlowEvent) -> FlowAction {
-        guard case .dismissing(let input, let ending) = state else { return finish(unexplained(event)) }
-        return lookUp(input, ending, lookups: 1)
+        guard case .dismissing(let input, let ending, let inDoubt) = state else { return finish(unexplained(event)) }
+        return lookUp(input, ending, inDoubt: inDoubt, lookups: 1)
     }
 
-    private mutating func lookUp(_ input: Input, _ ending: PageEnding, lookups: Int) -> FlowAction {
+    private mutating func lookUp(_ input: Input, _ ending: PageEnding, inDoubt: Bool, lookups: Int) -> FlowAction {
         switch input.statusSource {
         case .builtIn:
-            state = .resolving(input, ending, lookups: lookups)
+            state = .resolving(input, ending, inDoubt: inDoubt, lookups: lookups)
             return .call(.statusLookup)
         case .resolver:
-            state = .resolving(input, ending, lookups: lookups)
+            state = .resolving(input, ending, inDoubt: inDoubt, lookups: lookups)
             return .resolveWithResolver
         case .none:
             switch ending {
@@ -197,7 +212,9 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     private mutating func statusResolved(
         _ result: Result<StatusReport, FlowError>, _ event: FlowEvent
     ) -> FlowAction {
-        guard case .resolving(let input, let ending, let lookups) = state else { return finish(unexplained(event)) }
+        guard case .resolving(let input, let ending, let inDoubt, let lookups) = state else {
+            return finish(unexplained(event))
+        }
         switch result {
         case .failure(let error):
             let lookupError =
@@ -206,22 +223,38 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             return finish(.unresolved(lookupError))
         case .success(let report):
             let status = report.paymentStatus
-            if ending == .reachedEnd, status == "INITIALIZED" || status == "SENT_FOR_PROCESSING",
-                lookups <= input.nonFinalRepolls
-            {
-                state = .pausing(input, ending, lookups: lookups, last: report)
+            let nonFinal = status == "INITIALIZED" || status == "SENT_FOR_PROCESSING"
+            let notPaid = Self.notPaid(status)
+            // Worth asking again: a non-final status after the return URL, or an unpaid one while the
+            // buyer's last action may still land.
+            if (ending == .reachedEnd && nonFinal) || (inDoubt && notPaid), lookups <= input.nonFinalRepolls {
+                state = .pausing(input, ending, inDoubt: inDoubt, lookups: lookups, last: report)
                 return .wait(input.repollInterval)
             }
-            return finish(Self.terminal(report, ending: ending))
+            return finish(Self.terminal(report, ending: ending, inDoubt: inDoubt))
         }
     }
 
     /// The outcome of a status read after the page ended as `ending`.
-    private static func terminal(_ report: StatusReport, ending: PageEnding) -> Terminal {
+    private static func notPaid(_ status: String?) -> Bool {
+        ["INITIALIZED", "CANCELLED", "ABANDONED"].contains(status ?? "")
+    }
+
+    /// The outcome of a status read after the page ended as `ending`; `inDoubt`: the buyer's last action
+    /// was still on its way when the page ended, so an unpaid status may not be the last word.
+    private static func terminal(_ report: StatusReport, ending: PageEnding, inDoubt: Bool) -> Terminal {
         let mapped = PaymentOutcome(platformStatus: report.paymentStatus)
         var terminal = Terminal(outcome: mapped, paymentStatus: report.paymentStatus, orderNumber: report.orderNumber)
-        let notPaid = ["INITIALIZED", "CANCELLED", "ABANDONED"].contains(report.paymentStatus ?? "")
-        guard notPaid else { return terminal }
+        guard notPaid(report.paymentStatus) else { return terminal }
+        if inDoubt && ending != .reachedEnd && report.paymentStatus == "INITIALIZED" {
+            terminal.outcome = .unresolved
+            terminal.error = FlowError(
+                .statusLookupFailed,
+                "the page ended while the buyer's last action was on its way; the payment may still change",
+                source: "hosted checkout"
+            ).markedInDoubt
+            return terminal
+        }
         switch ending {
         case .reachedEnd: break
         case .closedByBuyer, .cancelledByHost, .timedOut: terminal.outcome = .cancelled
@@ -245,8 +278,8 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             return finish(.cancelled())
         case .presenting, .watching:
             return pageEnded(.cancelledByHost, .cancel)
-        case .pausing(_, let ending, _, let last):
-            return finish(Self.terminal(last, ending: ending))
+        case .pausing(_, let ending, let inDoubt, _, let last):
+            return finish(Self.terminal(last, ending: ending, inDoubt: inDoubt))
         case .dismissing, .resolving, .finished:
             return .none
         }
