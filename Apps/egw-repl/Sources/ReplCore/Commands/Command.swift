@@ -114,6 +114,10 @@ public enum ConfigKey: String, Sendable, CaseIterable {
     case environment
     /// Seconds allowed for each network call.
     case timeout
+    /// Seconds a 3-D Secure challenge may stay open (then the SDK asks the gateway).
+    case challengeTimeout = "challenge-timeout"
+    /// Seconds the hosted checkout page may stay open (then the SDK looks the status up).
+    case hostedTimeout = "hosted-timeout"
     /// SDK log level shown in the shell.
     case logLevel = "log-level"
 }

@@ -407,6 +407,12 @@ public struct CommandParser: Sendable {
                     .invalidValue, "timeout must be a number of seconds from 0 to 600", column: token.column,
                     length: token.length)
             }
+        case .challengeTimeout, .hostedTimeout:
+            guard let seconds = Double(token.text), seconds > 0, seconds <= 86_400 else {
+                throw ReplError(
+                    .invalidValue, "\(key.rawValue) must be a number of seconds from 0 to 86400", column: token.column,
+                    length: token.length)
+            }
         case .logLevel:
             guard CommandTable.logLevels.contains(token.text.lowercased()) else {
                 throw ReplError(

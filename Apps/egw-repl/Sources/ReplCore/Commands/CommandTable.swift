@@ -63,7 +63,9 @@ public struct CommandTable: Sendable {
                     "set", "Change one setting (config set timeout 10)",
                     details: """
                         URLs must be http or https; in the live environment every URL must be https. \
-                        timeout is in seconds (each network call). log-level is one of \
+                        timeout is in seconds (each network call). challenge-timeout (default 600) and \
+                        hosted-timeout (default 1800) are how long a 3-D Secure challenge or the hosted \
+                        page may stay open before the SDK closes it and asks the gateway. log-level is one of \
                         \(logLevels.joined(separator: ", ")).
                         """,
                     arguments: [

@@ -23,6 +23,8 @@ extension Shell {
             checkoutBaseURL: try url(configuration.checkoutBaseURL, .checkoutBaseURL),
             environment: configuration.environment == "live" ? .live : .sandbox)
         sdk.requestTimeout = configuration.timeout
+        sdk.challengeTimeout = configuration.challengeTimeout
+        sdk.hostedPageTimeout = configuration.hostedTimeout
         sdk.logLevel = LogLevel.allCases.first { $0.description == configuration.logLevel } ?? .warning
         return sdk
     }

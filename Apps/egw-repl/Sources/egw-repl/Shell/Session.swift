@@ -8,6 +8,8 @@ struct ShellConfiguration: Equatable {
     var merchantBaseURL: String?
     var environment = "sandbox"
     var timeout: Double = 30
+    var challengeTimeout: Double = 600
+    var hostedTimeout: Double = 1800
     var logLevel = "warning"
 
     func value(of key: ConfigKey) -> String {
@@ -18,6 +20,8 @@ struct ShellConfiguration: Equatable {
         case .merchantBaseURL: merchantBaseURL ?? "(not set)"
         case .environment: environment
         case .timeout: Self.seconds(timeout)
+        case .challengeTimeout: Self.seconds(challengeTimeout)
+        case .hostedTimeout: Self.seconds(hostedTimeout)
         case .logLevel: logLevel
         }
     }
@@ -31,6 +35,8 @@ struct ShellConfiguration: Equatable {
         case .merchantBaseURL: merchantBaseURL = url
         case .environment: environment = value.lowercased()
         case .timeout: timeout = Double(value) ?? timeout
+        case .challengeTimeout: challengeTimeout = Double(value) ?? challengeTimeout
+        case .hostedTimeout: hostedTimeout = Double(value) ?? hostedTimeout
         case .logLevel: logLevel = value.lowercased()
         }
     }

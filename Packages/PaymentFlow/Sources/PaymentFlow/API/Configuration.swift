@@ -61,6 +61,10 @@ public struct Configuration: Sendable {
     /// passes, the SDK dismisses the page and looks the status up (CONTRACT.md section 3): a paid
     /// payment is still `.succeeded`; an unpaid one is `.cancelled`.
     public var hostedPageTimeout: TimeInterval = 1800
+    /// How the SDK's own HTTPS connections are secured beyond the system's certificate check: public-key
+    /// pins, a private certificate authority, proxies. Default ``TransportSecurity/systemTrust``.
+    /// Certificate verification itself cannot be turned off.
+    public var transportSecurity: TransportSecurity = .systemTrust
     /// The lowest level passed to ``logSink``. Default `.info`.
     public var logLevel: LogLevel = .info
     /// Where log lines go; `nil` (the default) logs nothing. Lines never hold card data or secrets.
@@ -131,5 +135,55 @@ public struct Configuration: Sendable {
         }
         guard let host = url.host, !host.isEmpty else { return "\(name) has no host" }
         return nil
+    }
+}
+
+/// How the SDK's HTTPS connections are secured, for ``Configuration/transportSecurity``.
+///
+/// ```swift
+/// configuration.transportSecurity = .pinning(["api.gateway.example": ["sha256//BASE64SPKIHASH="]])
+/// configuration.transportSecurity = .trusting(certificateAuthorityFile: "/etc/ssl/private-ca.pem")
+/// ```
+/// Options can grow, so this is a struct with static members, not an enum. None of them weakens
+/// verification: certificates are always checked, and pins only narrow what is accepted.
+public struct TransportSecurity: Sendable, Equatable {
+    /// Public-key pins per host name (case-insensitive), each `"sha256//<base64 SHA-256 of the DER
+    /// SubjectPublicKeyInfo>"`; a connection to a pinned host succeeds only when the server's key matches
+    /// one of them (else `networkError`). Hosts without an entry are not pinned.
+    public var pinnedPublicKeys: [String: [String]]
+    /// A PEM file of certificate authorities trusted instead of the system store; `nil` for the system's.
+    public var certificateAuthorityFile: String?
+    /// Whether `http_proxy`, `https_proxy` and `no_proxy` from the environment apply (default: direct).
+    public var usesProxyEnvironment: Bool
+
+    /// Creates a value; every argument defaults to the system's trust, no pins, no proxy.
+    public init(
+        pinnedPublicKeys: [String: [String]] = [:], certificateAuthorityFile: String? = nil,
+        usesProxyEnvironment: Bool = false
+    ) {
+        self.pinnedPublicKeys = pinnedPublicKeys
+        self.certificateAuthorityFile = certificateAuthorityFile
+        self.usesProxyEnvironment = usesProxyEnvironment
+    }
+
+    /// The system's certificate store, no pins, direct connections.
+    public static let systemTrust = TransportSecurity()
+
+    /// The system's store, and these public-key pins.
+    public static func pinning(_ pins: [String: [String]]) -> TransportSecurity {
+        TransportSecurity(pinnedPublicKeys: pins)
+    }
+
+    /// Trusts the certificate authorities in this PEM file instead of the system's (a private CA, or the
+    /// sandbox's test CA).
+    public static func trusting(certificateAuthorityFile path: String) -> TransportSecurity {
+        TransportSecurity(certificateAuthorityFile: path)
+    }
+
+    /// This value, with the proxy environment variables honoured.
+    public func usingProxyEnvironment() -> TransportSecurity {
+        var copy = self
+        copy.usesProxyEnvironment = true
+        return copy
     }
 }

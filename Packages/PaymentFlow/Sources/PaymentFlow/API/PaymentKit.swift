@@ -118,7 +118,11 @@ public final class PaymentKit: Sendable {
                 url: GatewayAPI.checkoutPage(checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
                 formFields: nil, purpose: .hostedCheckout)
             return .success(
-                .hosted(HostedCheckoutMachine(.init(page: page, returnURL: request.returnURL, statusSource: source))))
+                .hosted(
+                    HostedCheckoutMachine(
+                        .init(
+                            page: page, returnURL: request.returnURL, statusSource: source,
+                            repollInterval: dependencies.statusRepollInterval))))
         }
     }
 

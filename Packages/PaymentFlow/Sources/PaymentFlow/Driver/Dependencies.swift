@@ -59,6 +59,8 @@ struct FlowDependencies: Sendable {
     var presenterTimeout: TimeInterval = 60
     /// Grace added to the request timeout before the run stops waiting for a transport that never answers.
     var transportGrace: TimeInterval = 5
+    /// Seconds between lookups of a status that may still change (CONTRACT.md section 3: 1 s).
+    var statusRepollInterval: TimeInterval = 1
 
     /// The live encryption: the key's reusable JWE encrypter.
     static let liveEncrypt: @Sendable (EncryptionKey, UnsafeRawBufferPointer) throws -> String = { key, plaintext in
@@ -76,16 +78,23 @@ struct FlowDependencies: Sendable {
                     connectTimeout: min(10, configuration.requestTimeout),
                     defaultTimeout: configuration.requestTimeout,
                     requireHTTPS: !configuration.environment.allowsPlainHTTP,
-                    userAgent: GatewayAPI.userAgent))
+                    pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
+                    userAgent: GatewayAPI.userAgent,
+                    trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
+                    usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment))
+        let grace: TimeInterval = 5
+        // One deadline per operation: the retries of a read stop where the run's watchdog would fire.
         let policy = RetryPolicy(
             maxAttempts: 3, baseDelay: 0.25, maxDelay: 2,
             unitRandom: { Double.random(in: 0..<1) },
-            sleep: { delay, work in _ = clock.schedule(delay, work) })
+            sleep: { delay, work in _ = clock.schedule(delay, work) },
+            budget: configuration.requestTimeout + grace, now: clock.now)
         return FlowDependencies(
             transport: RetryingTransport(base: transport, policy: policy),
             clock: clock,
             uuid: { UUID() },
-            encrypt: liveEncrypt)
+            encrypt: liveEncrypt,
+            transportGrace: grace)
     }
 }
 

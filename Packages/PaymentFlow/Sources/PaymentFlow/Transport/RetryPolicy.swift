@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Bounded retries with jitter, for idempotent reads only.
@@ -23,14 +24,24 @@ struct RetryPolicy: Sendable {
     var unitRandom: @Sendable () -> Double
     /// Calls its closure after the given number of seconds, asynchronously.
     var sleep: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void
+    /// The whole operation's deadline in seconds from its first attempt, shared with the caller's
+    /// watchdog: no retry starts that could not finish (its backoff plus the request's timeout) within
+    /// it. `nil`: attempts alone bound the retries.
+    var budget: TimeInterval?
+    /// Monotonic seconds, for `budget`.
+    var now: @Sendable () -> TimeInterval
 
     init(
         maxAttempts: Int = 3,
         baseDelay: TimeInterval = 0.25,
         maxDelay: TimeInterval = 2,
         unitRandom: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        sleep: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = RetryPolicy.dispatchSleep
+        sleep: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = RetryPolicy.dispatchSleep,
+        budget: TimeInterval? = nil,
+        now: @escaping @Sendable () -> TimeInterval = { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     ) {
+        self.budget = budget
+        self.now = now
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = max(0, baseDelay)
         self.maxDelay = max(0, maxDelay)
@@ -105,11 +116,11 @@ struct RetryingTransport: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
-        attempt(1, request, completion)
+        attempt(1, request, started: policy.now(), completion)
     }
 
     private func attempt(
-        _ number: Int, _ request: HTTPRequest,
+        _ number: Int, _ request: HTTPRequest, started: TimeInterval,
         _ completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         base.send(request) { result in
@@ -118,9 +129,13 @@ struct RetryingTransport: HTTPTransport {
                 return
             }
             let delay = policy.delay(beforeRetry: number)
+            if let budget = policy.budget, policy.now() - started + delay + request.timeout > budget {
+                completion(result)  // a retry could not finish before the operation's deadline
+                return
+            }
             onRetry?(number, result, delay)
             policy.sleep(delay) {
-                attempt(number + 1, request, completion)
+                attempt(number + 1, request, started: started, completion)
             }
         }
     }

@@ -297,6 +297,7 @@ final class RandomizedScheduleTests: XCTestCase {
             base: CurlTransport(options: .init(connectTimeout: 1, defaultTimeout: 0.25)),
             policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
         dependencies.presenterTimeout = 5
+        dependencies.statusRepollInterval = 0.02
         var kit: PaymentKit? = PaymentKit(configuration: configuration, resolver: resolver, dependencies: dependencies)
 
         // Warm the key cache first (and maybe rotate the key behind the SDK's back).

@@ -123,3 +123,69 @@ final class RecordingSleeper: Sendable {
         #expect(base.requests.count == 1)
     }
 }
+
+/// One deadline per operation: the retries of a read stop where the run's watchdog would fire.
+@Suite struct RetryBudgetTests {
+    /// Attempt n ends at `n * 4` seconds of a fake clock (each attempt "takes" 4 s).
+    func attempts(budget: TimeInterval?, timeout: TimeInterval) async -> Int {
+        let transport = ScriptedTransport(Array(repeating: RetryPolicyTests.fault(.timeout), count: 5))
+        let clock = Mutex<TimeInterval>(0)
+        let policy = RetryPolicy(
+            maxAttempts: 5, baseDelay: 1, maxDelay: 1, unitRandom: { 1 },
+            sleep: { _, work in DispatchQueue.global().async(execute: work) }, budget: budget,
+            now: { clock.withLock { $0 } })
+        let counting = CountingTransport(base: transport) { clock.withLock { $0 += 4 } }
+        let retrying = RetryingTransport(base: counting, policy: policy)
+        await withCheckedContinuation { continuation in
+            retrying.send(HTTPRequest(method: "GET", url: RetryPolicyTests.url, timeout: timeout)) { _ in
+                continuation.resume()
+            }
+        }
+        return transport.requests.count
+    }
+
+    @Test func withoutABudgetOnlyTheAttemptsBoundTheRetries() async {
+        #expect(await attempts(budget: nil, timeout: 4) == 5)
+    }
+
+    @Test func aRetryThatCouldNotFinishInTheBudgetIsNotStarted() async {
+        // After attempt 1 (t = 4): 4 + 1 delay + 4 timeout = 9 <= 10, so attempt 2; after it (t = 8):
+        // 8 + 1 + 4 = 13 > 10, so no attempt 3.
+        #expect(await attempts(budget: 10, timeout: 4) == 2)
+        #expect(await attempts(budget: 5, timeout: 4) == 1)
+    }
+}
+
+/// Runs `tick` after each attempt of `base` completes.
+struct CountingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let tick: @Sendable () -> Void
+
+    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+        base.send(request) { result in
+            tick()
+            completion(result)
+        }
+    }
+}
+
+/// `Configuration.transportSecurity` reaches the libcurl transport the kit builds.
+@Suite struct TransportSecurityWiringTests {
+    @Test func pinsCAFileAndProxyReachTheTransport() throws {
+        var configuration = Configuration(environment: .live)
+        configuration.transportSecurity = TransportSecurity.pinning(["gw.example": ["sha256//AAAA"]])
+            .usingProxyEnvironment()
+        configuration.transportSecurity.certificateAuthorityFile = "/tmp/ca.pem"
+        let live = FlowDependencies.live(configuration: configuration)
+        let curl = try #require((live.transport as? RetryingTransport)?.base as? CurlTransport)
+        #expect(curl.options.pinnedPublicKeys == ["gw.example": ["sha256//AAAA"]])
+        #expect(curl.options.trustedCertificatesPath == "/tmp/ca.pem")
+        #expect(curl.options.usesProxyEnvironment)
+        #expect(curl.options.requireHTTPS)
+        let plain = FlowDependencies.live(configuration: Configuration(environment: .sandbox))
+        let direct = try #require((plain.transport as? RetryingTransport)?.base as? CurlTransport)
+        #expect(direct.options.pinnedPublicKeys.isEmpty)
+        #expect(direct.options.trustedCertificatesPath == nil)
+        #expect(!direct.options.usesProxyEnvironment)
+    }
+}
