@@ -480,7 +480,7 @@ class ForeignGateway:
             return None, Answer.error(422, "DECRYPTION_FAILED", "encryptedCard is not a compact JWE")
         if header.get("alg") != "RSA-OAEP-256" or header.get("enc") != "A256GCM":
             return None, Answer.error(422, "DECRYPTION_FAILED", "expected alg RSA-OAEP-256 and enc A256GCM")
-        if header.get("kid") != self.key.key_id:
+        if header.get("kid") != self.key.kid:
             return None, Answer.error(422, "UNKNOWN_KEY", "the card was encrypted to a key this gateway does not hold")
         try:
             token_object = jwe.JWE()
