@@ -65,14 +65,18 @@ on its Nth call counted from when the fault is set (and the `times - 1` calls af
 * `already_processed`   applied, then `409 PAYMENT_ALREADY_PROCESSED`;
 * `latency`             waits `arg` seconds, then behaves normally.
 
+The request log (`log`, `log_text()`) keeps per request: endpoint, method, path, status
+(or `reset`), the answer's session status or error code, the fault, whether it was a
+replay and whether an Idempotency-Key was sent.
+
 Endpoint names: `merchant-payments`, `status`, `jwks`, `card-session-create`,
 `authentication`, `challenge-result`, `card-session-get`, `hosted-page`, `hosted-choice`,
 `acs-page`, `acs-submit`, `notification`, `shop-return`.
 
 Card data: the decrypted card is used for the test-card decision and dropped at once; a
-session keeps only the brand and the last four digits. Nothing the gateway logs (its
-request log holds method, path, status, fault, replay) ever holds card data or request
-bodies; `TEST_CARDS` below is the only place card numbers appear.
+session keeps only the brand and the last four digits. Nothing the gateway logs (see the
+request log above) ever holds card data or request bodies; `TEST_CARDS` below is the only
+place card numbers appear.
 
 Run it alone with `python foreign_gateway.py` (prints its base URLs, Ctrl-C stops it).
 """
@@ -396,7 +400,8 @@ class ForeignGateway:
     def log_text(self):
         with self._lock:
             return "\n".join(
-                f"{e['method']} {e['path']} -> {e['status']} [{e['endpoint']}]"
+                f"{e['method']} {e['path']} -> {e['status']}" + (f" {e['result']}" if e.get("result") else "")
+                + f" [{e['endpoint']}]"
                 + (f" fault={e['fault']}" if e["fault"] else "") + (" replay" if e["replay"] else "")
                 + (" idempotency-key" if e["idempotencyKey"] else "")
                 for e in self.log)
@@ -835,6 +840,21 @@ _COMPILED = [(m, e, re.compile(p + r"/?"), h, money) for m, e, p, h, money in _R
 _PAGE_ENDPOINTS = {"hosted-page", "hosted-choice", "acs-page", "acs-submit", "notification", "shop-return"}
 
 
+def _result_of(answer):
+    """What an answer said, for the log: a session's status or an error code (never card data)."""
+    if not answer.content_type.startswith("application/json") or not answer.body:
+        return None
+    try:
+        body = json.loads(answer.body)
+    except ValueError:
+        return None
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return body["error"].get("code")
+    if isinstance(body, dict):
+        return body.get("status") or body.get("paymentStatus")
+    return None
+
+
 class _Handler(BaseHTTPRequestHandler):
     gateway = None  # set on the per-server subclass
     protocol_version = "HTTP/1.0"  # one request per connection: a reset never hits a reused connection
@@ -862,8 +882,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length > 0 else b""
         request = _Request(self, method, body)
         path = urllib.parse.urlsplit(self.path).path
-        entry = {"endpoint": None, "method": method, "path": path, "status": None, "fault": None, "replay": False,
-                 "idempotencyKey": bool(self.headers.get("Idempotency-Key"))}
+        entry = {"endpoint": None, "method": method, "path": path, "status": None, "result": None, "fault": None,
+                 "replay": False, "idempotencyKey": bool(self.headers.get("Idempotency-Key"))}
         try:
             route = None
             params = {}
@@ -917,6 +937,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, answer, entry):
         entry["status"] = answer.status
+        entry["result"] = _result_of(answer)
         self.send_response(answer.status)
         self.send_header("Content-Type", answer.content_type)
         self.send_header("Content-Length", str(len(answer.body)))

@@ -23,7 +23,10 @@ The rule every scenario asserts is CONTRACT.md 4a:
   a failure that shows the transcript;
 * exactly one result per `pay`;
 * `.succeeded` only if the gateway moved the money (SETTLED);
-* `.failed` / `.cancelled` only if the gateway's truth says no money moved;
+* `.failed` / `.cancelled` only if the gateway's truth says no money moved -- and, after
+  a doubtful answer to a money-moving request (a fault, or 409 PAYMENT_ALREADY_PROCESSED),
+  only if a later clean answer from the gateway said so (a FAILED session, a refusal): the
+  SDK must KNOW no money moved, not be lucky;
 * no full card number anywhere in the REPL's stdout/stderr or the gateway's log.
 
 Where the contract fixes the exact outcome (frictionless -> succeeded, right code ->
@@ -68,6 +71,16 @@ WRONG_CODE = "9999"
 AUTHENTICATION_FAILED = 11
 CARD_SESSION_FAILED = 10
 CARD_BRAND_NOT_ACCEPTED = 12
+
+# CONTRACT.md 4a: the requests that can move money, and the answers after which the SDK
+# cannot know whether they did (a fault replaced the answer, or 409 PAYMENT_ALREADY_PROCESSED).
+MONEY_STEPS = {"card-session-create", "authentication", "challenge-result"}
+DOUBTFUL_FAULTS = {"status_applied", "status_not_applied", "drop_applied", "drop_not_applied", "unexpected_2xx",
+                   "malformed_applied", "already_processed", "page_fail", "page_reset"}
+# Clean answers that tell the SDK no money moved (a FAILED session, or a refusal).
+SAYS_NO_MONEY_MOVED = {"FAILED", "INVALID_REQUEST", "INVALID_VERIFICATION_KEY", "PAYMENT_NOT_FOUND",
+                       "SESSION_NOT_FOUND", "CARD_BRAND_NOT_ACCEPTED", "DECRYPTION_FAILED", "UNKNOWN_KEY",
+                       "CHALLENGE_NOT_COMPLETED"}
 
 # Deadlines the REPL will accept once the other engineer lands them; today they are
 # refused ("KEY must be one of ...") and the scenario notes it.
@@ -123,11 +136,22 @@ class Run:
                 if f"config set {key}" in self.script and f"config set {key}" in self.stderr]
 
 
+def _die_with_the_test():
+    """In the child: SIGKILL when the test process dies, so an interrupted run leaves no
+    REPL waiting on a page for minutes (Linux prctl PR_SET_PDEATHSIG; best effort)."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except Exception:
+        pass
+
+
 def run_repl_against(gateway, script, timeout=TIMEOUT):
     args = [REPL_BIN, *gateway.repl_args(), "--json"]
     started = time.monotonic()
     process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=clean_env())
+                               text=True, env=clean_env(), preexec_fn=_die_with_the_test)
     try:
         stdout, stderr = process.communicate(script, timeout=timeout)
         timed_out = False
@@ -191,7 +215,29 @@ class ForeignGatewayCase(unittest.TestCase):
         if outcome["outcome"] in ("failed", "cancelled") and truth in MONEY_MOVED:
             self._problems.append(
                 f"reported {outcome['outcome']} but the gateway's truth is {truth}: the buyer would pay twice")
+        elif outcome["outcome"] in ("failed", "cancelled"):
+            doubt = self.unresolved_doubt(gateway)
+            if doubt:
+                self._problems.append(
+                    f"reported {outcome['outcome']} after {doubt} that nothing from the gateway cleared up: the SDK "
+                    "could not know that no money moved (CONTRACT.md 4a; the truth {truth} only made it lucky)"
+                    .replace("{truth}", truth))
         return truth
+
+    @staticmethod
+    def unresolved_doubt(gateway):
+        """The last doubtful answer to a money-moving request that no later clean answer (a
+        FAILED session, a refusal) explained, described; None when there is none."""
+        doubt = None
+        for entry in gateway.log:
+            if entry["endpoint"] in MONEY_STEPS and (
+                    entry["fault"] in DOUBTFUL_FAULTS or entry["result"] == "PAYMENT_ALREADY_PROCESSED"):
+                what = entry["fault"] or f"{entry['status']} {entry['result']}"
+                doubt = f"a doubtful answer ({what}) to {entry['endpoint']}"
+            elif (doubt and (entry["endpoint"] in MONEY_STEPS or entry["endpoint"] == "card-session-get")
+                  and not entry["fault"] and entry["result"] in SAYS_NO_MONEY_MOVED):
+                doubt = None
+        return doubt
 
     def expect(self, outcome, wanted, error_code="any", payment_status="any"):
         got = outcome["outcome"]
@@ -526,6 +572,23 @@ class GatewaySelfCheck(unittest.TestCase):
         self.assertIn("document.forms[0].submit()", page.decode())
         status, _, answer = self.post(f"{self.sessions}/{session_id}/challenge-result", {}, key="d")
         self.assertEqual((status, json.loads(answer)["status"]), (200, "COMPLETED"))
+        self.assertEqual(self.gateway.truth(self.payment["paymentId"]), "SETTLED")
+
+    def test_the_hosted_page_is_plain_and_redirects_after_the_choice(self):
+        from sandbox_process import http
+        status, headers, page = http("GET", self.payment["_links"]["checkoutRedirect"]["href"])
+        page = page.decode()
+        self.assertEqual(status, 200)
+        self.assertNotIn("egw-page", page)
+        self.assertIn(">Pay now</button>", page)
+        self.assertIn(">Cancel payment</button>", page)
+        token = re.search(r'name="token" value="([^"]+)"', page).group(1)
+        url = self.payment["_links"]["checkoutRedirect"]["href"]
+        status, _, _ = http("POST", url, form={"token": token, "action": "pay"})
+        self.assertEqual(status, 400, "without the page's cookie the choice is refused")
+        cookie = headers["set-cookie"].split(";")[0]
+        status, headers, _ = http("POST", url, form={"token": token, "action": "pay"}, headers={"Cookie": cookie})
+        self.assertEqual((status, headers.get("location")), (303, self.payment["shopRedirectUrl"]))
         self.assertEqual(self.gateway.truth(self.payment["paymentId"]), "SETTLED")
 
 
