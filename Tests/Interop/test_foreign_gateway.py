@@ -149,15 +149,19 @@ class Run:
                 if f"config set {key}" in self.script and f"config set {key}" in self.stderr]
 
 
+try:  # looked up before any fork: the child only calls it
+    import ctypes
+    import signal
+    _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+except Exception:  # not Linux, or no libc symbol: the REPL simply outlives an interrupted test
+    _PRCTL = None
+
+
 def _die_with_the_test():
     """In the child: SIGKILL when the test process dies, so an interrupted run leaves no
     REPL waiting on a page for minutes (Linux prctl PR_SET_PDEATHSIG; best effort)."""
-    try:
-        import ctypes
-        import signal
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
-    except Exception:
-        pass
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)
 
 
 def run_repl_against(gateway, script, timeout=TIMEOUT):
