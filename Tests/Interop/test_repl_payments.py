@@ -252,15 +252,22 @@ class SteppedPayments(unittest.TestCase):
 
 @needs_repl
 class Faults(unittest.TestCase):
-    def test_a_5xx_on_card_session_creation_fails_the_payment(self):
+    def test_a_5xx_on_card_session_creation_is_resent_once_never_failed(self):
+        # CONTRACT.md 4a / GATEWAY.md: a 5xx on a POST leaves it in doubt; the SDK sends it once more with the
+        # same Idempotency-Key, and reports .unresolved (cardSessionFailed, 10) when that fails too.
         script = ("payment create\ncard test visa-frictionless\nsandbox fault card-session-create status 503\n"
                   "pay card\nresult --json\n")
         result = run_repl(script)
         got = results(result.stdout)[-1]
-        # GATEWAY.md: 5xx on a non-idempotent call is cardSessionFailed (10).
-        self.assertEqual(got["outcome"], "failed")
-        self.assertEqual(got["error"]["code"], 10)
         self.assertIn("/card-sessions → 503", result.stdout)
+        self.assertEqual(got["outcome"], "succeeded")
+        script = ("payment create\ncard test visa-frictionless\n"
+                  "sandbox fault card-session-create status 503 --times 2\npay card\nresult --json\n")
+        result = run_repl(script)
+        got = results(result.stdout)[-1]
+        self.assertEqual(result.stdout.count("/card-sessions → 503"), 2, result.stdout)
+        self.assertEqual(got["outcome"], "unresolved")
+        self.assertEqual(got["error"]["code"], 10)
 
     def test_key_rotation_is_recovered_by_fetching_the_key_again(self):
         script = ("payment create\ncard test visa-frictionless\nsandbox fault card-session-create rotate-key\n"

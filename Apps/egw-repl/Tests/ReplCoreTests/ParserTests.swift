@@ -219,3 +219,16 @@ import Testing
         #expect(steps[3].step == .command(.quit))
     }
 }
+
+/// `config set challenge-timeout` / `hosted-timeout`: positive seconds, at most a day.
+@Suite struct DeadlineConfigTests {
+    @Test(arguments: ["challenge-timeout", "hosted-timeout"])
+    func deadlinesTakePositiveSeconds(key: String) throws {
+        let parser = CommandParser()
+        let accepted = try parser.parse("config set \(key) 3")
+        #expect(accepted == .configSet(key: try #require(ConfigKey(rawValue: key)), value: "3"))
+        for bad in ["0", "-1", "abc", "86401"] {
+            #expect(throws: ReplError.self) { try parser.parse("config set \(key) \(bad)") }
+        }
+    }
+}
