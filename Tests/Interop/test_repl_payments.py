@@ -52,9 +52,10 @@ class HostedPayments(unittest.TestCase):
                 self.assertIsNone(got["sessionId"], "hosted checkout has no card session")
                 self.assertIsNone(got["error"])
         closed = found[-1]
-        # The buyer closing the page: cancelled, no lookup made (CONTRACT.md section 3).
+        # The buyer closing the page: the SDK looks the status up (the buyer may have paid), and an unpaid
+        # payment is cancelled (CONTRACT.md section 3).
         self.assertEqual(closed["outcome"], "cancelled")
-        self.assertIsNone(closed["paymentStatus"])
+        self.assertEqual(closed["paymentStatus"], "INITIALIZED")
         assert_no_card_data(self, result.stdout + result.stderr)
 
     def test_every_method_hint_opens_the_page_on_it(self):

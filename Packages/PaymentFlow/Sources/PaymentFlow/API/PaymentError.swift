@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// The SDK's errors, as they reach the app in ``PaymentResult/error``.
@@ -136,6 +137,18 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether money may have moved although the SDK could not confirm it (the outcome is `.unresolved`):
     /// the advice then says to ask the backend, never to retry.
     var inDoubt = false
+    /// For `cardValidationFailed`: the card field (`CardField` raw value) and the reason's raw value,
+    /// kept in `userInfo` under the card model's own keys so an app can point at the field.
+    var cardIssue: (field: Int, reason: String)? {
+        get { cardIssueStorage.map { ($0.field, $0.reason) } }
+        set { cardIssueStorage = newValue.map { CardIssue(field: $0.field, reason: $0.reason) } }
+    }
+    private var cardIssueStorage: CardIssue?
+
+    private struct CardIssue: Equatable, Sendable {
+        var field: Int
+        var reason: String
+    }
 
     /// A cause, kept comparable.
     enum Underlying: Equatable, Sendable {
@@ -193,6 +206,10 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
         if let source { info[PaymentError.sourceKey] = source }
         if let httpStatus { info[PaymentError.httpStatusKey] = httpStatus }
         if let gatewayCode { info[PaymentError.gatewayCodeKey] = gatewayCode }
+        if let cardIssue {
+            info[CardValidationIssue.fieldUserInfoKey] = cardIssue.field
+            info[CardValidationIssue.reasonUserInfoKey] = cardIssue.reason
+        }
         switch underlying {
         case .flow(let box): info[NSUnderlyingErrorKey] = box.error.nsError
         case .foreign(let domain, let code, let message):

@@ -61,9 +61,11 @@ extension RequestValidation {
         if let issue = card.firstIssue {
             let error = issue.nsError
             let message = Redactor().scrubForeign(error.localizedDescription)
-            return FlowError(
+            var failure = FlowError(
                 .cardValidationFailed, message, source: "card.\(issue.field)",
                 underlying: .foreign(domain: error.domain, code: error.code, message: message))
+            failure.cardIssue = (issue.field.rawValue, issue.reason.rawValue)
+            return failure
         }
         return nil
     }
