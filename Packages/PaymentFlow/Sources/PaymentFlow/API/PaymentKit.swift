@@ -109,13 +109,18 @@ public final class PaymentKit: Sendable {
     private func beginHosted(
         _ request: PaymentRequest, presenter: any PaymentPresenter, deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
-        begin(.hostedCheckout, paymentId: request.paymentId, verificationKey: request.verificationKey,
-            presenter: presenter, deliver: deliver) {
-            if let problem = RequestValidation.hosted(request, configuration: configuration) { return .failure(problem) }
+        begin(
+            .hostedCheckout, paymentId: request.paymentId, verificationKey: request.verificationKey,
+            presenter: presenter, deliver: deliver
+        ) {
+            if let problem = RequestValidation.hosted(request, configuration: configuration) {
+                return .failure(problem)
+            }
             let source: HostedCheckoutMachine.StatusSource =
                 statusResolver != nil ? .resolver : (configuration.apiBaseURL != nil ? .builtIn : .none)
             let page = PagePlan(
-                url: GatewayAPI.checkoutPage(checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
+                url: GatewayAPI.checkoutPage(
+                    checkoutURL: request.checkoutURL, preferredMethod: request.preferredMethod),
                 formFields: nil, purpose: .hostedCheckout)
             return .success(
                 .hosted(
@@ -163,8 +168,10 @@ public final class PaymentKit: Sendable {
         _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter,
         deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
-        begin(.card, paymentId: request.paymentId, verificationKey: request.verificationKey,
-            presenter: presenter, deliver: deliver) {
+        begin(
+            .card, paymentId: request.paymentId, verificationKey: request.verificationKey,
+            presenter: presenter, deliver: deliver
+        ) {
             if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
                 return .failure(problem)
             }

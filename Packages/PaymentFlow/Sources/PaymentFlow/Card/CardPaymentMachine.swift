@@ -453,7 +453,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     /// The challenge page ended without reaching the notification page: dismiss it, then ask the gateway.
     private mutating func pageEnded(_ ending: PageEnding, _ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _), .completingChallenge(let sessionId):
+        case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _),
+            .completingChallenge(let sessionId):
             state = .dismissingChallenge(sessionId: sessionId, ending: ending)
             return .dismissPage
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:

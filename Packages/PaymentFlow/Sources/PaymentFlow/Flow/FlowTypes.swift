@@ -69,7 +69,8 @@ struct IdempotencyKeys: Equatable, Sendable {
 
     /// Four keys from `uuid`.
     init(_ uuid: () -> UUID) {
-        self.init(createSession: uuid(), createSessionWithNewKey: uuid(), authentication: uuid(), challengeResult: uuid())
+        self.init(
+            createSession: uuid(), createSessionWithNewKey: uuid(), authentication: uuid(), challengeResult: uuid())
     }
 }
 

@@ -91,7 +91,9 @@ enum GatewayAPI {
             text = String(text[..<hash])
         }
         let item = "method=" + preferredMethod  // the known hints need no percent-encoding
-        guard let mark = text.firstIndex(of: "?") else { return URL(string: text + "?" + item + fragment) ?? checkoutURL }
+        guard let mark = text.firstIndex(of: "?") else {
+            return URL(string: text + "?" + item + fragment) ?? checkoutURL
+        }
         let base = text[..<mark]
         let query = text[text.index(after: mark)...]
         var items: [String] = []
@@ -283,7 +285,8 @@ enum GatewayAPI {
         guard (200...299).contains(response.status) else { return classifyRefusal(call, response, source: source) }
         // A success status with an unusable body: the gateway acted, and its answer is lost.
         func invalid(_ reason: String) -> SessionReply {
-            .doubtful(FlowError(.invalidResponse, reason, source: source, httpStatus: response.status), resendable: true)
+            .doubtful(
+                FlowError(.invalidResponse, reason, source: source, httpStatus: response.status), resendable: true)
         }
         let expected: Set<Int> = isCreate(call) ? [200, 201] : [200]
         guard expected.contains(response.status) else {

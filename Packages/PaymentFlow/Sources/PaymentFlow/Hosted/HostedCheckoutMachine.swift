@@ -143,7 +143,11 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .presenting(let input, var progress), .watching(let input, var progress):
             guard URLMatch.sameEndpoint(url, input.returnURL) else {
                 progress.inFlight = true
-                if case .presenting = state { state = .presenting(input, progress) } else { state = .watching(input, progress) }
+                if case .presenting = state {
+                    state = .presenting(input, progress)
+                } else {
+                    state = .watching(input, progress)
+                }
                 return FlowReaction(.none, navigation: .allow)
             }
             state = .dismissing(input, .reachedEnd, inDoubt: false)
@@ -248,11 +252,12 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         guard notPaid(report.paymentStatus) else { return terminal }
         if inDoubt && ending != .reachedEnd && report.paymentStatus == "INITIALIZED" {
             terminal.outcome = .unresolved
-            terminal.error = FlowError(
-                .statusLookupFailed,
-                "the page ended while the buyer's last action was on its way; the payment may still change",
-                source: "hosted checkout"
-            ).markedInDoubt
+            terminal.error =
+                FlowError(
+                    .statusLookupFailed,
+                    "the page ended while the buyer's last action was on its way; the payment may still change",
+                    source: "hosted checkout"
+                ).markedInDoubt
             return terminal
         }
         switch ending {

@@ -128,7 +128,8 @@ final class HostedDriverTests: XCTestCase {
         let presenter = StubPresenter { _ in [.fail(checkout, "HTTP 502")] }
         let kit = PaymentKit(
             configuration: configuration(api: api), resolver: nil,
-            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)))
+            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#))
+        )
         let result = try XCTUnwrap(pay(kit, presenter))
         XCTAssertEqual(result.outcome, .failed)
         XCTAssertEqual(result.error?.paymentErrorCode, .pageLoadFailed)
@@ -310,7 +311,8 @@ final class HostedDriverTests: XCTestCase {
         let holding = StubPresenter(holdDismissal: true) { _ in [.close] }
         let kit = PaymentKit(
             configuration: configuration(api: api), resolver: nil,
-            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)))
+            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#))
+        )
         let first = expectation(description: "first")
         let firstResult = Mutex<PaymentResult?>(nil)
         kit.startPayment(request, from: holding) { result in
@@ -400,7 +402,8 @@ final class HostedDriverTests: XCTestCase {
         let presenter = StubPresenter { _ in [] }  // shows the page and waits
         let kit = PaymentKit(
             configuration: configuration(api: api), resolver: nil,
-            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#)))
+            dependencies: stubDependencies(statusTransport(body: #"{"paymentId":"p_1","paymentStatus":"INITIALIZED"}"#))
+        )
         let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
             DispatchQueue.global().async {

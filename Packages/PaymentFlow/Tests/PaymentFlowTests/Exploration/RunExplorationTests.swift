@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
 import JWE
+import Synchronization
 import Testing
 
 @testable import PaymentFlow
@@ -89,7 +89,8 @@ import Testing
                 cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30",
                 securityCode: "123")
             return PaymentRun(
-                settings: settings, flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
+                settings: settings,
+                flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
         }
         let page = PagePlan(url: URL(string: "https://pay.example/p")!, formFields: nil, purpose: .hostedCheckout)
         return PaymentRun(
@@ -229,7 +230,9 @@ import Testing
         var violations: [String]
     }
 
-    static func feed(_ node: Node, _ event: PaymentRun.Event, _ label: String, mutate: (inout World) -> Void = { _ in })
+    static func feed(
+        _ node: Node, _ event: PaymentRun.Event, _ label: String, mutate: (inout World) -> Void = { _ in }
+    )
         -> Step
     {
         var next = node
@@ -254,16 +257,25 @@ import Testing
                 steps.append(feed(base, .answered(token: token, .keyFetched(.success(key))), "key ok"))
                 if canFault {
                     steps.append(
-                        feed(base, .answered(token: token, .keyFetched(.failure(FlowError(.networkError, "x")))), "key fails") {
+                        feed(
+                            base, .answered(token: token, .keyFetched(.failure(FlowError(.networkError, "x")))),
+                            "key fails"
+                        ) {
                             $0.faults += 1
                         })
                 }
             case .statusLookup:
                 let status = world.status
-                steps.append(feed(base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))), "status \(status)"))
+                steps.append(
+                    feed(
+                        base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))),
+                        "status \(status)"))
                 if canFault {
                     steps.append(
-                        feed(base, .answered(token: token, .statusResolved(.failure(FlowError(.networkError, "x")))), "lookup fails") {
+                        feed(
+                            base, .answered(token: token, .statusResolved(.failure(FlowError(.networkError, "x")))),
+                            "lookup fails"
+                        ) {
                             $0.faults += 1
                         })
                 }
@@ -273,7 +285,13 @@ import Testing
                 steps.append(feed(base, .answered(token: token, .sessionAnswered(call, reply)), "read ok"))
                 if canFault {
                     steps.append(
-                        feed(base, .answered(token: token, .sessionAnswered(call, .doubtful(FlowError(.networkError, "x"), resendable: true))), "read fails") {
+                        feed(
+                            base,
+                            .answered(
+                                token: token,
+                                .sessionAnswered(call, .doubtful(FlowError(.networkError, "x"), resendable: true))),
+                            "read fails"
+                        ) {
                             $0.faults += 1
                         })
                 }
@@ -290,13 +308,15 @@ import Testing
                     switch answer {
                     case .ok: break
                     case .refused: reply = .refused(FlowError(.invalidRequest, "400"))
-                    case .lostApplied, .lostNotApplied: reply = .doubtful(FlowError(.networkError, "reset"), resendable: true)
+                    case .lostApplied, .lostNotApplied:
+                        reply = .doubtful(FlowError(.networkError, "reset"), resendable: true)
                     case .fiveHundredApplied, .fiveHundredNotApplied:
                         reply = .doubtful(FlowError(.cardSessionFailed, "503"), resendable: true)
                     case .malformedApplied: reply = .doubtful(FlowError(.invalidResponse, "bad"), resendable: true)
                     case .unreachable: reply = .unreachable(FlowError(.networkError, "refused"))
                     }
-                    steps.append(feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(answer)"))
+                    steps.append(
+                        feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(answer)"))
                 }
             }
             // The watchdog fires first (the request may or may not have been applied).
@@ -317,7 +337,10 @@ import Testing
                 steps.append(feed(base, .answered(token: token, .encrypted(.success("jwe"))), "encrypted"))
             } else {
                 let status = world.status
-                steps.append(feed(base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))), "resolver"))
+                steps.append(
+                    feed(
+                        base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))),
+                        "resolver"))
                 steps.append(feed(base, .timerFired(.operation(token)), "resolver never answers"))
             }
         }
@@ -391,7 +414,8 @@ import Testing
                         $0.notificationReached = true
                     })
             } else if node.world.notificationReached {
-                steps.append(feed(node, .pageLoaded(pageId: id, notification), "notification loaded") { $0.pageEnded = true })
+                steps.append(
+                    feed(node, .pageLoaded(pageId: id, notification), "notification loaded") { $0.pageEnded = true })
             }
             return steps
         }
@@ -408,7 +432,8 @@ import Testing
                 steps.append(Step(label: "buyer \(status)", node: acted, violations: []))
             }
         } else {
-            steps.append(feed(node, .navigation(pageId: id, returnURL, request: 99), "return URL") { $0.pageEnded = true })
+            steps.append(
+                feed(node, .navigation(pageId: id, returnURL, request: 99), "return URL") { $0.pageEnded = true })
         }
         return steps
     }
@@ -465,11 +490,14 @@ import Testing
                     continue
                 }
                 if step.node.world.delivered.count > 1 {
-                    totals.violations.append("\(scenario): two deliveries after " + (trail + [step.label]).suffix(12).joined(separator: " > "))
+                    totals.violations.append(
+                        "\(scenario): two deliveries after "
+                            + (trail + [step.label]).suffix(12).joined(separator: " > "))
                     continue
                 }
                 if step.node.world.delivered.isEmpty && step.node.run.isStuck {
-                    totals.violations.append("\(scenario): stuck after " + (trail + [step.label]).suffix(12).joined(separator: " > "))
+                    totals.violations.append(
+                        "\(scenario): stuck after " + (trail + [step.label]).suffix(12).joined(separator: " > "))
                 }
                 paths += visit(step.node, trail + [step.label])
                 if totals.violations.count > 20 { break }

@@ -111,7 +111,8 @@ import Testing
     @Test func challengeNotCompletedOnlyForChallengeResult() {
         let body = #"{"error":{"code":"CHALLENGE_NOT_COMPLETED","message":"no answer yet"}}"#
         #expect(
-            GatewayAPI.decodeSession(.challengeResult(sessionId: "s", idempotencyKey: Self.id), Self.response(409, body))
+            GatewayAPI.decodeSession(
+                .challengeResult(sessionId: "s", idempotencyKey: Self.id), Self.response(409, body))
                 == .challengeNotCompleted)
         guard
             case .doubtful = GatewayAPI.decodeSession(
@@ -170,7 +171,9 @@ import Testing
 
     @Test func unknownKeyOnlyOnCreation() {
         let body = #"{"error":{"code":"UNKNOWN_KEY","message":"rotated"}}"#
-        #expect(GatewayAPI.decodeSession(.createSession(encryptedCard: "x", idempotencyKey: Self.id), Self.response(422, body)) == .unknownKey)
+        #expect(
+            GatewayAPI.decodeSession(
+                .createSession(encryptedCard: "x", idempotencyKey: Self.id), Self.response(422, body)) == .unknownKey)
     }
 
     @Test func strictDecoding() {
@@ -222,10 +225,13 @@ import Testing
 
     /// CONTRACT.md: in `.live` every URL must be `https`; the issuer's challenge page is no exception.
     @Test func plainHTTPChallengePageOnlyInTheSandbox() {
-        let call = GatewayCall.authenticate(sessionId: "s", notificationURL: URL(string: "https://n")!, idempotencyKey: Self.id)
+        let call = GatewayCall.authenticate(
+            sessionId: "s", notificationURL: URL(string: "https://n")!, idempotencyKey: Self.id)
         let body =
             #"{"sessionId":"s","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"http://acs.example/c","creq":"c"}}"#
-        guard case .doubtful(let error, _) = GatewayAPI.decodeSession(call, Self.response(200, body), allowsPlainHTTP: false)
+        guard
+            case .doubtful(let error, _) = GatewayAPI.decodeSession(
+                call, Self.response(200, body), allowsPlainHTTP: false)
         else {
             Issue.record("an http acsUrl accepted in live")
             return
@@ -293,7 +299,8 @@ import Testing
 
     @Test func requestBodiesForObserversAreRedacted() {
         let (body, header) = GatewayAPI.redactedRequestBody(
-            .createSession(encryptedCard: "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a.b.c.d", idempotencyKey: Self.id),
+            .createSession(
+                encryptedCard: "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a.b.c.d", idempotencyKey: Self.id),
             [1])
         #expect(body == #"{"encryptedCard":"<JWE 59 bytes>"}"#)
         #expect(header == nil || header?.contains("RSA-OAEP-256") == true)

@@ -22,7 +22,8 @@ import Testing
         authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
         challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
     static let notification = URL(string: "https://checkout.example/gw/checkout/3ds/notification/s_1")!
-    static let challenge = SessionSnapshot.Challenge(acsURL: URL(string: "https://acs.example/challenge")!, creq: "Y3JlcQ")
+    static let challenge = SessionSnapshot.Challenge(
+        acsURL: URL(string: "https://acs.example/challenge")!, creq: "Y3JlcQ")
     static let jwe = "a.b.c.d.e"
 
     static let create = GatewayCall.createSession(encryptedCard: jwe, idempotencyKey: keys.createSession)
@@ -110,7 +111,8 @@ import Testing
         var m = Self.reach(.creatingSession)
         #expect(Self.action(&m, .sessionAnswered(Self.create, .unknownKey)) == .fetchKey(refresh: true))
         _ = m.handle(.keyFetched(.success(Self.key)))
-        let second = GatewayCall.createSession(encryptedCard: "f.g.h.i.j", idempotencyKey: Self.keys.createSessionWithNewKey)
+        let second = GatewayCall.createSession(
+            encryptedCard: "f.g.h.i.j", idempotencyKey: Self.keys.createSessionWithNewKey)
         #expect(Self.action(&m, .encrypted(.success("f.g.h.i.j"))) == .call(second))
         let end = Self.terminal(Self.action(&m, .sessionAnswered(second, .unknownKey)))
         #expect(end?.outcome == .failed)
@@ -169,7 +171,9 @@ import Testing
         }
         var m = Self.reach(.creatingSession)
         let unreachable = FlowError(.networkError, "connection refused")
-        #expect(Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .unreachable(unreachable)))) == .failed(unreachable))
+        #expect(
+            Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .unreachable(unreachable))))
+                == .failed(unreachable))
     }
 
     @Test func requestInProgressWaitsThenResendsTheCreation() {
@@ -177,7 +181,8 @@ import Testing
         let busy = FlowError(.cardSessionFailed, "HTTP 409 REQUEST_IN_PROGRESS")
         #expect(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))) == .wait(1))
         #expect(Self.action(&m, .waitEnded) == .call(Self.create))
-        #expect(Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))))?.outcome == .unresolved)
+        #expect(
+            Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))))?.outcome == .unresolved)
     }
 
     // MARK: Steps in doubt
@@ -208,7 +213,9 @@ import Testing
     @Test func aStepNotAppliedIsResentOnceWithTheSameKey() {
         var m = Self.reach(.authenticating)
         _ = m.handle(.sessionAnswered(Self.authenticate, Self.lost))
-        #expect(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))) == .call(Self.authenticate))
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired)))
+                == .call(Self.authenticate))
         // Still in doubt after the resend, and still not applied: the SDK does not know.
         #expect(Self.action(&m, .sessionAnswered(Self.authenticate, Self.lost)) == .call(Self.read))
         let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))
@@ -230,13 +237,17 @@ import Testing
     @Test func aRefusalOfAFirstStepIsFailed() {
         var m = Self.reach(.authenticating)
         let refusal = FlowError(.invalidRequest, "HTTP 404 SESSION_NOT_FOUND")
-        #expect(Self.terminal(Self.action(&m, .sessionAnswered(Self.authenticate, .refused(refusal)))) == .failed(refusal, sessionId: "s_1"))
+        #expect(
+            Self.terminal(Self.action(&m, .sessionAnswered(Self.authenticate, .refused(refusal))))
+                == .failed(refusal, sessionId: "s_1"))
     }
 
     /// Why list: `COMPLETED` with `transStatus N` was taken as success.
     @Test func completedWithNotAuthenticatedIsReadBackThenUnresolved() {
         var m = Self.reach(.authenticating)
-        #expect(Self.action(&m, .sessionAnswered(Self.authenticate, Self.session(.completed, trans: "N"))) == .call(Self.read))
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.authenticate, Self.session(.completed, trans: "N")))
+                == .call(Self.read))
         let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.completed, trans: "R"))))
         #expect(end?.outcome == .unresolved)
         #expect(end?.error?.code == .invalidResponse)
@@ -244,7 +255,8 @@ import Testing
         _ = resolved.handle(.sessionAnswered(Self.authenticate, Self.session(.completed, trans: "N")))
         let failure = FlowError(.authenticationFailed, "N")
         #expect(
-            Self.terminal(Self.action(&resolved, .sessionAnswered(Self.read, Self.session(.failed(failure), trans: "N"))))
+            Self.terminal(
+                Self.action(&resolved, .sessionAnswered(Self.read, Self.session(.failed(failure), trans: "N"))))
                 == .failed(failure, sessionId: "s_1"))
     }
 
@@ -309,7 +321,9 @@ import Testing
         #expect(Self.action(&m, .cancel) == .finish(.cancelled()))
     }
 
-    @Test(arguments: [CardPaymentMachineTests.Reach.creatingSession, .authenticating, .submittingChallengeResult, .recovering])
+    @Test(arguments: [
+        CardPaymentMachineTests.Reach.creatingSession, .authenticating, .submittingChallengeResult, .recovering,
+    ])
     func cancelWithAMoneyMovingRequestOutIsUnresolved(state: Reach) {
         var m = Self.reach(state)
         let end = Self.terminal(Self.action(&m, .cancel))
@@ -329,7 +343,9 @@ import Testing
 
     @Test func descriptionsNeverShowTheCard() {
         let m = Self.reach(.encrypting)
-        let text = String(describing: m) + String(reflecting: m) + FlowAction.encrypt(card: Self.card, key: Self.key).description
+        let text =
+            String(describing: m) + String(reflecting: m)
+            + FlowAction.encrypt(card: Self.card, key: Self.key).description
         #expect(!text.contains("4111111111111111"))
         #expect(!text.contains("4111 1111 1111 1111"))
         #expect(!text.contains("Jane"))

@@ -19,10 +19,12 @@ import Testing
         case idle, presenting, watching, loaded, dismissing, resolving
     }
 
-    static func reach(_ target: Reach, _ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine {
+    static func reach(_ target: Reach, _ source: HostedCheckoutMachine.StatusSource = .builtIn) -> HostedCheckoutMachine
+    {
         var m = machine(source)
         let steps: [(Reach, FlowEvent)] = [
-            (.presenting, .start(cachedKey: nil)), (.watching, .presented(shown: true)), (.loaded, .pageLoaded(checkout)),
+            (.presenting, .start(cachedKey: nil)), (.watching, .presented(shown: true)),
+            (.loaded, .pageLoaded(checkout)),
             (.dismissing, .navigation(returnURL)), (.resolving, .pageDismissed),
         ]
         if target == .idle { return m }

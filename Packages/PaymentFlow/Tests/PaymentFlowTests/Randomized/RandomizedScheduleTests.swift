@@ -134,7 +134,8 @@ final class RandomizedScheduleTests: XCTestCase {
                     processes = chance(0.5)
                     if isCard, [SandboxEndpoint.authentication, .challengeResult].contains(endpoint) {
                         schedule.faults.append(
-                            SandboxFault(endpoint: .cardSessionGet, kind: pick([.status(503), .dropConnection]),
+                            SandboxFault(
+                                endpoint: .cardSessionGet, kind: pick([.status(503), .dropConnection]),
                                 schedule: .next(Int.random(in: 1...3, using: &rng))))
                     }
                 // Key rotation makes the sandbox generate an RSA key (slow): keep it rare.
