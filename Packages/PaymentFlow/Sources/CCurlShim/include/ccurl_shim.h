@@ -14,4 +14,12 @@ CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double *value);
 
+
+// A flag another thread raises to abort a transfer in progress: libcurl's progress
+// callback reads it (roughly once a second, or sooner) and aborts the transfer
+// (CURLE_ABORTED_BY_CALLBACK). The flag is a plain int read and written atomically.
+void ccurl_abort_flag_raise(int *flag);
+int ccurl_abort_flag_is_raised(const int *flag);
+CURLcode ccurl_watch_abort_flag(CURL *handle, int *flag);
+
 #endif

@@ -34,6 +34,7 @@ final class FlowRun: @unchecked Sendable {
     private var run: PaymentRun
     private var timers: [PaymentRun.TimerID: FlowTimer] = [:]
     private var decisions: [UInt64: @Sendable (NavigationDecision) -> Void] = [:]
+    private var transfers: [UInt64: TransferCancellation] = [:]
     private var requests: UInt64 = 0
     private var keepAlive: FlowRun?
 
@@ -88,6 +89,8 @@ final class FlowRun: @unchecked Sendable {
     private func perform(_ effect: PaymentRun.Effect) {
         switch effect {
         case .send(let token, let call): send(call, token: token)
+        case .abandon(let token):
+            transfers.removeValue(forKey: token)?.cancel()
         case .dropCachedKey:
             if let base = context.endpoints.checkoutBaseURL { context.keyCache.remove(for: base) }
             logger.warning("the gateway no longer knows the card-encryption key; fetching it again")
@@ -137,9 +140,10 @@ final class FlowRun: @unchecked Sendable {
             return
         }
         let started = dependencies.clock.now()
-        dependencies.transport.send(request) { [weak self] result in
+        let completion: @Sendable (Result<HTTPResponse, TransportError>) -> Void = { [weak self] result in
             guard let self else { return }
             self.queue.async {
+                self.transfers[token] = nil
                 guard self.run.operation?.token == token else {
                     self.logger.debug("ignored a late answer to \(call)")
                     return
@@ -147,6 +151,13 @@ final class FlowRun: @unchecked Sendable {
                 self.observeExchange(call, request, started, result)
                 self.handle(.answered(token: token, self.event(call, result, keep: true)))
             }
+        }
+        if let cancellable = dependencies.transport as? any CancellableTransport {
+            let cancellation = TransferCancellation()
+            transfers[token] = cancellation
+            cancellable.send(request, cancellation: cancellation, completion: completion)
+        } else {
+            dependencies.transport.send(request, completion: completion)
         }
     }
 
@@ -253,6 +264,8 @@ final class FlowRun: @unchecked Sendable {
         timers.removeAll()
         decisions.values.forEach { $0(.cancel) }
         decisions.removeAll()
+        transfers.values.forEach { $0.cancel() }  // no request of a finished payment keeps running
+        transfers.removeAll()
         let result = PaymentResult(
             outcome: terminal.outcome, paymentId: context.endpoints.paymentId, paymentStatus: terminal.paymentStatus,
             orderNumber: terminal.orderNumber, sessionId: terminal.sessionId,

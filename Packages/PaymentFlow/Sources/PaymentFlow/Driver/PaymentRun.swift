@@ -83,6 +83,8 @@ struct PaymentRun: Sendable, CustomStringConvertible {
     enum Effect: Sendable, CustomStringConvertible {
         /// Send `call`; answer with `.answered(token, event)` (the executor decodes the response).
         case send(token: UInt64, GatewayCall)
+        /// Stop the transfer of call `token`: the run no longer waits for it (it ended, or its watchdog fired).
+        case abandon(token: UInt64)
         /// Forget the cached card-encryption key before fetching it again.
         case dropCachedKey
         /// Ask the host's status resolver; answer with `.answered(token, .statusResolved(...))`.
@@ -108,6 +110,7 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         var description: String {
             switch self {
             case .send(let token, let call): "send \(call) #\(token)"
+            case .abandon(let token): "abandon #\(token)"
             case .dropCachedKey: "drop cached key"
             case .askResolver(let token): "ask resolver #\(token)"
             case .encrypt(let token, _, _): "encrypt #\(token)"
@@ -479,7 +482,8 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         case .operation(let token):
             guard phase == .running, let current = operation, current.token == token else { return [] }
             operation = nil
-            return feed(Self.timeoutEvent(current.1, settings: settings), label: "\(current.1) timed out")
+            let abandon: [Effect] = if case .call = current.1 { [.abandon(token: token)] } else { [] }
+            return abandon + feed(Self.timeoutEvent(current.1, settings: settings), label: "\(current.1) timed out")
         case .presenter(let id):
             switch page {
             case .presenting(id, _): return presented(id, shown: false, timedOut: true)
@@ -519,7 +523,10 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         guard phase == .running else { return [] }
         phase = .finishing(terminal)
         var effects: [Effect] = []
-        if let current = operation { effects.append(.cancelTimer(.operation(current.token))) }
+        if let current = operation {
+            effects.append(.cancelTimer(.operation(current.token)))
+            if case .call = current.1 { effects.append(.abandon(token: current.token)) }
+        }
         if let pauseToken { effects.append(.cancelTimer(.pause(pauseToken))) }
         operation = nil
         pauseToken = nil

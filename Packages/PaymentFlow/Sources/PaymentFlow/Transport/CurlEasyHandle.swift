@@ -144,10 +144,18 @@ final class CurlEasyHandle {
         errorBuffer.deallocate()
     }
 
-    /// Performs one hop (no redirect following) and reports what came back.
-    func perform(_ hop: CurlHop) -> CurlHopOutcome {
+    /// Performs one hop (no redirect following) and reports what came back. A raised `cancellation`
+    /// aborts the transfer within about a second.
+    func perform(_ hop: CurlHop, cancellation: TransferCancellation? = nil) -> CurlHopOutcome {
         if let failure = configure(hop) {
             return .failure(failure)
+        }
+        if let cancellation {
+            if cancellation.isCancelled { return .failure(TransportError(.other, "\(hop.host): cancelled")) }
+            let code = ccurl_watch_abort_flag(handle, cancellation.flag)
+            if code != CURLE_OK {
+                return .failure(CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false))
+            }
         }
         let sink = CurlResponseSink(limit: hop.maxResponseBytes)
         let context = Unmanaged.passUnretained(sink).toOpaque()
@@ -158,7 +166,10 @@ final class CurlEasyHandle {
         if code != CURLE_OK {
             return .failure(CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false))
         }
-        code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
+        code = withExtendedLifetime((sink, cancellation)) { curl_easy_perform(handle) }
+        if code == CURLE_ABORTED_BY_CALLBACK {
+            return .failure(TransportError(.other, "\(hop.host): the transfer was cancelled"))
+        }
         if code != CURLE_OK {
             let detail = String(cString: errorBuffer)
             return .failure(
@@ -264,4 +275,29 @@ final class CurlEasyHandle {
         }
         return nil
     }
+}
+
+/// A way to abort one transfer from another thread (the SDK abandons the transfers of a payment that
+/// ended). Raising it is idempotent; the transfer ends with a `TransportError` within about a second.
+final class TransferCancellation: @unchecked Sendable {
+    /// Written and read only through the shim's atomic operations once shared; allocated and zeroed
+    /// before, freed in `deinit` after every user is gone (the transfer holds this object).
+    fileprivate let flag: UnsafeMutablePointer<Int32>
+
+    init() {
+        flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+    }
+
+    deinit {
+        flag.deallocate()
+    }
+
+    /// Asks the transfer to stop.
+    func cancel() {
+        ccurl_abort_flag_raise(flag)
+    }
+
+    /// Whether `cancel()` was called.
+    var isCancelled: Bool { ccurl_abort_flag_is_raised(flag) != 0 }
 }

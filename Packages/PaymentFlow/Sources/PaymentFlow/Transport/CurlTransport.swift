@@ -29,7 +29,7 @@ import Foundation
 /// let transport = CurlTransport(options: .init(requireHTTPS: true))
 /// transport.send(HTTPRequest(method: "GET", url: url)) { result in ... }
 /// ```
-public struct CurlTransport: HTTPTransport {
+public struct CurlTransport: HTTPTransport, CancellableTransport {
     /// How a `CurlTransport` sends. All fields have safe defaults.
     public struct Options: Sendable {
         /// The longest wait for a connection (TCP and TLS), in seconds. Default 10.
@@ -100,19 +100,28 @@ public struct CurlTransport: HTTPTransport {
     public func send(
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
+        send(request, cancellation: nil, completion: completion)
+    }
+
+    /// `send`, abortable through `cancellation` (a transfer not yet started is not started).
+    func send(
+        _ request: HTTPRequest, cancellation: TransferCancellation?,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
         let options = self.options
         // The total timeout counts from here, so time spent queued behind
         // other transfers is part of it.
         let start = DispatchTime.now().uptimeNanoseconds
         TransferPool.shared.submit {
-            completion(CurlTransport.perform(request, options: options, start: start))
+            completion(CurlTransport.perform(request, options: options, start: start, cancellation: cancellation))
         }
     }
 
     /// Runs `request` to completion on the current thread, following redirects
     /// itself when asked. Blocking: only called on pool threads.
     static func perform(
-        _ request: HTTPRequest, options: Options, start: UInt64 = DispatchTime.now().uptimeNanoseconds
+        _ request: HTTPRequest, options: Options, start: UInt64 = DispatchTime.now().uptimeNanoseconds,
+        cancellation: TransferCancellation? = nil
     ) -> Result<HTTPResponse, TransportError> {
         let total = request.timeout.isFinite && request.timeout > 0 ? request.timeout : options.defaultTimeout
         let budget = UInt64(max(0.001, min(total, 86_400)) * 1_000_000_000)
@@ -135,7 +144,7 @@ public struct CurlTransport: HTTPTransport {
             guard let handle = CurlEasyHandle() else {
                 return .failure(TransportError(.other, "libcurl could not create a handle"))
             }
-            switch handle.perform(hop) {
+            switch handle.perform(hop, cancellation: cancellation) {
             case .failure(let error):
                 return .failure(error)
             case .response(let status, let headers, let body):

@@ -116,3 +116,12 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and reports the response or the transport failure.
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void)
 }
+
+/// A transport whose transfers the SDK can abandon: a payment that ended leaves no request of its own
+/// running (and carrying its verification key). Internal: the libcurl transport and the retrying
+/// wrapper conform; a host's own `HTTPTransport` is simply not interrupted.
+protocol CancellableTransport: HTTPTransport {
+    func send(
+        _ request: HTTPRequest, cancellation: TransferCancellation?,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void)
+}

@@ -98,7 +98,7 @@ struct RetryPolicy: Sendable {
 
 /// An `HTTPTransport` that retries idempotent reads over `base` following
 /// `policy`. The completion receives the last attempt's result, exactly once.
-struct RetryingTransport: HTTPTransport {
+struct RetryingTransport: HTTPTransport, CancellableTransport {
     /// The transport each attempt goes through.
     let base: any HTTPTransport
     /// When and how long to retry.
@@ -116,15 +116,23 @@ struct RetryingTransport: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
-        attempt(1, request, started: policy.now(), completion)
+        attempt(1, request, started: policy.now(), cancellation: nil, completion)
+    }
+
+    /// `send`, with the cancellation passed to each attempt; a cancelled operation is not retried.
+    func send(
+        _ request: HTTPRequest, cancellation: TransferCancellation?,
+        completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+    ) {
+        attempt(1, request, started: policy.now(), cancellation: cancellation, completion)
     }
 
     private func attempt(
-        _ number: Int, _ request: HTTPRequest, started: TimeInterval,
+        _ number: Int, _ request: HTTPRequest, started: TimeInterval, cancellation: TransferCancellation?,
         _ completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
-        base.send(request) { result in
-            guard policy.shouldRetry(request, attempt: number, result: result) else {
+        let handler: @Sendable (Result<HTTPResponse, TransportError>) -> Void = { result in
+            guard cancellation?.isCancelled != true, policy.shouldRetry(request, attempt: number, result: result) else {
                 completion(result)
                 return
             }
@@ -135,8 +143,13 @@ struct RetryingTransport: HTTPTransport {
             }
             onRetry?(number, result, delay)
             policy.sleep(delay) {
-                attempt(number + 1, request, started: started, completion)
+                attempt(number + 1, request, started: started, cancellation: cancellation, completion)
             }
+        }
+        if let cancellable = base as? any CancellableTransport {
+            cancellable.send(request, cancellation: cancellation, completion: handler)
+        } else {
+            base.send(request, completion: handler)
         }
     }
 }

@@ -149,6 +149,9 @@ import Testing
                     violations.append("an event the flow could not explain: \(terminal.error!.reason)")
                 }
                 checkTruth(terminal, node.world, exempt: node.seedsRuleWithoutLookup, &violations)
+            case .abandon(let token):
+                // Only a call of this run that is no longer awaited may be abandoned.
+                if node.run.operation?.token == token { violations.append("abandoned the call it still awaits") }
             case .dropCachedKey, .observe:
                 break
             }

@@ -1,0 +1,104 @@
+import Foundation
+import GatewaySandbox
+import Synchronization
+import Testing
+
+@testable import PaymentFlow
+
+/// CONTRACT.md 4a / issue: "in-flight transfers cancelled when the run ends (no request of a finished
+/// payment still running, still carrying the verification key)". A sandbox that holds its answer for
+/// 20 s shows whether the libcurl transfer really stops: a transfer left alone would come back 200.
+@Suite(.serialized) struct TransferCancellationTests {
+    static let sandbox: Sandbox = {
+        do {
+            return try Sandbox(configuration: .init(seed: 11))
+        } catch {
+            fatalError("the sandbox did not start: \(error)")
+        }
+    }()
+
+    @Test func aCancelledTransferEndsBeforeTheServerAnswers() async throws {
+        let sandbox = Self.sandbox
+        sandbox.clearFaults()
+        sandbox.inject(SandboxFault(endpoint: .jwks, kind: .latency(.seconds(20)), schedule: .next(1)))
+        let url = sandbox.checkoutBaseURL.appendingPathComponent("checkout/.well-known/jwks.json")
+        let cancellation = TransferCancellation()
+        let result = await withCheckedContinuation { continuation in
+            CurlTransport().send(
+                HTTPRequest(method: "GET", url: url, timeout: 60), cancellation: cancellation
+            ) { continuation.resume(returning: $0) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("the transfer was not stopped: \(result)")
+            return
+        }
+        #expect(error.message.contains("cancelled"))
+        sandbox.clearFaults()
+    }
+
+    /// A transport that records what each request's transfer finally produced.
+    final class Recording: CancellableTransport {
+        let base = CurlTransport()
+        let outcomes = Mutex<[(String, Result<HTTPResponse, TransportError>)]>([])
+
+        func send(
+            _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        ) {
+            send(request, cancellation: nil, completion: completion)
+        }
+
+        func send(
+            _ request: HTTPRequest, cancellation: TransferCancellation?,
+            completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        ) {
+            base.send(request, cancellation: cancellation) { result in
+                self.outcomes.withLock { $0.append((request.url.path, result)) }
+                completion(result)
+            }
+        }
+    }
+
+    @Test func aCardPaymentCancelledWhileItsCreationIsInFlightStopsTheTransfer() async throws {
+        let sandbox = Self.sandbox
+        sandbox.clearFaults()
+        sandbox.inject(SandboxFault(endpoint: .cardSessionCreate, kind: .latency(.seconds(20)), schedule: .next(1)))
+        let transport = Recording()
+        var configuration = sandbox.sdkConfiguration(requestTimeout: 30)
+        configuration.callbackQueue = DispatchQueue(label: "transfer-cancellation-test")
+        let sent = Mutex(false)
+        configuration.observer = { event in
+            if case .transition(let transition) = event, transition.to == "creatingSession" {
+                sent.withLock { $0 = true }
+            }
+        }
+        let kit = PaymentKit(configuration: configuration, statusResolver: nil, transport: transport)
+        let payment = sandbox.createPayment()
+        let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+        let result = await withCheckedContinuation { continuation in
+            kit.startCardPayment(
+                request, card: testCard("4111111111111111"), from: browser(.answering())
+            ) { continuation.resume(returning: $0) }
+            DispatchQueue.global().async {
+                while !sent.withLock({ $0 }) { usleep(1000) }
+                usleep(300_000)
+                kit.cancel()
+            }
+        }
+        // Cancelled with a money-moving request out: the SDK does not know (CONTRACT.md 4a).
+        #expect(result.outcome == .unresolved)
+        // The creation's transfer was stopped, not left to come back with the gateway's answer.
+        var creation: Result<HTTPResponse, TransportError>?
+        for _ in 0..<100 {
+            creation = transport.outcomes.withLock { $0.first { $0.0.hasSuffix("/card-sessions") }?.1 }
+            if creation != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard case .failure(let error) = try #require(creation) else {
+            Issue.record("the creation's transfer ran to its answer: \(String(describing: creation))")
+            return
+        }
+        #expect(error.message.contains("cancelled"))
+        sandbox.clearFaults()
+    }
+}
