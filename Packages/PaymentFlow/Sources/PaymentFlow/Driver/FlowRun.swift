@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -52,7 +51,6 @@ final class FlowRun: @unchecked Sendable {
     }
 
     private var dependencies: FlowDependencies { context.dependencies }
-    private var callbackQueue: DispatchQueue { context.configuration.callbackQueue }
 
     /// Starts the run. Returns at once; the result is never delivered inside this call.
     func start() {
@@ -101,14 +99,14 @@ final class FlowRun: @unchecked Sendable {
         case .present(let id, let plan):
             guard let presenter = context.presenter else { return }
             let handler = PageHandler(run: self, pageId: id)
-            callbackQueue.async {
+            context.configuration.callbackQueue.async {
                 presenter.present(plan.pageRequest, handler: handler) { [weak self] shown in
                     self?.post(.presented(pageId: id, shown: shown))
                 }
             }
         case .dismiss(let id):
             guard let presenter = context.presenter else { return }
-            callbackQueue.async {
+            context.configuration.callbackQueue.async {
                 presenter.dismiss { [weak self] in self?.post(.dismissed(pageId: id)) }
             }
         case .answerNavigation(let request, let decision):
@@ -181,7 +179,7 @@ final class FlowRun: @unchecked Sendable {
         let verificationKey = context.endpoints.verificationKey
         let redactor = logger.redactor
         let answered = OnceFlag()
-        callbackQueue.async {
+        context.configuration.callbackQueue.async {
             resolver.resolveStatus(paymentId: paymentId, verificationKey: verificationKey) {
                 [weak self] status, orderNumber, error in
                 guard answered.claim() else {
@@ -224,19 +222,7 @@ final class FlowRun: @unchecked Sendable {
         _ result: Result<HTTPResponse, TransportError>
     ) {
         let duration = max(0, dependencies.clock.now() - started)
-        let requestId = request.headers.first { $0.name == "X-Request-Id" }?.value ?? ""
-        let (body, jweHeader) = GatewayAPI.redactedRequestBody(call, request.body)
-        var exchange = HTTPExchange(
-            requestId: requestId, method: request.method, url: request.url, status: nil, duration: duration,
-            requestHeaders: GatewayAPI.redactedHeaders(request.headers), requestBody: body,
-            encryptedCardHeader: jweHeader, responseBody: nil, failure: nil)
-        switch result {
-        case .success(let response):
-            exchange.status = response.status
-            exchange.responseBody = GatewayAPI.redactedResponseBody(response.body)
-        case .failure(let error):
-            exchange.failure = "\(error.kind): \(error.message)"
-        }
+        let exchange = GatewayAPI.exchange(call, request, duration: duration, result)
         logger.debug("\(exchange)")
         context.configuration.observer?(.http(exchange))
     }
@@ -273,7 +259,7 @@ final class FlowRun: @unchecked Sendable {
         logger.info("payment finished: \(result)" + (terminal.error.map { " — \($0.reason)" } ?? ""))
         let deliver = context.deliver
         let willDeliver = context.willDeliver
-        callbackQueue.async {
+        context.configuration.callbackQueue.async {
             willDeliver()
             deliver(result)
         }
@@ -309,18 +295,5 @@ final class OnceFlag: Sendable {
 
     func claim() -> Bool {
         claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-    }
-}
-
-extension Redactor {
-    /// The error with its reason scrubbed (the verification key and PAN-like digit runs removed).
-    func scrubbed(_ error: FlowError) -> FlowError {
-        var copy = error
-        copy.reason = scrub(error.reason)
-        if case .flow(let box) = error.underlying { copy.underlying = .flow(FlowError.Box(scrubbed(box.error))) }
-        if case .foreign(let domain, let code, let message) = error.underlying {
-            copy.underlying = .foreign(domain: domain, code: code, message: scrubForeign(message))
-        }
-        return copy
     }
 }

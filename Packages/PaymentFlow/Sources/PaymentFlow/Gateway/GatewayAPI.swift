@@ -470,6 +470,27 @@ enum GatewayAPI {
 
     // MARK: - Observation (redacted views of the wire)
 
+    /// One exchange as observers and the debug log see it: headers, bodies and the JWE header redacted.
+    static func exchange(
+        _ call: GatewayCall, _ request: HTTPRequest, duration: TimeInterval,
+        _ result: Result<HTTPResponse, TransportError>
+    ) -> HTTPExchange {
+        let requestId = request.headers.first { $0.name == "X-Request-Id" }?.value ?? ""
+        let (body, jweHeader) = redactedRequestBody(call, request.body)
+        var exchange = HTTPExchange(
+            requestId: requestId, method: request.method, url: request.url, status: nil, duration: duration,
+            requestHeaders: redactedHeaders(request.headers), requestBody: body, encryptedCardHeader: jweHeader,
+            responseBody: nil, failure: nil)
+        switch result {
+        case .success(let response):
+            exchange.status = response.status
+            exchange.responseBody = redactedResponseBody(response.body)
+        case .failure(let error):
+            exchange.failure = "\(error.kind): \(error.message)"
+        }
+        return exchange
+    }
+
     /// Header values safe to show: the verification key becomes its fingerprint.
     static func redactedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
         headers.map { header in

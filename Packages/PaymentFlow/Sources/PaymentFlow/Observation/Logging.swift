@@ -169,3 +169,16 @@ struct Redactor: Sendable {
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar >= "0" && scalar <= "9" }
 }
+
+extension Redactor {
+    /// The error with its reason scrubbed (the verification key and PAN-like digit runs removed).
+    func scrubbed(_ error: FlowError) -> FlowError {
+        var copy = error
+        copy.reason = scrub(error.reason)
+        if case .flow(let box) = error.underlying { copy.underlying = .flow(FlowError.Box(scrubbed(box.error))) }
+        if case .foreign(let domain, let code, let message) = error.underlying {
+            copy.underlying = .foreign(domain: domain, code: code, message: scrubForeign(message))
+        }
+        return copy
+    }
+}
