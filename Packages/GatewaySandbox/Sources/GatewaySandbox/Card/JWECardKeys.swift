@@ -3,12 +3,24 @@ import Synchronization
 
 /// The card-encryption key backed by the JWE package: an RSA key pair served as a JWKS and
 /// used with `JWEDecrypter(policy: .strict)`.
+///
+/// One `JWEDecrypter` is built per key, when the key comes into service (at start and at each
+/// rotation), never per request. The JWE package documents a decrypter as safe for concurrent
+/// use (its prepared OpenSSL contexts sit in a one-slot pool taken under a short lock; a message
+/// that finds the slot empty builds its own set), so every request shares it with no pool or lock
+/// of ours. The `Mutex` guards only which decrypter is current: a request copies it out under the
+/// lock and decrypts outside it, so a rotation never waits for RSA work. The previous key's
+/// decrypter lives exactly as long as the previous key is honoured, as before this change: by a
+/// request that read it before the rotation, until that request ends. A token that names the old
+/// `kid` after the rotation is `.unknownKey`.
 final class JWECardKeys: CardKeyService {
-    private let current: Mutex<RSAPrivateKey>
+    private let current: Mutex<JWEDecrypter>
+    private let built = Atomic<Int>(0)
 
     /// Uses `key`; a key without `kid` gets its RFC 7638 thumbprint as `kid`.
     init(key: RSAPrivateKey) {
-        current = Mutex(key.kid == nil ? key.withKid(key.publicKey.thumbprint) : key)
+        current = Mutex(JWEDecrypter(key: Self.withKid(key), policy: .strict))
+        built.add(1, ordering: .relaxed)
     }
 
     /// A fresh RSA-2048 key.
@@ -20,10 +32,22 @@ final class JWECardKeys: CardKeyService {
         }
     }
 
-    var currentKid: String { current.withLock { $0.kid ?? $0.publicKey.thumbprint } }
+    private static func withKid(_ key: RSAPrivateKey) -> RSAPrivateKey {
+        key.kid == nil ? key.withKid(key.publicKey.thumbprint) : key
+    }
+
+    /// How many decrypters were built: 1 at start, plus 1 per rotation (for tests).
+    var decryptersBuilt: Int { built.load(ordering: .relaxed) }
+
+    private var key: RSAPrivateKey { current.withLock { $0.key } }
+
+    var currentKid: String {
+        let key = key
+        return key.kid ?? key.publicKey.thumbprint
+    }
 
     func jwks() -> JSONValue {
-        let key = current.withLock { $0 }
+        let key = key
         // The JWE package writes {"e","kid","kty","n"}; the JWKS adds what GATEWAY.md promises.
         let exported = (try? JSONValue.parse(key.publicKey.jwkJSON()).objectValue) ?? JSONObject()
         let entry = JSONObject([
@@ -34,18 +58,18 @@ final class JWECardKeys: CardKeyService {
     }
 
     func decrypt(_ compact: String) -> Result<[UInt8], CardKeyFailure> {
-        let key = current.withLock { $0 }
+        let decrypter = current.withLock { $0 }
         let header: JWEProtectedHeader
         do {
             header = try JWEProtectedHeader(compact: compact)
         } catch {
             return .failure(.decryptionFailed(reason: error.description))
         }
-        if let kid = header.kid, kid != key.kid {
+        if let kid = header.kid, kid != decrypter.key.kid {
             return .failure(.unknownKey(kid: kid))
         }
         do {
-            return .success(try JWEDecrypter(key: key, policy: .strict).decrypt(compact))
+            return .success(try decrypter.decrypt(compact))
         } catch {
             return .failure(.decryptionFailed(reason: error.description))
         }
@@ -55,8 +79,11 @@ final class JWECardKeys: CardKeyService {
     func rotate() -> String {
         // Generation only fails if OpenSSL cannot allocate; the old key then stays in service.
         guard let fresh = try? RSAPrivateKey.generate(bits: 2048) else { return currentKid }
-        let key = fresh.kid == nil ? fresh.withKid(fresh.publicKey.thumbprint) : fresh
-        current.withLock { $0 = key }
+        let key = Self.withKid(fresh)
+        // Built before taking the lock: requests keep using the old decrypter meanwhile.
+        let decrypter = JWEDecrypter(key: key, policy: .strict)
+        built.add(1, ordering: .relaxed)
+        current.withLock { $0 = decrypter }
         return key.kid ?? key.publicKey.thumbprint
     }
 }

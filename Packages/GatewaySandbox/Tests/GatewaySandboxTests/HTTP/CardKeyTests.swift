@@ -44,7 +44,10 @@ extension HTTPTests {
                         == [String(card.number.suffix(4))])
             }
 
+            #expect(keys.decryptersBuilt == 1)  // one decrypter for the key, not one per request
+
             gateway.sandbox.rotateKey()
+            #expect(keys.decryptersBuilt == 2)
             let newKey = try flows[0].fetchKey()
             #expect(newKey.kid != oldKey.kid)
             let again = (0..<24).map { _ in CardFlow(gateway) }
@@ -63,6 +66,7 @@ extension HTTPTests {
                 #expect(fresh[index]?.status == 201)
                 #expect(fresh[index]?.sessionStatus == Self.cards[index % Self.cards.count].status)
             }
+            #expect(keys.decryptersBuilt == 2)
         }
     }
 }
