@@ -6,9 +6,12 @@ protocol CardKeyService: Sendable {
     var currentKid: String { get }
     /// `{"keys": [{"kty": "RSA", "kid", "use": "enc", "alg": "RSA-OAEP-256", "n", "e"}]}`.
     func jwks() -> JSONValue
-    /// Decrypts a compact JWE strictly. A `kid` other than the current one is `.unknownKey`
-    /// (checked before any cryptography); everything else that fails is `.decryptionFailed`.
-    func decrypt(_ compact: String) -> Result<[UInt8], CardKeyFailure>
+    /// Decrypts a compact JWE strictly, hands the plaintext to `body`, then wipes it: the plaintext
+    /// does not outlive the call, and `body` must not copy it. A `kid` other than the current one is
+    /// `.unknownKey` (checked before any cryptography); everything else that fails is `.decryptionFailed`.
+    func withPlaintext<R>(
+        of compact: String, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> Result<R, CardKeyFailure>
     /// Replaces the key with a new one; returns the new `kid`.
     @discardableResult func rotate() -> String
 }

@@ -27,9 +27,13 @@ extension SandboxCore {
         if Self.isProcessed(payment.status) {
             return .error(409, "PAYMENT_ALREADY_PROCESSED", "payment \(paymentId) is already \(payment.status)")
         }
-        var plaintext: [UInt8]
-        switch keys.decrypt(compact) {
-        case .success(let bytes): plaintext = bytes
+        let opened = keys.withPlaintext(of: compact) { plaintext in
+            Result { () throws(CardData.Problem) in try CardData.parse(plaintext) }
+        }
+        let card: CardData
+        switch opened {
+        case .success(.success(let parsed)): card = parsed
+        case .success(.failure(let problem)): return .error(400, "INVALID_REQUEST", "card data: \(problem.reason)")
         case .failure(.unknownKey(let kid)):
             return .error(
                 422, "UNKNOWN_KEY",
@@ -37,17 +41,8 @@ extension SandboxCore {
         case .failure(.decryptionFailed(let reason)):
             return .error(422, "DECRYPTION_FAILED", "encryptedCard could not be decrypted: \(reason)")
         }
-        let parsed = Result { () throws(CardData.Problem) in try CardData.parse(plaintext) }
-        plaintext.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = 0 }
-        }
-        let card: CardData
-        switch parsed {
-        case .success(let found): card = found
-        case .failure(let problem): return .error(400, "INVALID_REQUEST", "card data: \(problem.reason)")
-        }
 
-        let behaviour = CardBehaviour.of(number: card.number)
+        let behaviour = card.behaviour
         var failure: CardSession.Failure?
         if !card.isLuhnValid {
             failure = CardSession.Failure(code: "INVALID_CARD", message: "the card number fails the Luhn check")
@@ -56,7 +51,7 @@ extension SandboxCore {
         } else if card.isExpired(at: settings.now()) {
             failure = CardSession.Failure(code: "EXPIRED_CARD", message: "the card has expired")
         }
-        let last4 = String(card.number.suffix(4))
+        let last4 = card.last4
 
         let session = state.withLock { state -> CardSession in
             var sessionId: String

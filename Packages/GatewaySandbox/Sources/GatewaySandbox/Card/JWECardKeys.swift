@@ -57,7 +57,9 @@ final class JWECardKeys: CardKeyService {
         return .object(JSONObject(["keys": .array([.object(entry)])]))
     }
 
-    func decrypt(_ compact: String) -> Result<[UInt8], CardKeyFailure> {
+    func withPlaintext<R>(
+        of compact: String, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> Result<R, CardKeyFailure> {
         let decrypter = current.withLock { $0 }
         let header: JWEProtectedHeader
         do {
@@ -68,11 +70,16 @@ final class JWECardKeys: CardKeyService {
         if let kid = header.kid, kid != decrypter.key.kid {
             return .failure(.unknownKey(kid: kid))
         }
+        // The array the decrypter returns is the plaintext's only copy (the JWE package wipes its
+        // own buffers, and a failed decryption's): read it in place, then wipe it.
+        var plaintext: [UInt8]
         do {
-            return .success(try decrypter.decrypt(compact))
+            plaintext = try decrypter.decrypt(compact)
         } catch {
             return .failure(.decryptionFailed(reason: error.description))
         }
+        defer { CardMemory.wipe(&plaintext) }
+        return .success(plaintext.withUnsafeBufferPointer(body))
     }
 
     @discardableResult

@@ -31,10 +31,12 @@ enum CardBehaviour: Sendable, Equatable {
     /// `422 CARD_BRAND_NOT_ACCEPTED` at creation (the store does not take Amex).
     case brandNotAccepted
 
-    /// The behaviour for a (Luhn-valid) card number.
-    static func of(number: String) -> CardBehaviour {
-        if let card = SandboxTestCard.all.first(where: { $0.number == number }) { return card.outcome }
-        if number.count == 15, number.hasPrefix("34") || number.hasPrefix("37") { return .brandNotAccepted }
+    /// The behaviour for a (Luhn-valid) card number given as ASCII digits, compared byte by byte
+    /// (the number is never made a `String`).
+    static func of(number digits: UnsafeBufferPointer<UInt8>) -> CardBehaviour {
+        if let card = SandboxTestCard.all.first(where: { $0.number.utf8.elementsEqual(digits) }) { return card.outcome }
+        let amexPrefix = digits.count == 15 && digits[0] == UInt8(ascii: "3")
+        if amexPrefix, digits[1] == UInt8(ascii: "4") || digits[1] == UInt8(ascii: "7") { return .brandNotAccepted }
         return .frictionless(transStatus: "Y")
     }
 }

@@ -1,3 +1,4 @@
+import JWE
 import Testing
 
 @testable import GatewaySandbox
@@ -111,5 +112,80 @@ import Testing
     ])
     func accepts(_ text: String) throws {
         _ = try CardData.parse(Array(text.utf8))
+    }
+
+    /// Each card of GATEWAY.md's table read from bytes: what the sandbox keeps of it.
+    @Test(arguments: [
+        ("4111111111111111", "1111", CardBehaviour.frictionless(transStatus: "Y")),
+        ("5555555555554444", "4444", .challenge), ("6759649826438453", "8453", .challenge),
+        ("4000000000003063", "3063", .frictionless(transStatus: "A")), ("5200828282828210", "8210", .noThreeDS),
+        ("4000000000000002", "0002", .declined), ("6011111111111117", "1117", .frictionless(transStatus: "R")),
+        ("378282246310005", "0005", .brandNotAccepted),
+        // Not in the table: any other Amex-prefixed 15 digits is refused, anything else is frictionless Y.
+        ("371449635398431", "8431", .brandNotAccepted), ("4242424242424242", "4242", .frictionless(transStatus: "Y")),
+        // One digit away from a table number (its Luhn check fails): not that card's behaviour.
+        ("4000000000000003", "0003", .frictionless(transStatus: "Y")),
+    ])
+    func keepsLastFourAndBehaviour(_ number: String, _ last4: String, _ behaviour: CardBehaviour) throws {
+        let card = try CardData.parse(Array(Self.card(number: "\"\(number)\"", code: #""1234""#).utf8))
+        #expect(card.last4 == last4)
+        #expect(card.behaviour == behaviour)
+        #expect(card.isLuhnValid == (number != "4000000000000003"))
+        #expect(card.expiryMonth == 12)
+        #expect(card.expiryYear == 2034)
+        #expect(card.securityCodeLength == 4)
+        #expect(card.description == "card •••• \(last4)")
+    }
+
+    @Test func cardDigitsKeepDigitsAndCountPastTheirCapacity() {
+        // (Values are read into locals first: #expect cannot take a noncopyable operand.)
+        var digits = CardDigits(capacity: 4)
+        for scalar in "1234".unicodeScalars { digits.append(scalar) }
+        let fourAreACode = digits.isDigits(3...4)
+        let stored = digits.withDigits { Array($0) }
+        let value = digits.value
+        #expect(fourAreACode)
+        #expect(stored == Array("1234".utf8))
+        #expect(value == 1234)
+        digits.append("5")  // over-long: counted, not stored
+        let fiveAreACode = digits.isDigits(3...4)
+        let counted = digits.utf8Count
+        let kept = digits.withDigits { $0.count }
+        #expect(!fiveAreACode)
+        #expect(counted == 5)
+        #expect(kept == 4)
+
+        var mixed = CardDigits(capacity: 4)
+        for scalar in "1\u{0664}3".unicodeScalars { mixed.append(scalar) }  // U+0664 is two UTF-8 bytes
+        let (onlyDigits, mixedCount, mixedIsACode) = (mixed.onlyDigits, mixed.utf8Count, mixed.isDigits(3...4))
+        #expect(!onlyDigits)
+        #expect(mixedCount == 4)
+        #expect(!mixedIsACode)
+    }
+
+    @Test func wipingThePlaintextZeroesItInPlace() {
+        var plaintext = Array(Self.card().utf8)
+        let count = plaintext.count
+        CardMemory.wipe(&plaintext)
+        #expect(plaintext.count == count)
+        #expect(plaintext.allSatisfy { $0 == 0 })
+    }
+
+    /// The decrypted plaintext reaches the parser as bytes, and the key service gives nothing else back.
+    @Test func keysHandThePlaintextToTheParserOnly() throws {
+        let keys = JWECardKeys(key: TestKeys.shared)
+        let token = try JWEEncrypter(recipient: TestKeys.shared.publicKey.withKid(keys.currentKid)).encrypt(
+            Array(Self.card().utf8))
+        let parsed = keys.withPlaintext(of: token) { plaintext in
+            Result { () throws(CardData.Problem) in try CardData.parse(plaintext) }
+        }
+        #expect((try? parsed.get().get())?.last4 == "1111")
+        var called = false
+        let refused = keys.withPlaintext(of: "a.b.c.d.e") { _ in called = true }
+        #expect(!called)
+        guard case .failure(.decryptionFailed) = refused else {
+            Issue.record("a broken token was not DECRYPTION_FAILED")
+            return
+        }
     }
 }
