@@ -1,6 +1,6 @@
 /// The card-encryption key as the sandbox uses it: serve it as a JWKS, decrypt with it, rotate it.
 ///
-/// Implementations are thread-safe; `decrypt` uses one consistent key even while `rotate` runs.
+/// Implementations are thread-safe; `withPlaintext` uses one consistent key even while `rotate` runs.
 protocol CardKeyService: Sendable {
     /// The `kid` of the key currently served.
     var currentKid: String { get }
