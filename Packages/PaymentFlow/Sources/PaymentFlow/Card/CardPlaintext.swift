@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 #if canImport(Glibc)
@@ -28,14 +29,8 @@ struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugSt
         self.securityCode = securityCode
     }
 
-    /// The last four digits of the number.
-    var last4: String {
-        String(
-            cardNumber.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }.suffix(4).map(
-                Character.init))
-    }
-
-    var description: String { "card ••••\(last4)" }
+    /// `card •••• 4242`: the number in CardValidation's one masked form (`CardNumberRedaction.masked`).
+    var description: String { "card " + CardNumberRedaction.masked(cardNumber) }
     var debugDescription: String { description }
     var customMirror: Mirror { Mirror(self, children: ["card": description], displayStyle: .struct) }
 }

@@ -156,6 +156,17 @@ final class CardDataTests: XCTestCase {
         XCTAssertTrue(problem.nsError.localizedDescription.lowercased().contains("number"))
     }
 
+    func testTheCardSnapshotShowsTheOneMaskedForm() {
+        let card = CardSnapshot(
+            cardholderName: "Ada", cardNumber: "4111-1111 1111-1111", expiryMonth: "07", expiryYear: "31",
+            securityCode: "837")
+        var dumped = ""
+        dump(card, to: &dumped)
+        XCTAssertEqual(card.description, "card •••• 1111")
+        XCTAssertEqual(String(reflecting: card), "card •••• 1111")
+        XCTAssertFalse(dumped.contains("4111") || dumped.contains("837"), dumped)
+    }
+
     func testPlaintextIsTheGatewayJSONAndDecryptsBack() throws {
         // Independent check of the plaintext layout of GATEWAY.md: decrypt what the SDK encrypted with the
         // JWE package's decrypter and compare with the hand-written JSON.
