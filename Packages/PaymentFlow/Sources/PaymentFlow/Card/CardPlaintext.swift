@@ -9,7 +9,8 @@ import Musl
 import Darwin
 #endif
 
-/// The card fields as read from `CardInput` at submit time.
+/// The card fields as read from `CardInput` at submit time: built from the one `CardInput.Snapshot`
+/// the flow validated.
 ///
 /// It shares the strings' storage with the `CardInput` (no copy of the
 /// digits is made here). Every textual view of it (`description`, `dump`,
@@ -20,6 +21,13 @@ struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugSt
     fileprivate let expiryMonth: String
     fileprivate let expiryYear: String
     fileprivate let securityCode: String
+
+    /// The fields of `card`, the snapshot the flow validated (so what is encrypted is what was validated).
+    init(_ card: CardInput.Snapshot) {
+        self.init(
+            cardholderName: card.cardholderName, cardNumber: card.cardNumber, expiryMonth: card.expiryMonth,
+            expiryYear: card.expiryYear, securityCode: card.securityCode)
+    }
 
     init(cardholderName: String, cardNumber: String, expiryMonth: String, expiryYear: String, securityCode: String) {
         self.cardholderName = cardholderName
