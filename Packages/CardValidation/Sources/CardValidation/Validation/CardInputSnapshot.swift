@@ -83,7 +83,8 @@ extension CardInput {
         public var description: String {
             let today = currentMonth()
             return fields.summary(
-                named: "CardInput.Snapshot", failures: CardField.allCases.map { fields.failure(for: $0, today: { today }) })
+                named: "CardInput.Snapshot",
+                failures: CardField.allCases.map { fields.failure(for: $0, today: { today }) })
         }
 
         /// Same as ``description``.
