@@ -78,6 +78,12 @@ import Testing
         #expect(SecretPolicy.redactedForDisplay(line).count == line.count)
         // A mistyped number the user typed is masked too.
         #expect(SecretPolicy.redactedForDisplay("luhn 4111111111111112 y") == "luhn •••• 1112        y")
+        // Spaced out by hand: still one number (22 characters become 9 and 13 spaces).
+        let spaced = "brand 4111  1111  1111  1112 x"
+        #expect(SecretPolicy.redactedForDisplay(spaced) == "brand •••• 1112" + String(repeating: " ", count: 13) + " x")
+        #expect(SecretPolicy.redactedForDisplay(spaced).count == spaced.count)
+        // Short digit groups that do not add up to 12 digits stay.
+        #expect(SecretPolicy.redactedForDisplay("card expiry 12 30") == "card expiry 12 30")
     }
 
     @Test func maskedKeyNeverShowsTheKey() {

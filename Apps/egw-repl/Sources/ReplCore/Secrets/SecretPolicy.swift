@@ -70,28 +70,32 @@ public enum SecretPolicy {
     /// mistyped card number is still one). Runs of spaces, tabs and dashes count as one separator, so
     /// `4111  1111  1111  1111` is caught too.
     public static func containsCardNumber(_ text: String) -> Bool {
-        CardNumberRedaction.digitRuns(in: collapsingSeparators(text)).contains(where: isTypedCardNumber)
+        !typedCardNumbers(in: text).isEmpty
     }
 
-    /// The rule for text the user typed: every run of 12 or more digits.
-    static func isTypedCardNumber(_ run: CardNumberRedaction.DigitRun) -> Bool {
-        run.digitCount >= CardNumber.minimumLength
-    }
-
-    /// `text` with every run of spaces, tabs and dashes replaced by one space.
-    static func collapsingSeparators(_ text: String) -> String {
-        var out = ""
-        var inSeparators = false
-        for character in text {
-            if character == " " || character == "\t" || character == "-" {
-                if !inSeparators { out.append(" ") }
-                inSeparators = true
-            } else {
-                out.append(character)
-                inSeparators = false
-            }
+    /// Where `text`, as a user typed it, holds a card number: CardValidation's digit runs
+    /// (`CardNumberRedaction.digitRuns`), joined while only spaces, tabs and dashes stand between
+    /// them, that add up to 12 or more digits.
+    static func typedCardNumbers(in text: String) -> [Range<String.Index>] {
+        var found: [Range<String.Index>] = []
+        var span: Range<String.Index>?
+        var digits = 0
+        func close() {
+            if let span, digits >= CardNumber.minimumLength { found.append(span) }
+            span = nil
+            digits = 0
         }
-        return out
+        for run in CardNumberRedaction.digitRuns(in: text) {
+            if let open = span, text[open.upperBound..<run.range.lowerBound].allSatisfy({ " \t-".contains($0) }) {
+                span = open.lowerBound..<run.range.upperBound
+            } else {
+                close()
+                span = run.range
+            }
+            digits += run.digitCount
+        }
+        close()
+        return found
     }
 
     /// `text` with every card number replaced by `•••• 1234`, by CardValidation's one rule
@@ -113,18 +117,18 @@ public enum SecretPolicy {
         }
     }
 
-    /// `line` as it may be echoed under an error: every digit run of 12 or more digits (the rule for
-    /// typed text, see ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded with
+    /// `line` as it may be echoed under an error: every card number by the rule for typed text (see
+    /// ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded with
     /// spaces to the run's width, and the words holding a security code, a verification key or a
     /// challenge code replaced by mask characters. The character count is unchanged so a caret line
     /// still lines up.
     public static func redactedForDisplay(_ line: String) -> String {
-        let runs = CardNumberRedaction.digitRuns(in: line).filter(isTypedCardNumber)
         var characters = Array(line)
-        for run in runs {
-            let start = line.distance(from: line.startIndex, to: run.range.lowerBound)
-            let width = line[run.range].count
-            let shown = Array(run.masked) + Array(repeating: " ", count: max(0, width - run.masked.count))
+        for span in typedCardNumbers(in: line) {
+            let start = line.distance(from: line.startIndex, to: span.lowerBound)
+            let width = line[span].count
+            let masked = CardNumberRedaction.masked(line[span])
+            let shown = Array(masked) + Array(repeating: " ", count: max(0, width - masked.count))
             characters.replaceSubrange(start..<(start + width), with: shown)
         }
         let tokens = Tokenizer.scan(line).tokens
