@@ -44,6 +44,16 @@ import Testing
             name: "id glued to letters", input: "cs_733037213230d9e4",
             expected: "cs_733037213230d9e4"),
         Row(name: "two separators break a run", input: "4111 1111--1111", expected: "4111 1111--1111"),
+        // A run written in groups that is not a card number (4242424242424242737 sums to 84;
+        // 41111111111111111230 has 20 digits, its first five groups 411111111111111112 sum to 34;
+        // 1234411111111111 sums to 38 and 123441111111 to 32): the longest stretch of whole groups that is.
+        Row(
+            name: "PAN followed by its security code", input: "log 4242 4242 4242 4242 737 end",
+            expected: "log •••• 4242 737 end"),
+        Row(
+            name: "PAN followed by its expiry", input: "4111 1111 1111 1111 12 30",
+            expected: "•••• 1111 12 30"),
+        Row(name: "PAN after a short group", input: "1234 4111 1111 1111 1111", expected: "1234 •••• 1111"),
         Row(name: "no digits", input: "nothing here", expected: "nothing here"),
         Row(name: "empty", input: "", expected: ""),
     ]
@@ -70,6 +80,21 @@ import Testing
         let card = try #require(runs.last)
         #expect(text[card.range] == "4111-1111-1111-1111")
         #expect(card.masked == "•••• 1111")
+    }
+
+    @Test func aLongGroupedRunIsSearchedWholeGroupsAtATime() {
+        // 20,000 groups of 1111: from each group a stretch reaches 16 digits at most; 12 ones sum to 18
+        // and 16 ones to 24 (ones at odd places from the right count 1, at even places 2), so nothing
+        // is masked, and the search stays linear.
+        let text = String(repeating: "1111 ", count: 20_000) + "1111"
+        #expect(CardNumberRedaction.redact(text) == text)
+        #expect(CardNumberRedaction.redact(text + ", 4111 1111 1111 1111") == text + ", •••• 1111")
+    }
+
+    @Test func shortNumbersBeforeACardNumberDoNotSwallowIt() {
+        // Stretches may start only at a group of four or more digits.
+        #expect(CardNumberRedaction.redact("qty 2 3 4111 1111 1111 1111") == "qty 2 3 •••• 1111")
+        #expect(CardNumberRedaction.redact("1 1 1 1 4111 1111 1111 1111") == "1 1 1 1 •••• 1111")
     }
 
     @Test func aStricterRuleUsesTheSameScanner() {
