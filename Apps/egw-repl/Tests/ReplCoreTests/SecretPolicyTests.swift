@@ -57,6 +57,10 @@ import Testing
             SecretPolicy.maskCardNumbers(in: "cs_4111111111111111", sparingIdentifiers: true) == "cs_4111111111111111")
         #expect(
             SecretPolicy.maskCardNumbers(in: "pan 4111111111111111.", sparingIdentifiers: true) == "pan •••• 1111.")
+        // A number followed by its code in one grouped run is still found (4242424242424242737 fails Luhn).
+        #expect(
+            SecretPolicy.maskCardNumbers(in: "card 4242 4242 4242 4242 737", sparingIdentifiers: true)
+                == "card •••• 4242 737")
     }
 
     /// Typed lines: any run of 12+ digits, Luhn or not; runs of separators count as one.

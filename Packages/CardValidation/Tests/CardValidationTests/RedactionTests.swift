@@ -97,9 +97,20 @@ import Testing
         #expect(CardNumberRedaction.redact("1 1 1 1 4111 1111 1111 1111") == "1 1 1 1 •••• 1111")
     }
 
+    @Test func aCallerMaySpareSomeCardNumbers() {
+        let text = "cs_4111111111111111 paid with 4111 1111 1111 1111 737"
+        let spared = CardNumberRedaction.redact(
+            text,
+            except: { run in
+                run.range.lowerBound > text.startIndex && text[text.index(before: run.range.lowerBound)] == "_"
+            })
+        #expect(spared == "cs_4111111111111111 paid with •••• 1111 737")
+    }
+
     @Test func aStricterRuleUsesTheSameScanner() {
         // Text the SDK did not write: every run of six or more digits.
-        let foreign = CardNumberRedaction.redact("order 123456789, code 12345") { $0.digitCount >= 6 }
+        let foreign = CardNumberRedaction.redactDigitRuns(
+            in: "order 123456789, code 12345", where: { $0.digitCount >= 6 })
         #expect(foreign == "order ••••, code 12345")
     }
 

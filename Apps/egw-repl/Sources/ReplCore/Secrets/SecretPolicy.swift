@@ -108,13 +108,15 @@ public enum SecretPolicy {
             guard let character else { return false }
             return character == "_" || (character.isASCII && character.isLetter)
         }
-        return CardNumberRedaction.redact(text) { run in
-            guard run.isCardNumber else { return false }
-            guard sparingIdentifiers else { return true }
-            let before = run.range.lowerBound > text.startIndex ? text[text.index(before: run.range.lowerBound)] : nil
-            let after = run.range.upperBound < text.endIndex ? text[run.range.upperBound] : nil
-            return !isIdentifierCharacter(before) && !isIdentifierCharacter(after)
-        }
+        guard sparingIdentifiers else { return CardNumberRedaction.redact(text) }
+        return CardNumberRedaction.redact(
+            text,
+            except: { run in
+                let before =
+                    run.range.lowerBound > text.startIndex ? text[text.index(before: run.range.lowerBound)] : nil
+                let after = run.range.upperBound < text.endIndex ? text[run.range.upperBound] : nil
+                return isIdentifierCharacter(before) || isIdentifierCharacter(after)
+            })
     }
 
     /// `line` as it may be echoed under an error: every card number by the rule for typed text (see

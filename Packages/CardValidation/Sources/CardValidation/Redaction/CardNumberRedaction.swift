@@ -24,8 +24,8 @@
 /// ```
 ///
 /// Text the SDK did not write itself may need a stricter rule; build it on the
-/// same scanner with ``redact(_:where:)``, e.g. every run of six or more
-/// digits: `redact(text) { $0.digitCount >= 6 }`.
+/// same scanner with ``redactDigitRuns(in:where:)``, e.g. every run of six or
+/// more digits: `redactDigitRuns(in: text, where: { $0.digitCount >= 6 })`.
 ///
 /// Every function is pure and thread-safe.
 public enum CardNumberRedaction {
@@ -91,11 +91,18 @@ public enum CardNumberRedaction {
         replacing(cardNumbers(in: text), in: text)
     }
 
+    /// As ``redact(_:)``, but a card number for which `spared` is `true` is
+    /// left as it is (a tool that must keep ids readable can spare a number
+    /// glued to letters, e.g. inside `cs_4111111111111111x`).
+    public static func redact(_ text: String, except spared: (DigitRun) -> Bool) -> String {
+        replacing(cardNumbers(in: text).filter { !spared($0) }, in: text)
+    }
+
     /// `text` with every digit run for which `shouldMask` is `true` replaced by
     /// its masked form (``DigitRun/masked``): the same scanner and the same
     /// mask, for callers that need a stricter rule than "is a card number"
     /// (text from a gateway or a host, which the SDK did not write).
-    public static func redact(_ text: String, where shouldMask: (DigitRun) -> Bool) -> String {
+    public static func redactDigitRuns(in text: String, where shouldMask: (DigitRun) -> Bool) -> String {
         replacing(digitRuns(in: text).filter(shouldMask), in: text)
     }
 

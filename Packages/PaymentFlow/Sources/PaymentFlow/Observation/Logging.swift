@@ -97,7 +97,8 @@ struct Redactor: Sendable {
     }
 
     func scrubForeign(_ text: String) -> String {
-        replaceSecrets(CardNumberRedaction.redact(text) { $0.digitCount >= Redactor.foreignDigitRunMinimum })
+        replaceSecrets(
+            CardNumberRedaction.redactDigitRuns(in: text, where: { $0.digitCount >= Redactor.foreignDigitRunMinimum }))
     }
 
     private func replaceSecrets(_ text: String) -> String {
