@@ -26,7 +26,10 @@ let package = Package(
         .target(name: "CEditLineShim", dependencies: ["CEditLine"]),
         // The interpreter as a pure function of input lines: tokenizer, command table,
         // parser, errors with positions, completion, history policy, option parsing.
-        .target(name: "ReplCore", path: "Sources/ReplCore"),
+        // CardValidation (Foundation only) gives it the SDK's one card-number redaction rule.
+        .target(
+            name: "ReplCore", dependencies: [.product(name: "CardValidation", package: "CardValidation")],
+            path: "Sources/ReplCore"),
         .executableTarget(
             name: "egw-repl",
             dependencies: [

@@ -160,8 +160,8 @@ class CardCommands(unittest.TestCase):
         # 79927398713 is the classic valid Luhn example; changing its check digit breaks it.
         self.assertTrue(out[3].startswith("Luhn valid"))
         self.assertTrue(out[4].startswith("Luhn invalid"))
-        self.assertTrue(out[5].startswith("•••• •••••• •0005"), out[5])
-        self.assertTrue(out[6].startswith("•••• •••• •••• 1111"), out[6])
+        self.assertTrue(out[5].startswith("•••• 0005  (American Express grouping 4-6-5)"), out[5])
+        self.assertTrue(out[6].startswith("•••• 1111  (Visa grouping 4-4-4-4-3)"), out[6])
         assert_no_card_data(self, result.stdout + result.stderr)
 
     def test_bad_card_input_is_a_failed_command(self):

@@ -108,7 +108,7 @@ class Terminal(unittest.TestCase):
         repl.send("Enter")
         screen = repl.wait_for("Card number •••• 4444 (Mastercard)", what="the number accepted")
         # Once entered, the line is redrawn masked: the number is gone from the screen.
-        self.assertIn("card number: •••• •••• •••• 4444", screen)
+        self.assertIn("card number: •••• 4444", screen)
         assert_no_card_data(self, screen)
 
         repl.type("card cvc")

@@ -44,16 +44,30 @@ import Testing
         #expect(SecretPolicy.shouldRecordInHistory(line))
     }
 
-    @Test func masksCardNumbersKeepingLengthAndLastFour() {
-        #expect(SecretPolicy.maskCardNumbers(in: "n=4111 1111 1111 1111.") == "n=•••• •••• •••• 1111.")
-        #expect(SecretPolicy.maskCardNumbers(in: "378282246310005") == "•••••••••••0005")
+    /// Messages and SDK output: CardValidation's one rule (12-19 digits passing Luhn) and one form.
+    @Test func masksCardNumbersByTheOneRule() {
+        #expect(SecretPolicy.maskCardNumbers(in: "n=4111 1111 1111 1111.") == "n=•••• 1111.")
+        #expect(SecretPolicy.maskCardNumbers(in: "378282246310005") == "•••• 0005")
         #expect(SecretPolicy.maskCardNumbers(in: "order 12345678901") == "order 12345678901")
-        #expect(SecretPolicy.maskCardNumbers(in: "cs_733037213230d9e4") == "cs_••••••••3230d9e4")
+        // 733037213230 fails Luhn (sum 46): an id, never half-masked.
+        #expect(SecretPolicy.maskCardNumbers(in: "cs_733037213230d9e4") == "cs_733037213230d9e4")
+        #expect(SecretPolicy.maskCardNumbers(in: "id 4111111111111112") == "id 4111111111111112")
+        #expect(SecretPolicy.maskCardNumbers(in: "cs_4111111111111111") == "cs_•••• 1111")
         #expect(
-            SecretPolicy.maskCardNumbers(in: "cs_733037213230d9e4", sparingIdentifiers: true) == "cs_733037213230d9e4")
+            SecretPolicy.maskCardNumbers(in: "cs_4111111111111111", sparingIdentifiers: true) == "cs_4111111111111111")
         #expect(
-            SecretPolicy.maskCardNumbers(in: "pan 4111111111111111.", sparingIdentifiers: true)
-                == "pan ••••••••••••1111.")
+            SecretPolicy.maskCardNumbers(in: "pan 4111111111111111.", sparingIdentifiers: true) == "pan •••• 1111.")
+        // A number followed by its code in one grouped run is still found (4242424242424242737 fails Luhn).
+        #expect(
+            SecretPolicy.maskCardNumbers(in: "card 4242 4242 4242 4242 737", sparingIdentifiers: true)
+                == "card •••• 4242 737")
+    }
+
+    /// Typed lines: any run of 12+ digits, Luhn or not; runs of separators count as one.
+    @Test(arguments: ["brand 4111  1111  1111  1112", "luhn 4111\t1111-1111 1112", "x 123456789012"])
+    func typedCardNumbersStayOutOfHistory(line: String) {
+        #expect(SecretPolicy.containsCardNumber(line))
+        #expect(!SecretPolicy.shouldRecordInHistory(line))
     }
 
     @Test func redactsSecretWordsForDisplay() {
@@ -62,9 +76,18 @@ import Testing
         #expect(SecretPolicy.redactedForDisplay("buyer challenge 1234") == "buyer challenge ••••")
         #expect(SecretPolicy.redactedForDisplay("card nmber 4111") == "card nmber ••••")
         #expect(SecretPolicy.redactedForDisplay("card name Ada") == "card name Ada")
+        // The one masked form, padded to the number's width so the caret line still lines up.
         let line = "brand 5555 5555 5555 4444 x"
-        #expect(SecretPolicy.redactedForDisplay(line) == "brand •••• •••• •••• 4444 x")
+        #expect(SecretPolicy.redactedForDisplay(line) == "brand •••• 4444           x")
         #expect(SecretPolicy.redactedForDisplay(line).count == line.count)
+        // A mistyped number the user typed is masked too.
+        #expect(SecretPolicy.redactedForDisplay("luhn 4111111111111112 y") == "luhn •••• 1112        y")
+        // Spaced out by hand: still one number (22 characters become 9 and 13 spaces).
+        let spaced = "brand 4111  1111  1111  1112 x"
+        #expect(SecretPolicy.redactedForDisplay(spaced) == "brand •••• 1112" + String(repeating: " ", count: 13) + " x")
+        #expect(SecretPolicy.redactedForDisplay(spaced).count == spaced.count)
+        // Short digit groups that do not add up to 12 digits stay.
+        #expect(SecretPolicy.redactedForDisplay("card expiry 12 30") == "card expiry 12 30")
     }
 
     @Test func maskedKeyNeverShowsTheKey() {

@@ -30,3 +30,5 @@ public typealias EGWCardExpiryEditor = CardExpiryEditor
 /// The Objective-C-style name of ``CardSecurityCodeEditor`` (the headless
 /// counterpart of iOS's `EGWCardSecurityCodeTextField`).
 public typealias EGWCardSecurityCodeEditor = CardSecurityCodeEditor
+/// The Objective-C-style name of ``CardNumberRedaction``.
+public typealias EGWCardNumberRedaction = CardNumberRedaction

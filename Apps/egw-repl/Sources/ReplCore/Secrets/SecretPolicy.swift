@@ -1,10 +1,16 @@
+import CardValidation
+
 /// What counts as a secret in REPL input, and how it is kept out of the history
 /// file, error echoes and messages.
 ///
-/// - A card number is any run of 12 or more digits once spaces and dashes are
-///   removed (the shortest card numbers have 12 digits, the longest 19; longer
-///   runs are treated the same way rather than guessed about, and Luhn is not
-///   consulted, so a mistyped number is caught too).
+/// - Card numbers are found and masked by CardValidation's one rule,
+///   `CardNumberRedaction`: a digit run of 12 to 19 digits (single spaces or
+///   dashes between digits) that passes Luhn, shown as `•••• 1234`. Ids,
+///   amounts and timestamps in messages and SDK output are left alone.
+/// - A line the user typed is stricter (the REPL did not write it, and a
+///   mistyped number is still a card number): any digit run of 12 or more
+///   digits, Luhn or not, keeps the line out of history and is masked when the
+///   line is echoed under an error. Same scanner, same masked form.
 /// - A security code is anything after `card cvc`.
 /// - The verification key is the fourth word of `payment use ID KEY ...`.
 /// - A 3-D Secure challenge code (`buyer challenge CODE`) is treated as secret too.
@@ -60,76 +66,73 @@ public enum SecretPolicy {
         !answeringChallenge && shouldRecordInHistory(line)
     }
 
-    /// True when `text` holds a run of 12 or more digits once spaces and dashes are removed.
+    /// True when `text`, as a user typed it, holds a digit run of 12 or more digits, Luhn or not (a
+    /// mistyped card number is still one). Runs of spaces, tabs and dashes count as one separator, so
+    /// `4111  1111  1111  1111` is caught too.
     public static func containsCardNumber(_ text: String) -> Bool {
-        var run = 0
-        for character in text {
-            if character.isASCII && character.isNumber {
-                run += 1
-                if run >= 12 {
-                    return true
-                }
-            } else if character != " " && character != "-" {
-                run = 0
-            }
-        }
-        return false
+        !typedCardNumbers(in: text).isEmpty
     }
 
-    /// `text` with every card-number-like digit run masked but for its last four
-    /// digits; separators are kept, so the result has the same number of characters.
-    ///
-    /// With `sparingIdentifiers`, a run glued to a letter or `_` (part of an id such
-    /// as `cs_733037213230d9e4`) is left alone, so ids stay readable in SDK output.
-    public static func maskCardNumbers(in text: String, sparingIdentifiers: Bool = false) -> String {
-        var characters = Array(text)
-        var runStart: Int?
-        var digitIndices: [Int] = []
-
-        func isIdentifierCharacter(_ index: Int) -> Bool {
-            guard index >= 0, index < characters.count else {
-                return false
-            }
-            let character = characters[index]
-            return character == "_" || (character.isASCII && character.isLetter)
-        }
-
+    /// Where `text`, as a user typed it, holds a card number: CardValidation's digit runs
+    /// (`CardNumberRedaction.digitRuns`), joined while only spaces, tabs and dashes stand between
+    /// them, that add up to 12 or more digits.
+    static func typedCardNumbers(in text: String) -> [Range<String.Index>] {
+        var found: [Range<String.Index>] = []
+        var span: Range<String.Index>?
+        var digits = 0
         func close() {
-            let glued =
-                sparingIdentifiers
-                && (isIdentifierCharacter((digitIndices.first ?? 0) - 1)
-                    || isIdentifierCharacter((digitIndices.last ?? 0) + 1))
-            if digitIndices.count >= 12 && !glued {
-                for index in digitIndices.dropLast(4) {
-                    characters[index] = maskCharacter
-                }
-            }
-            digitIndices.removeAll(keepingCapacity: true)
-            runStart = nil
+            if let span, digits >= CardNumber.minimumLength { found.append(span) }
+            span = nil
+            digits = 0
         }
-
-        for (index, character) in characters.enumerated() {
-            if character.isASCII && character.isNumber {
-                if runStart == nil {
-                    runStart = index
-                }
-                digitIndices.append(index)
-            } else if (character == " " || character == "-") && runStart != nil {
-                continue
+        for run in CardNumberRedaction.digitRuns(in: text) {
+            if let open = span, text[open.upperBound..<run.range.lowerBound].allSatisfy({ " \t-".contains($0) }) {
+                span = open.lowerBound..<run.range.upperBound
             } else {
                 close()
+                span = run.range
             }
+            digits += run.digitCount
         }
         close()
-        return String(characters)
+        return found
     }
 
-    /// `line` as it may be echoed under an error: card numbers masked as in
-    /// ``maskCardNumbers(in:)``, and the words holding a security code, a
-    /// verification key or a challenge code replaced by mask characters.
-    /// The character count is unchanged so a caret line still lines up.
+    /// `text` with every card number replaced by `•••• 1234`, by CardValidation's one rule
+    /// (`CardNumberRedaction.redact`): for messages and SDK output.
+    ///
+    /// With `sparingIdentifiers`, a card number glued to a letter or `_` (part of an id such as
+    /// `cs_4111111111111111x`) is left alone, so ids stay readable in SDK output.
+    public static func maskCardNumbers(in text: String, sparingIdentifiers: Bool = false) -> String {
+        func isIdentifierCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character == "_" || (character.isASCII && character.isLetter)
+        }
+        guard sparingIdentifiers else { return CardNumberRedaction.redact(text) }
+        return CardNumberRedaction.redact(
+            text,
+            except: { run in
+                let before =
+                    run.range.lowerBound > text.startIndex ? text[text.index(before: run.range.lowerBound)] : nil
+                let after = run.range.upperBound < text.endIndex ? text[run.range.upperBound] : nil
+                return isIdentifierCharacter(before) || isIdentifierCharacter(after)
+            })
+    }
+
+    /// `line` as it may be echoed under an error: every card number by the rule for typed text (see
+    /// ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded with
+    /// spaces to the run's width, and the words holding a security code, a verification key or a
+    /// challenge code replaced by mask characters. The character count is unchanged so a caret line
+    /// still lines up.
     public static func redactedForDisplay(_ line: String) -> String {
-        var characters = Array(maskCardNumbers(in: line))
+        var characters = Array(line)
+        for span in typedCardNumbers(in: line) {
+            let start = line.distance(from: line.startIndex, to: span.lowerBound)
+            let width = line[span].count
+            let masked = CardNumberRedaction.masked(line[span])
+            let shown = Array(masked) + Array(repeating: " ", count: max(0, width - masked.count))
+            characters.replaceSubrange(start..<(start + width), with: shown)
+        }
         let tokens = Tokenizer.scan(line).tokens
         let words = tokens.map { $0.text.lowercased() }
         var secretTokens: [Token] = []

@@ -145,7 +145,8 @@ extension Shell {
     func showFormat(_ number: String) throws(ReplError) {
         let digits = try digits(of: number)
         let brand = CardBrand.detect(digits)
-        let formatted = Self.maskedGrouping(CardNumber.format(digits))
+        // The one masked form: the grouping is shown by its pattern, not by the digits.
+        let formatted = CardNumberRedaction.masked(digits)
         let pattern = brand.numberGrouping.map(String.init).joined(separator: "-")
         if options.json {
             console.out(
@@ -156,22 +157,6 @@ extension Shell {
             return
         }
         console.out("\(formatted)  (\(brand.displayName) grouping \(pattern))")
-    }
-
-    /// A grouped number with every digit masked but the last four (all of them
-    /// when fewer than 12 digits were given, as `CardNumber.masked` does).
-    static func maskedGrouping(_ grouped: String) -> String {
-        let digitCount = grouped.filter(\.isNumber).count
-        let keep = digitCount >= CardNumber.minimumLength ? 4 : 0
-        var seen = 0
-        return String(
-            grouped.map { character -> Character in
-                guard character.isNumber else {
-                    return character
-                }
-                seen += 1
-                return seen > digitCount - keep ? character : "•"
-            })
     }
 
     // MARK: live entry on a terminal
@@ -187,7 +172,7 @@ extension Shell {
             return nil
         }
         // Leave only the masked form on the screen and in the scrollback.
-        FieldEntry.redrawFinal(prompt + Self.maskedGrouping(editor.text))
+        FieldEntry.redrawFinal(prompt + CardNumberRedaction.masked(editor.text))
         return editor.digits
     }
 

@@ -48,39 +48,28 @@ public enum CardBrand: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// The most digits a card number of this brand can have: Amex 15,
     /// Mastercard 16, every other brand (and `.unknown`) 19.
     ///
+    /// Read from the brand's rows of ``iinRanges`` (the longest of their
+    /// ``IINRange/panLengths``); `.unknown` has no row and takes 19.
+    ///
     /// The number editor stops accepting digits here. Validation itself stays
     /// brand-agnostic (12 to 19 digits and Luhn), so this never rejects a card.
-    public var maximumNumberLength: Int {
-        switch self {
-        case .amex: 15
-        case .mastercard: 16
-        case .unknown, .visa, .maestro, .discover: 19
-        }
-    }
+    public var maximumNumberLength: Int { IINTable.layouts[rawValue].maximumNumberLength }
 
     /// The most digits the security-code editor accepts for this brand: 4 for
     /// Amex and for `.unknown` (which may still turn out to be Amex), 3 otherwise.
     ///
-    /// Validation itself accepts 3 or 4 digits for every brand.
-    public var securityCodeLength: Int {
-        switch self {
-        case .amex, .unknown: 4
-        case .visa, .mastercard, .maestro, .discover: 3
-        }
-    }
+    /// Read from the brand's rows of ``iinRanges``. Validation itself accepts 3
+    /// or 4 digits for every brand.
+    public var securityCodeLength: Int { IINTable.layouts[rawValue].securityCodeLength }
 
     /// The sizes of the digit groups the number is displayed in: `[4, 6, 5]`
     /// for Amex, `[4, 4, 4, 4, 3]` for every other brand (16 digits as
     /// 4-4-4-4, longer numbers continue with a fifth group).
     ///
-    /// Digits beyond the last group (only possible past the brand's maximum
-    /// length) are appended to the last group.
-    public var numberGrouping: [Int] {
-        switch self {
-        case .amex: [4, 6, 5]
-        case .unknown, .visa, .mastercard, .maestro, .discover: [4, 4, 4, 4, 3]
-        }
-    }
+    /// Read from the brand's rows of ``iinRanges``. Digits beyond the last
+    /// group (only possible past the brand's maximum length) are appended to
+    /// the last group.
+    public var numberGrouping: [Int] { IINTable.layouts[rawValue].numberGrouping }
 
     /// The brand of a card number, read from its leading digits as typed.
     ///
@@ -109,11 +98,14 @@ public enum CardBrand: Int, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// A range of issuer identification numbers (the leading digits of a card
-/// number) that belongs to one brand.
+/// number) that belongs to one brand, with what numbers in the range look
+/// like: their lengths, their security code's length and how they are grouped
+/// for display (as Stripe's BIN ranges carry their PAN length).
 ///
 /// `low...high` compares the first `digits` digits of a card number, so
-/// `IINRange(low: 2221, high: 2720, digits: 4, brand: .mastercard)` covers every
-/// number that starts with 2221 up to every number that starts with 2720.
+/// `IINRange(low: 2221, high: 2720, digits: 4, brand: .mastercard, panLengths: [16])`
+/// covers every number that starts with 2221 up to every number that starts
+/// with 2720.
 public struct IINRange: Sendable, Equatable, CustomStringConvertible {
     /// The lowest prefix in the range, as a number of exactly `digits` digits.
     public let low: Int
@@ -123,14 +115,31 @@ public struct IINRange: Sendable, Equatable, CustomStringConvertible {
     public let digits: Int
     /// The brand every number in the range belongs to.
     public let brand: CardBrand
+    /// The lengths a card number in the range can have, ascending (e.g.
+    /// `[13, 16, 19]` for Visa). The longest is where the number editor stops.
+    public let panLengths: [Int]
+    /// How many digits the security code of a card in the range has (the
+    /// security-code editor's limit; validation accepts 3 or 4 for every brand).
+    public let securityCodeLength: Int
+    /// The sizes of the digit groups a number in the range is displayed in,
+    /// e.g. `[4, 6, 5]`.
+    public let numberGrouping: [Int]
 
     /// A range; `low` and `high` must both have exactly `digits` digits and
-    /// `low <= high` (the built-in table is checked by the tests).
-    public init(low: Int, high: Int, digits: Int, brand: CardBrand) {
+    /// `low <= high` (the built-in table is checked by the tests). The layout
+    /// defaults to that of a number no range recognises: 12 to 19 digits, a
+    /// 4-digit code, groups of 4-4-4-4-3.
+    public init(
+        low: Int, high: Int, digits: Int, brand: CardBrand, panLengths: [Int] = Array(12...19),
+        securityCodeLength: Int = 4, numberGrouping: [Int] = [4, 4, 4, 4, 3]
+    ) {
         self.low = low
         self.high = high
         self.digits = digits
         self.brand = brand
+        self.panLengths = panLengths
+        self.securityCodeLength = securityCodeLength
+        self.numberGrouping = numberGrouping
     }
 
     /// `"2221-2720 mastercard"` or `"4 visa"`.
@@ -148,34 +157,71 @@ extension CardBrand {
     /// Braintree `credit-card-type`, `src/lib/card-types.ts` (Visa 4,
     /// Mastercard 51–55 and 2221–2720, Amex 34/37, Discover 6011/644–649/65).
     ///
-    /// | brand | ranges |
-    /// |---|---|
-    /// | Visa | 4 |
-    /// | Mastercard | 51–55, 2221–2720 |
-    /// | American Express | 34, 37 |
-    /// | Discover | 6011, 644–649, 65 |
-    /// | Maestro | 5018, 5020, 5038, 5893, 56–58, 6304, 6759, 6761–6763, 67 |
+    /// | brand | ranges | lengths | code | groups |
+    /// |---|---|---|---|---|
+    /// | Visa | 4 | 13, 16, 19 | 3 | 4-4-4-4-3 |
+    /// | Mastercard | 51–55, 2221–2720 | 16 | 3 | 4-4-4-4-3 |
+    /// | American Express | 34, 37 | 15 | 4 | 4-6-5 |
+    /// | Discover | 6011, 644–649, 65 | 16–19 | 3 | 4-4-4-4-3 |
+    /// | Maestro | 5018, 5020, 5038, 5893, 56–58, 6304, 6759, 6761–6763, 67 | 12–19 | 3 | 4-4-4-4-3 |
+    ///
+    /// Each row carries its lengths, code length and groups; a brand's
+    /// ``maximumNumberLength``, ``securityCodeLength`` and ``numberGrouping``
+    /// are read from its rows. A number no row recognises (`.unknown`) takes
+    /// 19 digits, a 4-digit code (it may still be Amex) and 4-4-4-4-3.
     ///
     /// Deliberately absent: Maestro's wider 50–69 claims and Discover's
     /// co-branded 622126–622925 (both overlap UnionPay, Elo, RuPay and others:
     /// a wrong logo is worse than none); those numbers are `.unknown`.
-    public static let iinRanges: [IINRange] = [
-        IINRange(low: 4, high: 4, digits: 1, brand: .visa),
-        IINRange(low: 51, high: 55, digits: 2, brand: .mastercard),
-        IINRange(low: 2221, high: 2720, digits: 4, brand: .mastercard),
-        IINRange(low: 34, high: 34, digits: 2, brand: .amex),
-        IINRange(low: 37, high: 37, digits: 2, brand: .amex),
-        IINRange(low: 6011, high: 6011, digits: 4, brand: .discover),
-        IINRange(low: 644, high: 649, digits: 3, brand: .discover),
-        IINRange(low: 65, high: 65, digits: 2, brand: .discover),
-        IINRange(low: 5018, high: 5018, digits: 4, brand: .maestro),
-        IINRange(low: 5020, high: 5020, digits: 4, brand: .maestro),
-        IINRange(low: 5038, high: 5038, digits: 4, brand: .maestro),
-        IINRange(low: 5893, high: 5893, digits: 4, brand: .maestro),
-        IINRange(low: 56, high: 58, digits: 2, brand: .maestro),
-        IINRange(low: 6304, high: 6304, digits: 4, brand: .maestro),
-        IINRange(low: 6759, high: 6759, digits: 4, brand: .maestro),
-        IINRange(low: 6761, high: 6763, digits: 4, brand: .maestro),
-        IINRange(low: 67, high: 67, digits: 2, brand: .maestro),
-    ]
+    public static let iinRanges: [IINRange] = {
+        // Lengths: Wikipedia's IIN table (Visa 13, 16, 19; Discover 16-19;
+        // Maestro 12-19) and Braintree's card-types.ts (Mastercard 16, Amex 15).
+        // Codes: Amex's 4-digit CID, 3 digits elsewhere. Groups: Amex 4-6-5,
+        // the others 4-4-4-4 and a fifth group up to 19 digits.
+        let fourFour = [4, 4, 4, 4, 3]
+        func visa(_ low: Int, _ high: Int, _ digits: Int) -> IINRange {
+            IINRange(
+                low: low, high: high, digits: digits, brand: .visa, panLengths: [13, 16, 19], securityCodeLength: 3,
+                numberGrouping: fourFour)
+        }
+        func mastercard(_ low: Int, _ high: Int, _ digits: Int) -> IINRange {
+            IINRange(
+                low: low, high: high, digits: digits, brand: .mastercard, panLengths: [16], securityCodeLength: 3,
+                numberGrouping: fourFour)
+        }
+        func amex(_ low: Int, _ high: Int, _ digits: Int) -> IINRange {
+            IINRange(
+                low: low, high: high, digits: digits, brand: .amex, panLengths: [15], securityCodeLength: 4,
+                numberGrouping: [4, 6, 5])
+        }
+        func discover(_ low: Int, _ high: Int, _ digits: Int) -> IINRange {
+            IINRange(
+                low: low, high: high, digits: digits, brand: .discover, panLengths: Array(16...19),
+                securityCodeLength: 3, numberGrouping: fourFour)
+        }
+        func maestro(_ low: Int, _ high: Int, _ digits: Int) -> IINRange {
+            IINRange(
+                low: low, high: high, digits: digits, brand: .maestro, panLengths: Array(12...19),
+                securityCodeLength: 3, numberGrouping: fourFour)
+        }
+        return [
+            visa(4, 4, 1),
+            mastercard(51, 55, 2),
+            mastercard(2221, 2720, 4),
+            amex(34, 34, 2),
+            amex(37, 37, 2),
+            discover(6011, 6011, 4),
+            discover(644, 649, 3),
+            discover(65, 65, 2),
+            maestro(5018, 5018, 4),
+            maestro(5020, 5020, 4),
+            maestro(5038, 5038, 4),
+            maestro(5893, 5893, 4),
+            maestro(56, 58, 2),
+            maestro(6304, 6304, 4),
+            maestro(6759, 6759, 4),
+            maestro(6761, 6763, 4),
+            maestro(67, 67, 2),
+        ]
+    }()
 }

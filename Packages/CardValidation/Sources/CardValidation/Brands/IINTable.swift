@@ -12,6 +12,34 @@ enum IINTable {
     @usableFromInline
     static let lookup: [UInt8] = build(CardBrand.iinRanges)
 
+    /// What every brand's numbers look like, indexed by `CardBrand.rawValue`,
+    /// read once from its rows of the table (see ``layout(of:in:)``).
+    static let layouts: [BrandLayout] = CardBrand.allCases.map { layout(of: $0, in: CardBrand.iinRanges) }
+
+    /// A brand's longest number, code length and display groups.
+    struct BrandLayout: Sendable, Equatable {
+        var maximumNumberLength: Int
+        var securityCodeLength: Int
+        var numberGrouping: [Int]
+    }
+
+    /// The layout of a number no row recognises: the longest any card can be,
+    /// a code that may still be Amex's four digits, the common grouping.
+    static let unrecognized = BrandLayout(
+        maximumNumberLength: CardNumber.maximumLength, securityCodeLength: 4, numberGrouping: [4, 4, 4, 4, 3])
+
+    /// `brand`'s layout from its rows: the longest of their lengths, the
+    /// longest code, the first row's grouping (the tests check a brand's rows
+    /// agree); ``unrecognized`` for a brand with no row.
+    static func layout(of brand: CardBrand, in ranges: [IINRange]) -> BrandLayout {
+        let rows = ranges.filter { $0.brand == brand }
+        guard let first = rows.first else { return unrecognized }
+        return BrandLayout(
+            maximumNumberLength: rows.flatMap(\.panLengths).max() ?? CardNumber.maximumLength,
+            securityCodeLength: rows.map(\.securityCodeLength).max() ?? first.securityCodeLength,
+            numberGrouping: first.numberGrouping)
+    }
+
     /// The most digits any range compares (4 for the built-in table).
     @usableFromInline
     static let maxDigits: Int = CardBrand.iinRanges.map(\.digits).max() ?? 1

@@ -55,12 +55,10 @@ public enum CardNumber {
     /// shorter (partial) one, where even the last four could be most of what
     /// was typed, and `""` when there are no digits.
     ///
-    /// Safe for logs, descriptions and tool output. Characters other than
+    /// The same as ``CardNumberRedaction/masked(_:)``, the SDK's one masked
+    /// form. Safe for logs, descriptions and tool output. Characters other than
     /// ASCII digits are ignored.
     public static func masked(_ number: some StringProtocol) -> String {
-        let digits = CardNumberScanner.digitsOnly(number)
-        if digits.isEmpty { return "" }
-        guard digits.utf8.count >= minimumLength else { return "••••" }
-        return "•••• " + digits.suffix(4)
+        CardNumberRedaction.masked(number)
     }
 }

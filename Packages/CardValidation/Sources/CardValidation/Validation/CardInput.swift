@@ -139,14 +139,9 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     /// The rule for `field` applied to `state`'s fields (`now` is read only
     /// for the expiry). Called under the lock; never calls out.
     private func failure(for field: CardField, in state: inout State, now: Date) -> FieldRules.Failure? {
-        switch field {
-        case .cardholderName: return FieldRules.cardholderName(state.fields.cardholderName)
-        case .cardNumber: return FieldRules.number(state.fields.cardNumber)
-        case .securityCode: return FieldRules.securityCode(state.fields.securityCode)
-        case .expiry:
-            let today = month(containing: now, cache: &state.window)
-            return FieldRules.expiry(month: state.fields.expiryMonth, year: state.fields.expiryYear, today: { today })
-        }
+        // Only the expiry rule asks for the month (from the cache); the others never call `today`.
+        let today = field == .expiry ? month(containing: now, cache: &state.window) : YearMonth(year: 0, month: 0)
+        return state.fields.failure(for: field, today: { today })
     }
 
     /// The field's live state: `.valid`, `.incomplete` (empty or partial, more
@@ -158,10 +153,16 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     /// The first failing field's issue, in form order (name, number, expiry,
     /// security code); `nil` when the card is valid.
     public var firstIssue: CardValidationIssue? {
-        for field in [CardField.cardholderName, .cardNumber, .expiry, .securityCode] {
-            if let issue = validationIssue(for: field) { return issue }
-        }
-        return nil
+        let now = clock.now()
+        return state.withLock { state in Fields.firstIssue { failure(for: $0, in: &state, now: now) } }
+    }
+
+    /// Every field read under one lock acquisition: a value that validates
+    /// itself with the same rules and keeps its answers while this card
+    /// changes. Validate the snapshot and use that same snapshot (see
+    /// ``Snapshot``).
+    public func snapshot() -> Snapshot {
+        Snapshot(fields: state.withLock { $0.fields }, clock: clock)
     }
 
     /// Empties every field.
@@ -190,13 +191,7 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
         let (fields, failures) = state.withLock { state in
             (state.fields, CardField.allCases.map { failure(for: $0, in: &state, now: now) })
         }
-        let states = zip(CardField.allCases, failures).map { "\($0)=\($1?.state ?? .valid)" }.joined(separator: " ")
-        return "CardInput(brand: \(CardBrand.detect(fields.cardNumber)), "
-            + "cardNumber: \(Self.shown(CardNumber.masked(fields.cardNumber))), "
-            + "expiry: \(Self.safeExpiry(fields)), "
-            + "securityCode: \(Self.presence(fields.securityCode, shownAs: "•••")), "
-            + "cardholderName: \(Self.presence(fields.cardholderName, shownAs: "<set>")), "
-            + "\(states))"
+        return fields.summary(named: "CardInput", failures: failures)
     }
 
     /// Same as ``description``.
@@ -205,32 +200,6 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     /// Masked children only, so `dump(card)` shows no card data either.
     public var customMirror: Mirror {
         let fields = state.withLock { $0.fields }
-        return Mirror(
-            self,
-            children: [
-                "brand": CardBrand.detect(fields.cardNumber),
-                "cardNumber": Self.shown(CardNumber.masked(fields.cardNumber)),
-                "expiry": Self.safeExpiry(fields),
-                "securityCode": Self.presence(fields.securityCode, shownAs: "•••"),
-                "cardholderName": Self.presence(fields.cardholderName, shownAs: "<set>"),
-            ],
-            displayStyle: .class)
-    }
-
-    private static func shown(_ text: String) -> String { text.isEmpty ? "<empty>" : text }
-
-    private static func presence(_ text: String, shownAs mask: String) -> String {
-        text.isEmpty ? "<empty>" : mask
-    }
-
-    /// `MM/YY` when both parts are at most two ASCII digits (anything else
-    /// could be a misplaced card number or code, so it is not shown).
-    private static func safeExpiry(_ fields: Fields) -> String {
-        func isShort(_ text: String) -> Bool {
-            text.utf8.count <= 2 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        }
-        if fields.expiryMonth.isEmpty && fields.expiryYear.isEmpty { return "<empty>" }
-        guard isShort(fields.expiryMonth), isShort(fields.expiryYear) else { return "<not shown>" }
-        return "\(fields.expiryMonth)/\(fields.expiryYear)"
+        return Mirror(self, children: fields.maskedChildren, displayStyle: .class)
     }
 }

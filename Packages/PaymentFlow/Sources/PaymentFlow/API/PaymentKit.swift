@@ -172,16 +172,19 @@ public final class PaymentKit: Sendable {
             .card, paymentId: request.paymentId, verificationKey: request.verificationKey,
             presenter: presenter, deliver: deliver
         ) {
-            if let problem = RequestValidation.card(request, card: card, configuration: configuration) {
+            // One reading of the card under one lock: validated, then encrypted, as the same value.
+            let snapshot = card.snapshot()
+            if let problem = RequestValidation.card(request, card: snapshot, configuration: configuration) {
                 return .failure(problem)
             }
-            let snapshot = RequestValidation.snapshot(card)
             guard let checkoutBaseURL = configuration.checkoutBaseURL else {
                 return .failure(FlowError(.encryptionKeyUnavailable, "no checkoutBaseURL"))
             }
             let keys = IdempotencyKeys(dependencies.uuid)
             return .success(
-                .card(CardPaymentMachine(.init(card: snapshot, checkoutBaseURL: checkoutBaseURL, keys: keys))))
+                .card(
+                    CardPaymentMachine(
+                        .init(card: CardSnapshot(snapshot), checkoutBaseURL: checkoutBaseURL, keys: keys))))
         }
     }
 

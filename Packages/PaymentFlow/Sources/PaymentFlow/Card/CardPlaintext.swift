@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 #if canImport(Glibc)
@@ -8,7 +9,8 @@ import Musl
 import Darwin
 #endif
 
-/// The card fields as read from `CardInput` at submit time.
+/// The card fields as read from `CardInput` at submit time: built from the one `CardInput.Snapshot`
+/// the flow validated.
 ///
 /// It shares the strings' storage with the `CardInput` (no copy of the
 /// digits is made here). Every textual view of it (`description`, `dump`,
@@ -20,6 +22,13 @@ struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugSt
     fileprivate let expiryYear: String
     fileprivate let securityCode: String
 
+    /// The fields of `card`, the snapshot the flow validated (so what is encrypted is what was validated).
+    init(_ card: CardInput.Snapshot) {
+        self.init(
+            cardholderName: card.cardholderName, cardNumber: card.cardNumber, expiryMonth: card.expiryMonth,
+            expiryYear: card.expiryYear, securityCode: card.securityCode)
+    }
+
     init(cardholderName: String, cardNumber: String, expiryMonth: String, expiryYear: String, securityCode: String) {
         self.cardholderName = cardholderName
         self.cardNumber = cardNumber
@@ -28,14 +37,8 @@ struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugSt
         self.securityCode = securityCode
     }
 
-    /// The last four digits of the number.
-    var last4: String {
-        String(
-            cardNumber.unicodeScalars.filter { $0.properties.numericType != nil && $0.isASCII }.suffix(4).map(
-                Character.init))
-    }
-
-    var description: String { "card ••••\(last4)" }
+    /// `card •••• 4242`: the number in CardValidation's one masked form (`CardNumberRedaction.masked`).
+    var description: String { "card " + CardNumberRedaction.masked(cardNumber) }
     var debugDescription: String { description }
     var customMirror: Mirror { Mirror(self, children: ["card": description], displayStyle: .struct) }
 }

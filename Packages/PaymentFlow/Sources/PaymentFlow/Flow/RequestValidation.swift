@@ -41,7 +41,12 @@ extension RequestValidation {
     /// Request and configuration checks of the card flow, then the card itself (CONTRACT.md section 2
     /// and 4): no `checkoutAPIBaseURL` is `invalidRequest`, no `checkoutBaseURL` is
     /// `encryptionKeyUnavailable`, an invalid card is `cardValidationFailed` — all before any request.
-    static func card(_ request: CardPaymentRequest, card: CardInput, configuration: Configuration) -> FlowError? {
+    ///
+    /// `card` is the one snapshot of the buyer's `CardInput` taken for this payment: the caller
+    /// encrypts that same value (CONTRACT.md section 4 step 1), so what was validated is what is sent.
+    static func card(
+        _ request: CardPaymentRequest, card: CardInput.Snapshot, configuration: Configuration
+    ) -> FlowError? {
         // The card flow does not use apiBaseURL: whatever it holds cannot fail a card payment.
         var used = configuration
         used.apiBaseURL = nil
@@ -64,16 +69,10 @@ extension RequestValidation {
             var failure = FlowError(
                 .cardValidationFailed, message, source: "card.\(issue.field)",
                 underlying: .foreign(domain: error.domain, code: error.code, message: message))
+            // The field and the reason reach the app's NSError under CardValidationIssue's userInfo keys.
             failure.cardIssue = (issue.field.rawValue, issue.reason.rawValue)
             return failure
         }
         return nil
-    }
-
-    /// The card as read at submit time.
-    static func snapshot(_ card: CardInput) -> CardSnapshot {
-        CardSnapshot(
-            cardholderName: card.cardholderName, cardNumber: card.cardNumber, expiryMonth: card.expiryMonth,
-            expiryYear: card.expiryYear, securityCode: card.securityCode)
     }
 }

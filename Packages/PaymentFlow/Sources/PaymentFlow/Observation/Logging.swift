@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// How much the SDK logs. Records below ``Configuration/logLevel`` are not built at all.
@@ -77,21 +78,27 @@ struct Logger: Sendable {
 }
 
 /// Removes secrets from text. Every log line, description and error message
-/// goes through ``scrub(_:)`` as a last line of defence (the verification key
-/// becomes its fingerprint; a Luhn-valid run of 12 to 19 digits is masked to
-/// its last four); text the SDK did not write itself (gateway messages, host
-/// errors) goes through ``scrubForeign(_:)``, which masks every run of six or
-/// more digits.
+/// goes through ``scrub(_:)`` as a last line of defence: the verification key
+/// becomes its fingerprint, and card numbers are masked by CardValidation's one
+/// rule (`CardNumberRedaction.redact`: a Luhn-valid run of 12 to 19 digits
+/// becomes `•••• 1234`). Text the SDK did not write itself (gateway messages,
+/// host errors) goes through ``scrubForeign(_:)``, a stricter rule on the same
+/// scanner and mask: every digit run of six or more digits is masked, Luhn or
+/// not, since we cannot know what it is.
 struct Redactor: Sendable {
     /// Secrets to blank out wherever they appear (the verification key).
     var secrets: [String] = []
 
+    /// Shorter runs are kept in foreign text (dates, small counts, HTTP statuses).
+    static let foreignDigitRunMinimum = 6
+
     func scrub(_ text: String) -> String {
-        replaceSecrets(Redactor.maskDigitRuns(text, minimum: 12, panLikeOnly: true))
+        replaceSecrets(CardNumberRedaction.redact(text))
     }
 
     func scrubForeign(_ text: String) -> String {
-        replaceSecrets(Redactor.maskDigitRuns(text, minimum: 6, panLikeOnly: false))
+        replaceSecrets(
+            CardNumberRedaction.redactDigitRuns(in: text, where: { $0.digitCount >= Redactor.foreignDigitRunMinimum }))
     }
 
     private func replaceSecrets(_ text: String) -> String {
@@ -112,62 +119,6 @@ struct Redactor: Sendable {
         let short = String(hash >> 32, radix: 16)
         return "vk#" + String(repeating: "0", count: max(0, 8 - short.count)) + short
     }
-
-    /// Replaces every run of `minimum`+ digits (single spaces/dashes between digits allowed) by `••••` and
-    /// its last four digits; with `panLikeOnly`, only runs of at most 19 digits that pass the Luhn check.
-    static func maskDigitRuns(_ text: String, minimum: Int, panLikeOnly: Bool) -> String {
-        let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            guard isDigit(scalars[index]) else {
-                out.append(scalars[index])
-                index += 1
-                continue
-            }
-            // Extend the run over digits and single separators between digits.
-            var end = index
-            var digits: [Unicode.Scalar] = []
-            var cursor = index
-            while cursor < scalars.count {
-                if isDigit(scalars[cursor]) {
-                    digits.append(scalars[cursor])
-                    end = cursor + 1
-                    cursor += 1
-                } else if scalars[cursor] == " " || scalars[cursor] == "-",
-                    cursor + 1 < scalars.count, isDigit(scalars[cursor + 1])
-                {
-                    cursor += 1
-                } else {
-                    break
-                }
-            }
-            let masked = digits.count >= minimum && (!panLikeOnly || (digits.count <= 19 && luhn(digits)))
-            if masked {
-                out.append(contentsOf: "••••".unicodeScalars)
-                out.append(contentsOf: digits.suffix(4))
-            } else {
-                out.append(contentsOf: scalars[index..<end])
-            }
-            index = end
-        }
-        return String(out)
-    }
-
-    private static func luhn(_ digits: [Unicode.Scalar]) -> Bool {
-        var sum = 0
-        for (offset, scalar) in digits.reversed().enumerated() {
-            var value = Int(scalar.value) - 48
-            if offset % 2 == 1 {
-                value *= 2
-                if value > 9 { value -= 9 }
-            }
-            sum += value
-        }
-        return sum % 10 == 0
-    }
-
-    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar >= "0" && scalar <= "9" }
 }
 
 extension Redactor {

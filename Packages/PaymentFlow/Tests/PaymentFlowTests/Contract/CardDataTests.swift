@@ -149,11 +149,42 @@ final class CardDataTests: XCTestCase {
         let card = testCard("4111 1111 1111 1112")
         let problem = try XCTUnwrap(
             RequestValidation.card(
-                CardPaymentRequest(paymentId: "p", verificationKey: "k"), card: card,
+                CardPaymentRequest(paymentId: "p", verificationKey: "k"), card: card.snapshot(),
                 configuration: sandbox.sdkConfiguration()))
         XCTAssertEqual(problem.code, .cardValidationFailed)
         XCTAssertFalse(problem.nsError.localizedDescription.contains("4111"))
         XCTAssertTrue(problem.nsError.localizedDescription.lowercased().contains("number"))
+        // The field and the reason, under the keys CardValidation's README documents.
+        XCTAssertEqual(
+            problem.nsError.userInfo[CardValidationIssue.fieldUserInfoKey] as? Int, CardField.cardNumber.rawValue)
+        XCTAssertEqual(problem.nsError.userInfo[CardValidationIssue.reasonUserInfoKey] as? String, "checksumFailed")
+    }
+
+    func testWhatWasValidatedIsWhatIsEncrypted() throws {
+        // The snapshot is validated; the card then changes (a UI still editing); the plaintext is the snapshot's.
+        let input = testCard("4111 1111 1111 1111")
+        let snapshot = input.snapshot()
+        input.cardNumber = "4111 1111 1111 1112"
+        input.securityCode = ""
+        XCTAssertNil(
+            RequestValidation.card(
+                CardPaymentRequest(paymentId: "p", verificationKey: "k"), card: snapshot,
+                configuration: sandbox.sdkConfiguration()))
+        let plaintext = CardPlaintext.with(CardSnapshot(snapshot)) { Array($0) }
+        let json = String(decoding: plaintext, as: UTF8.self)
+        XCTAssertTrue(json.contains(#""cardNumber":"4111111111111111""#))
+        XCTAssertTrue(json.contains(#""securityCode":"123""#))
+    }
+
+    func testTheCardSnapshotShowsTheOneMaskedForm() {
+        let card = CardSnapshot(
+            cardholderName: "Ada", cardNumber: "4111-1111 1111-1111", expiryMonth: "07", expiryYear: "31",
+            securityCode: "837")
+        var dumped = ""
+        dump(card, to: &dumped)
+        XCTAssertEqual(card.description, "card •••• 1111")
+        XCTAssertEqual(String(reflecting: card), "card •••• 1111")
+        XCTAssertFalse(dumped.contains("4111") || dumped.contains("837"), dumped)
     }
 
     func testPlaintextIsTheGatewayJSONAndDecryptsBack() throws {

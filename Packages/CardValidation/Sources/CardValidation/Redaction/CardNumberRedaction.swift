@@ -1,0 +1,243 @@
+/// The SDK's one rule for finding card numbers in text and the one form in
+/// which a card number is shown: `•••• 4242`.
+///
+/// Every place that logs, describes or echoes text (the payment flow's logger,
+/// the card snapshot's description, the REPL's output) calls these functions
+/// rather than scanning digits itself, so that what counts as a card number and
+/// how it is masked cannot drift apart.
+///
+/// **What is a card number in text.** A *digit run* is a maximal sequence of
+/// ASCII digits `0`–`9` in which a single space or dash (Unicode categories Zs
+/// and Pd, as ``CardNumber`` accepts them) may stand between two digits. A run
+/// is a card number when it has 12 to 19 digits and passes the Luhn check.
+/// A run written in groups that is not one (a number followed by its security
+/// code or expiry) is searched for the longest stretch of whole groups, starting
+/// with a group of at least four digits, that is.
+/// Everything else (ids, amounts, timestamps, order numbers: runs shorter than
+/// 12 digits, longer than 19, or failing Luhn) is left exactly as it was,
+/// never half-masked; a run without separators is never split.
+///
+/// ```swift
+/// CardNumberRedaction.redact("card 4242 4242 4242 4242 declined")  // "card •••• 4242 declined"
+/// CardNumberRedaction.redact("order 4111111111111112")             // unchanged: fails Luhn
+/// CardNumberRedaction.masked("4242424242424242")                   // "•••• 4242"
+/// ```
+///
+/// Text the SDK did not write itself may need a stricter rule; build it on the
+/// same scanner with ``redactDigitRuns(in:where:)``, e.g. every run of six or
+/// more digits: `redactDigitRuns(in: text, where: { $0.digitCount >= 6 })`.
+///
+/// Every function is pure and thread-safe.
+public enum CardNumberRedaction {
+    /// A digit run found in text (see ``CardNumberRedaction``).
+    ///
+    /// It never exposes the digits themselves: its `description` and mirror show
+    /// only ``masked``.
+    public struct DigitRun: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+        /// From the run's first digit to just after its last digit.
+        public let range: Range<String.Index>
+        /// How many digits the run has (separators not counted).
+        public let digitCount: Int
+        /// `true` when the run is a card number: 12 to 19 digits passing Luhn.
+        public let isCardNumber: Bool
+        /// The run in the one masked form (``CardNumberRedaction/masked(_:)``).
+        public let masked: String
+
+        /// `"DigitRun(16 digits, card number, •••• 4242)"`.
+        public var description: String {
+            "DigitRun(\(digitCount) digits, \(isCardNumber ? "card number" : "not a card number"), \(masked))"
+        }
+
+        /// Masked children only.
+        public var customMirror: Mirror {
+            Mirror(
+                self, children: ["digitCount": digitCount, "isCardNumber": isCardNumber, "masked": masked],
+                displayStyle: .struct)
+        }
+    }
+
+    /// Every digit run in `text`, in order (maximal runs: each as long as the
+    /// grammar allows).
+    public static func digitRuns(in text: String) -> [DigitRun] {
+        scan(text).map(\.run)
+    }
+
+    /// Every card number in `text`, in order: each digit run that is one, and,
+    /// inside a run that is not (too long, or failing Luhn) but is written in
+    /// groups, the longest stretch of whole groups that is one (a number
+    /// followed by its security code, `"4242 4242 4242 4242 737"`, still hides
+    /// `4242 4242 4242 4242`). A run without separators (an id) is never split.
+    public static func cardNumbers(in text: String) -> [DigitRun] {
+        var found: [DigitRun] = []
+        for (run, groups) in scan(text) {
+            if run.isCardNumber {
+                found.append(run)
+            } else if groups.count > 1 {
+                found += cardNumbers(inGroups: groups)
+            }
+        }
+        return found
+    }
+
+    /// Whether `text` holds a card number (see ``cardNumbers(in:)``).
+    public static func containsCardNumber(_ text: String) -> Bool {
+        !cardNumbers(in: text).isEmpty
+    }
+
+    /// `text` with every card number (see ``cardNumbers(in:)``) replaced by
+    /// its masked form (`"paid with 4242-4242-4242-4242"` becomes
+    /// `"paid with •••• 4242"`); every other character is kept as it was.
+    public static func redact(_ text: String) -> String {
+        replacing(cardNumbers(in: text), in: text)
+    }
+
+    /// As ``redact(_:)``, but a card number for which `spared` is `true` is
+    /// left as it is (a tool that must keep ids readable can spare a number
+    /// glued to letters, e.g. inside `cs_4111111111111111x`).
+    public static func redact(_ text: String, except spared: (DigitRun) -> Bool) -> String {
+        replacing(cardNumbers(in: text).filter { !spared($0) }, in: text)
+    }
+
+    /// `text` with every digit run for which `shouldMask` is `true` replaced by
+    /// its masked form (``DigitRun/masked``): the same scanner and the same
+    /// mask, for callers that need a stricter rule than "is a card number"
+    /// (text from a gateway or a host, which the SDK did not write).
+    public static func redactDigitRuns(in text: String, where shouldMask: (DigitRun) -> Bool) -> String {
+        replacing(digitRuns(in: text).filter(shouldMask), in: text)
+    }
+
+    /// `text` with each of `runs` (in order, not overlapping) replaced by its masked form.
+    private static func replacing(_ runs: [DigitRun], in text: String) -> String {
+        guard !runs.isEmpty else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var copied = text.startIndex
+        for run in runs {
+            out.unicodeScalars.append(contentsOf: text.unicodeScalars[copied..<run.range.lowerBound])
+            out += run.masked
+            copied = run.range.upperBound
+        }
+        out.unicodeScalars.append(contentsOf: text.unicodeScalars[copied...])
+        return out
+    }
+
+    /// Digits between two separators (or a run's ends).
+    private struct Group {
+        var range: Range<String.Index>
+        var digits: [Int]
+    }
+
+    /// The maximal digit runs of `text`, each with its groups.
+    private static func scan(_ text: String) -> [(run: DigitRun, groups: [Group])] {
+        var found: [(run: DigitRun, groups: [Group])] = []
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            guard CardNumberScanner.asciiDigit(scalars[index]) != nil else {
+                index = scalars.index(after: index)
+                continue
+            }
+            var groups: [Group] = []
+            var group = Group(range: index..<index, digits: [])
+            var cursor = index
+            while cursor < scalars.endIndex {
+                if let digit = CardNumberScanner.asciiDigit(scalars[cursor]) {
+                    group.digits.append(digit)
+                    cursor = scalars.index(after: cursor)
+                    group.range = group.range.lowerBound..<cursor
+                    continue
+                }
+                // One separator, and only when a digit follows it.
+                let next = scalars.index(after: cursor)
+                guard CardNumberScanner.isSeparator(scalars[cursor]), next < scalars.endIndex,
+                    CardNumberScanner.asciiDigit(scalars[next]) != nil
+                else { break }
+                groups.append(group)
+                group = Group(range: next..<next, digits: [])
+                cursor = next
+            }
+            groups.append(group)
+            let range = index..<group.range.upperBound
+            found.append((run(range, groups[...]), groups))
+            index = range.upperBound
+        }
+        return found
+    }
+
+    /// A run of the whole of `groups`, spanning `range`.
+    private static func run(_ range: Range<String.Index>, _ groups: ArraySlice<Group>) -> DigitRun {
+        var scan = NumberScan()
+        var lastFour: [Int] = []
+        for digit in groups.lazy.flatMap(\.digits) {
+            scan.add(digit)
+            lastFour.append(digit)
+            if lastFour.count > 4 { lastFour.removeFirst() }
+        }
+        let isCardNumber =
+            (CardNumber.minimumLength...CardNumber.maximumLength).contains(scan.digitCount) && scan.isLuhnValid
+        return DigitRun(
+            range: range, digitCount: scan.digitCount, isCardNumber: isCardNumber,
+            masked: masked(digitCount: scan.digitCount, lastFour: lastFour))
+    }
+
+    /// Left to right, the longest stretches of whole groups that are card
+    /// numbers, each starting with a group of at least four digits (how card
+    /// numbers are written), so short numbers before a card number cannot
+    /// swallow its first groups.
+    ///
+    /// From each start, the groups are added one at a time while the stretch
+    /// has at most 19 digits (so at most 19 groups), the Luhn sums carried
+    /// forward: the work stays linear in the length of the run.
+    private static func cardNumbers(inGroups groups: [Group]) -> [DigitRun] {
+        var found: [DigitRun] = []
+        var first = groups.startIndex
+        while first < groups.endIndex {
+            // Card numbers are written starting with a group of at least four digits (4-4-4-4, 4-6-5).
+            guard groups[first].digits.count >= 4 else {
+                first += 1
+                continue
+            }
+            var scan = NumberScan()
+            var longest: Int?
+            var last = first
+            while last < groups.endIndex, scan.digitCount + groups[last].digits.count <= CardNumber.maximumLength {
+                for digit in groups[last].digits { scan.add(digit) }
+                if scan.digitCount >= CardNumber.minimumLength, scan.isLuhnValid { longest = last }
+                last += 1
+            }
+            if let longest {
+                let range = groups[first].range.lowerBound..<groups[longest].range.upperBound
+                found.append(run(range, groups[first...longest]))
+                first = longest + 1
+            } else {
+                first += 1
+            }
+        }
+        return found
+    }
+
+    /// The one display form of a card number: `"•••• 4242"` (the last four
+    /// digits) for 12 or more digits; `"••••"` for fewer, where even the last
+    /// four could be most of what was typed; `""` when there are no digits.
+    ///
+    /// Characters other than ASCII digits are ignored. Safe for logs,
+    /// descriptions and tool output.
+    public static func masked(_ number: some StringProtocol) -> String {
+        var count = 0
+        var lastFour: [Int] = []
+        for byte in number.utf8 {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { continue }
+            count += 1
+            lastFour.append(Int(digit))
+            if lastFour.count > 4 { lastFour.removeFirst() }
+        }
+        return masked(digitCount: count, lastFour: lastFour)
+    }
+
+    private static func masked(digitCount: Int, lastFour: [Int]) -> String {
+        if digitCount == 0 { return "" }
+        guard digitCount >= CardNumber.minimumLength else { return "••••" }
+        return "•••• " + lastFour.map(String.init).joined()
+    }
+}
