@@ -17,7 +17,8 @@ let package = Package(
         ),
         .target(name: "JWE", dependencies: ["COpenSSL"]),
         .executableTarget(name: "egw-jwe", dependencies: ["JWE"]),
-        .executableTarget(name: "jwe-bench", dependencies: ["JWE"]),
+        // Benchmarks only (bench.sh): not part of the library, which exports no benchmark API.
+        .executableTarget(name: "jwe-bench", dependencies: ["JWE", "COpenSSL"]),
         .testTarget(
             name: "JWETests",
             dependencies: ["JWE", "COpenSSL"],

@@ -180,18 +180,17 @@ enum RSAKeyFactory {
     static func trialRoundTrip(_ key: EVPKey) throws(JWEError) {
         let encryptor = try CryptoWorkspace(key: key, direction: .encrypt)
         let decryptor = try CryptoWorkspace(key: key, direction: .decrypt)
-        let probe = encryptor.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        try Crypto.randomPrivate(UnsafeMutableRawBufferPointer(start: probe, count: 32))
-        guard let count = encryptor.wrap(probe, count: 32) else {
+        let probe = try MessageSecrets.forEncryption()
+        guard let count = encryptor.wrap(probe.cek, count: MessageSecrets.cekCount) else {
             throw OpenSSLErrorQueue.error(.invalidKey, "the RSA public key cannot encrypt")
         }
         let unwrapped = decryptor.unwrap(
             UnsafeBufferPointer(
                 start: encryptor.block.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
         let matches =
-            unwrapped == 32
-            && memcmp(probe, decryptor.block.baseAddress!, 32) == 0
-        encryptor.wipe()
+            unwrapped == MessageSecrets.cekCount
+            && memcmp(probe.cek, decryptor.block.baseAddress!, MessageSecrets.cekCount) == 0
+        probe.wipe()
         decryptor.wipe()
         guard matches else {
             throw JWEError(.invalidKey, "the private exponent does not match the public key")
