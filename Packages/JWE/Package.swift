@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "jwe-fork-probe", dependencies: ["JWE"]),
         .testTarget(
             name: "JWETests",
-            dependencies: ["JWE", "COpenSSL", "jwe-fork-probe"],
+            dependencies: ["JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe"],
             exclude: ["Vectors"]
         ),
     ],
