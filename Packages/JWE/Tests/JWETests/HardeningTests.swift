@@ -110,7 +110,9 @@ struct KeyUseTests {
             #expect(error.reason.contains("encryption"), "\(error.reason)")
         }
         for allowed in [["encrypt"], ["wrapKey"], ["wrapKey", "unwrapKey"]] {
-            #expect(throws: Never.self) { try RSAPublicKey(jwk: try Self.jwk("jwk_public") { $0["key_ops"] = allowed }) }
+            #expect(throws: Never.self) {
+                try RSAPublicKey(jwk: try Self.jwk("jwk_public") { $0["key_ops"] = allowed })
+            }
         }
     }
 

@@ -22,7 +22,8 @@ struct WipeTests {
         secrets.wipe()
         #expect(secrets.isWiped)
         let decryption = try MessageSecrets.forDecryption()
-        #expect(Array(UnsafeBufferPointer(start: decryption.fallbackCEK, count: 32)) != [UInt8](repeating: 0, count: 32))
+        #expect(
+            Array(UnsafeBufferPointer(start: decryption.fallbackCEK, count: 32)) != [UInt8](repeating: 0, count: 32))
     }
 
     @Test func decryptWorkspaceIsWipedAfterAMessage() throws {

@@ -119,7 +119,9 @@ struct ParsedProtectedHeader {
                     throw JWEError(.malformed, "\"crit\" must list distinct, present, unregistered header names")
                 }
                 guard policy.understoodCriticalParameters.contains(name) else {
-                    throw JWEError(.unsupportedAlgorithm, "critical header parameter \(UntrustedText.quoted(name)) is not understood")
+                    throw JWEError(
+                        .unsupportedAlgorithm,
+                        "critical header parameter \(UntrustedText.quoted(name)) is not understood")
                 }
             }
         }

@@ -77,7 +77,9 @@ struct RSAJWKComponents {
         }
 
         guard let kty = try string("kty") else { throw JWEError(.invalidKey, "JWK member \"kty\" is missing") }
-        guard kty == "RSA" else { throw JWEError(.invalidKey, "JWK kty is \(UntrustedText.quoted(kty)), expected \"RSA\"") }
+        guard kty == "RSA" else {
+            throw JWEError(.invalidKey, "JWK kty is \(UntrustedText.quoted(kty)), expected \"RSA\"")
+        }
         if let alg = try string("alg"), alg != JWEPolicy.keyManagementAlgorithm {
             throw JWEError(.unsupportedAlgorithm, "the JWK is for \(UntrustedText.quoted(alg)), not RSA-OAEP-256")
         }
