@@ -134,18 +134,26 @@ struct RSAJWKComponents {
 
         var components = RSAJWKComponents(n: n, e: e, kid: kid, d: nil, crt: nil)
         components.d = try integer("d", required: requirePrivate)
-        if components.d != nil {
-            let p = try integer("p", required: false)
-            let q = try integer("q", required: false)
-            let dp = try integer("dp", required: false)
-            let dq = try integer("dq", required: false)
-            let qi = try integer("qi", required: false)
-            if let p, let q, let dp, let dq, let qi {
-                components.crt = (p, q, dp, dq, qi)
-            } else if p != nil || q != nil || dp != nil || dq != nil || qi != nil {
-                components.wipe()
+        guard components.d != nil else { return components }
+        // Decoded one by one; on any refusal every private value decoded so far is wiped in place.
+        var factors: [[UInt8]] = []
+        do throws(JWEError) {
+            var absent = 0
+            for name in ["p", "q", "dp", "dq", "qi"] {
+                if let value = try integer(name, required: false) { factors.append(value) } else { absent += 1 }
+            }
+            guard absent == 0 || factors.isEmpty else {
                 throw JWEError(.invalidKey, "JWK CRT members p, q, dp, dq, qi must be all present or all absent")
             }
+        } catch {
+            for index in factors.indices { Crypto.wipe(&factors[index]) }
+            components.wipe()
+            throw error
+        }
+        if factors.count == 5 {
+            components.crt = (factors[0], factors[1], factors[2], factors[3], factors[4])
+            // The tuple's arrays must be their buffers' only references, or its in-place wipe would copy them.
+            factors.removeAll()
         }
         return components
     }
