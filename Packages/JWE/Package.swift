@@ -17,10 +17,13 @@ let package = Package(
         ),
         .target(name: "JWE", dependencies: ["COpenSSL"]),
         .executableTarget(name: "egw-jwe", dependencies: ["JWE"]),
-        .executableTarget(name: "jwe-bench", dependencies: ["JWE"]),
+        // Benchmarks only (bench.sh): not part of the library, which exports no benchmark API.
+        .executableTarget(name: "jwe-bench", dependencies: ["JWE", "COpenSSL"]),
+        // The fork-safety check of ForkTests, run as a single-threaded process of its own (not a product).
+        .executableTarget(name: "jwe-fork-probe", dependencies: ["JWE"]),
         .testTarget(
             name: "JWETests",
-            dependencies: ["JWE", "COpenSSL"],
+            dependencies: ["JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe"],
             exclude: ["Vectors"]
         ),
     ],

@@ -21,10 +21,13 @@ let usage = """
                                      FILE: a public or private JWK, an SPKI or PKCS#8 PEM
       decrypt --key FILE             compact JWE on stdin -> plaintext on stdout (strict policy);
                                      FILE: a private JWK or a PKCS#8 PEM
-      header                         compact JWE on stdin -> its decoded protected header
+      header                         compact JWE on stdin -> its decoded protected header (JSON; characters
+                                     outside printable ASCII are written as \\u escapes)
       help                           this text
 
     Trailing whitespace (a final newline) is trimmed from a token read on stdin.
+    Input caps: a token 256 KiB, a plaintext 190 KiB, a key 64 KiB; reading stops at the cap and the input is
+    refused (tooLarge, exit 1).
     Exit status: 0 success, 1 failure (message on stderr), 64 usage error.
 
     """
@@ -52,15 +55,30 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
 func printOut(_ text: String) { writeAll(1, Array(text.utf8)) }
 func printErr(_ text: String) { writeAll(2, Array(text.utf8)) }
 
-/// Reads `fd` to its end. The input may be card data, so every buffer it passes through is wiped: the buffer
-/// grows by hand, wiping the old storage before it is freed (an appending array would free it unwiped).
-func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
-    var buffer = [UInt8](repeating: 0, count: 65_536)
+/// Size caps on what the tool reads. Reading stops at the cap: input beyond it is refused without being read.
+enum InputLimit {
+    /// A compact token: the strict policy's cap, plus room for trailing whitespace (trimmed).
+    static let token = JWEPolicy.strict.maximumCompactLength + 64
+    /// A plaintext to encrypt: its token stays under the strict cap even under an 8192-bit key.
+    static let plaintext = 190 * 1024
+    /// A JWK or PEM key (an 8192-bit private JWK is about 6.5 KiB).
+    static let key = 64 * 1024
+}
+
+/// Reads `fd` to its end, or fails with `tooLarge` as soon as more than `limit` bytes arrived (the rest is
+/// never read). The input may be card data or a private key, so every buffer it passes through is wiped: the
+/// buffer grows by hand, wiping the old storage before it is freed (an appending array would free it unwiped),
+/// and the caller wipes the returned array.
+func readAll(_ fd: Int32, limit: Int, what: String) throws -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: min(65_536, limit + 1))
     var count = 0
     defer { SecureMemory.wipe(&buffer) }
     while true {
         if count == buffer.count {
-            var larger = [UInt8](repeating: 0, count: buffer.count * 2)
+            guard count <= limit else {
+                throw JWEError(.tooLarge, "\(what) exceeds \(limit) bytes; stopped reading there")
+            }
+            var larger = [UInt8](repeating: 0, count: min(buffer.count * 2, limit + 1))
             larger.replaceSubrange(0..<count, with: buffer)
             SecureMemory.wipe(&buffer)
             buffer = larger
@@ -68,7 +86,7 @@ func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
         let received = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
         if received < 0 {
             if errno == EINTR { continue }
-            throw Failure(message: "cannot read input (errno \(errno))")
+            throw Failure(message: "cannot read \(what) (errno \(errno))")
         }
         if received == 0 { break }
         count += received
@@ -76,11 +94,12 @@ func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
     return Array(buffer[0..<count])
 }
 
-func readFile(_ path: String) throws(Failure) -> String {
+/// The bytes of the key file at `path` (the caller wipes them).
+func readFile(_ path: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw Failure(message: "cannot open key file \(path)") }
+    guard fd >= 0 else { throw Failure(message: "cannot read key file \(UntrustedText.escaped(path))") }
     defer { close(fd) }
-    return String(decoding: try readAll(fd), as: UTF8.self)
+    return try readAll(fd, limit: InputLimit.key, what: "the key file")
 }
 
 func trimmedText(_ bytes: [UInt8]) -> String {
@@ -99,7 +118,9 @@ func parseOptions(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(
     var index = arguments.startIndex
     while index < arguments.endIndex {
         let name = arguments[index]
-        guard allowed.contains(name) else { throw UsageError(message: "unknown argument '\(name)'") }
+        guard allowed.contains(name) else {
+            throw UsageError(message: "unknown argument '\(UntrustedText.escaped(name))'")
+        }
         guard options[name] == nil else { throw UsageError(message: "'\(name)' given twice") }
         guard index + 1 < arguments.endIndex else { throw UsageError(message: "'\(name)' needs a value") }
         options[name] = arguments[index + 1]
@@ -108,8 +129,10 @@ func parseOptions(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(
     return options
 }
 
-func publicKey(fromFile path: String) throws(JWEError) -> RSAPublicKey? {
-    guard let text = try? readFile(path) else { return nil }
+func publicKey(fromFile path: String) throws -> RSAPublicKey {
+    var bytes = try readFile(path)
+    defer { SecureMemory.wipe(&bytes) }
+    let text = String(decoding: bytes, as: UTF8.self)
     if isPEM(text) {
         if text.contains("-----BEGIN PRIVATE KEY-----") {
             return try RSAPrivateKey(pem: text).publicKey
@@ -119,8 +142,10 @@ func publicKey(fromFile path: String) throws(JWEError) -> RSAPublicKey? {
     return try RSAPublicKey(jwk: text)
 }
 
-func privateKey(fromFile path: String) throws(JWEError) -> RSAPrivateKey? {
-    guard let text = try? readFile(path) else { return nil }
+func privateKey(fromFile path: String) throws -> RSAPrivateKey {
+    var bytes = try readFile(path)
+    defer { SecureMemory.wipe(&bytes) }
+    let text = String(decoding: bytes, as: UTF8.self)
     return isPEM(text) ? try RSAPrivateKey(pem: text) : try RSAPrivateKey(jwk: text)
 }
 
@@ -135,36 +160,45 @@ func run(_ arguments: [String]) throws -> Int32 {
         let options = try parseOptions(rest, allowed: ["--bits", "--kid"])
         var bits = 2048
         if let text = options["--bits"] {
-            guard let value = Int(text) else { throw UsageError(message: "--bits needs a number, got '\(text)'") }
+            guard let value = Int(text) else {
+                throw UsageError(message: "--bits needs a number, got '\(UntrustedText.escaped(text))'")
+            }
             bits = value
         }
         let key = try RSAPrivateKey.generate(bits: bits, kid: options["--kid"])
         printOut(key.jwkJSON() + "\n")
     case "public":
         _ = try parseOptions(rest, allowed: [])
-        let text = String(decoding: try readAll(0), as: UTF8.self)
+        var bytes = try readAll(0, limit: InputLimit.key, what: "the key on stdin")
+        defer { SecureMemory.wipe(&bytes) }
+        let text = String(decoding: bytes, as: UTF8.self)
         let key = isPEM(text) ? try RSAPrivateKey(pem: text) : try RSAPrivateKey(jwk: text)
         printOut(key.publicKey.jwkJSON() + "\n")
     case "encrypt":
         let options = try parseOptions(rest, allowed: ["--key"])
         guard let path = options["--key"] else { throw UsageError(message: "encrypt needs --key FILE") }
-        guard let key = try publicKey(fromFile: path) else { throw Failure(message: "cannot read key file \(path)") }
-        var plaintext = try readAll(0)
+        let key = try publicKey(fromFile: path)
+        var plaintext = try readAll(0, limit: InputLimit.plaintext, what: "the plaintext on stdin")
         defer { SecureMemory.wipe(&plaintext) }
         printOut(try JWEEncrypter(recipient: key).encrypt(plaintext) + "\n")
     case "decrypt":
         let options = try parseOptions(rest, allowed: ["--key"])
         guard let path = options["--key"] else { throw UsageError(message: "decrypt needs --key FILE") }
-        guard let key = try privateKey(fromFile: path) else { throw Failure(message: "cannot read key file \(path)") }
-        var plaintext = try JWEDecrypter(key: key).decrypt(trimmedText(try readAll(0)))
+        let key = try privateKey(fromFile: path)
+        var token = try readAll(0, limit: InputLimit.token, what: "the token on stdin")
+        defer { SecureMemory.wipe(&token) }
+        var plaintext = try JWEDecrypter(key: key).decrypt(trimmedText(token))
         writeAll(1, plaintext)
         SecureMemory.wipe(&plaintext)
     case "header":
         _ = try parseOptions(rest, allowed: [])
-        let header = try JWEProtectedHeader(compact: trimmedText(try readAll(0)))
+        var token = try readAll(0, limit: InputLimit.token, what: "the token on stdin")
+        defer { SecureMemory.wipe(&token) }
+        // `json` has every character outside printable ASCII as a \u escape: safe on a terminal.
+        let header = try JWEProtectedHeader(compact: trimmedText(token))
         printOut(header.json + "\n")
     default:
-        throw UsageError(message: "unknown command '\(command)'")
+        throw UsageError(message: "unknown command '\(UntrustedText.escaped(command))'")
     }
     return 0
 }

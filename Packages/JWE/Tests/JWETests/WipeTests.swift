@@ -2,8 +2,8 @@ import Testing
 
 @testable import JWE
 
-/// The CEK and everything derived from it is wiped after each message: the workspace's secrets (CEK, IV,
-/// OAEP seed, fallback CEK), the OAEP-encoded block and, on decryption, the unwrapped block.
+/// The CEK and everything derived from it is wiped after each message: the message's secrets (CEK, IV,
+/// fallback CEK) and, on decryption, the RSA block that held the unwrapped CEK.
 @Suite("Wiping")
 struct WipeTests {
     static let key: RSAPrivateKey = try! RSAPrivateKey.generate()
@@ -12,21 +12,18 @@ struct WipeTests {
         buffer.allSatisfy { $0 == 0 }
     }
 
-    @Test func encryptWorkspaceIsWipedAfterAMessage() throws {
-        let pool = WorkspacePool(key: Self.key.key, direction: .encrypt)
-        var used: CryptoWorkspace?
-        let ok = try pool.withWorkspace { (workspace) throws(JWEError) -> Bool in
-            used = workspace
-            let secrets = workspace.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            try workspace.random.take(44, into: secrets)
-            let wrapped = workspace.wrap(secrets, count: 32)
-            // While in use, the buffers hold the CEK.
-            return wrapped == 256 && !isZero(workspace.secrets)
-        }
-        #expect(ok)
-        let workspace = try #require(used)
-        #expect(isZero(workspace.secrets))
-        #expect(isZero(try #require(workspace.oaep).encoded))
+    @Test func messageSecretsAreFreshAndWiped() throws {
+        let secrets = try MessageSecrets.forEncryption()
+        let cek = Array(UnsafeBufferPointer(start: secrets.cek, count: MessageSecrets.cekCount))
+        let iv = Array(UnsafeBufferPointer(start: secrets.iv, count: MessageSecrets.ivCount))
+        #expect(cek != [UInt8](repeating: 0, count: 32))
+        #expect(iv != [UInt8](repeating: 0, count: 12))
+        #expect(!secrets.isWiped)
+        secrets.wipe()
+        #expect(secrets.isWiped)
+        let decryption = try MessageSecrets.forDecryption()
+        #expect(
+            Array(UnsafeBufferPointer(start: decryption.fallbackCEK, count: 32)) != [UInt8](repeating: 0, count: 32))
     }
 
     @Test func decryptWorkspaceIsWipedAfterAMessage() throws {
@@ -41,7 +38,6 @@ struct WipeTests {
         #expect(unwrapped == 32)
         let workspace = try #require(used)
         #expect(isZero(workspace.block))
-        #expect(isZero(workspace.secrets))
     }
 
     @Test func secureMemoryWipesInPlace() {

@@ -43,6 +43,8 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
 /// A decoded protected header: its JSON text, members and the three members the package reads.
 struct ParsedProtectedHeader {
+    /// The header's JSON text with every character outside printable ASCII as a `\u` escape (the same JSON
+    /// value; see ``UntrustedText/escapedJSON(_:)``).
     var json: String
     var members: [JSONMember]
     var alg: String?
@@ -73,7 +75,7 @@ struct ParsedProtectedHeader {
             }
         }
         return ParsedProtectedHeader(
-            json: String(decoding: bytes, as: UTF8.self),
+            json: UntrustedText.escapedJSON(String(decoding: bytes, as: UTF8.self)),
             members: members,
             alg: try string("alg"),
             enc: try string("enc"),
@@ -92,12 +94,14 @@ struct ParsedProtectedHeader {
         guard let alg else { throw JWEError(.malformed, "the protected header has no \"alg\"") }
         guard alg == policy.algorithm else {
             throw JWEError(
-                .unsupportedAlgorithm, "alg \"\(alg)\" is not allowed; the policy requires \(policy.algorithm)")
+                .unsupportedAlgorithm,
+                "alg \(UntrustedText.quoted(alg)) is not allowed; the policy requires \(policy.algorithm)")
         }
         guard let enc else { throw JWEError(.malformed, "the protected header has no \"enc\"") }
         guard enc == policy.encryption else {
             throw JWEError(
-                .unsupportedAlgorithm, "enc \"\(enc)\" is not allowed; the policy requires \(policy.encryption)")
+                .unsupportedAlgorithm,
+                "enc \(UntrustedText.quoted(enc)) is not allowed; the policy requires \(policy.encryption)")
         }
         if members.contains(where: { $0.name == "zip" }) {
             throw JWEError(.unsupportedAlgorithm, "compressed tokens (\"zip\") are refused")
@@ -115,7 +119,9 @@ struct ParsedProtectedHeader {
                     throw JWEError(.malformed, "\"crit\" must list distinct, present, unregistered header names")
                 }
                 guard policy.understoodCriticalParameters.contains(name) else {
-                    throw JWEError(.unsupportedAlgorithm, "critical header parameter \"\(name)\" is not understood")
+                    throw JWEError(
+                        .unsupportedAlgorithm,
+                        "critical header parameter \(UntrustedText.quoted(name)) is not understood")
                 }
             }
         }

@@ -34,12 +34,6 @@ public struct JWEDecrypter: Sendable {
         try engine.decrypt(compact).plaintext
     }
 
-    /// Benchmark seam: decrypts with contexts obtained as `strategy` says.
-    @_spi(Benchmarks)
-    public func decrypt(_ compact: String, strategy: BenchmarkContextStrategy) throws(JWEError) -> [UInt8] {
-        try engine.decrypt(compact, strategy: strategy).plaintext
-    }
-
     /// Decrypts and also returns the protected header the token carried.
     public func decryptWithHeader(
         _ compact: String
@@ -74,14 +68,14 @@ final class DecryptEngine: Sendable {
     }
 
     func decrypt(
-        _ compact: String, strategy: BenchmarkContextStrategy = .pooled
+        _ compact: String
     ) throws(JWEError) -> (plaintext: [UInt8], header: ParsedProtectedHeader) {
         guard compact.utf8.count <= policy.maximumCompactLength else {
             throw JWEError(.tooLarge, "the token exceeds the policy's \(policy.maximumCompactLength) bytes")
         }
         var text = compact
         return try text.withUTF8Bytes { (bytes) throws(JWEError) -> ([UInt8], ParsedProtectedHeader) in
-            try decrypt(bytes, strategy: strategy)
+            try decrypt(bytes)
         }
     }
 
@@ -93,7 +87,7 @@ final class DecryptEngine: Sendable {
     }
 
     private func decrypt(
-        _ bytes: UnsafeBufferPointer<UInt8>, strategy: BenchmarkContextStrategy
+        _ bytes: UnsafeBufferPointer<UInt8>
     ) throws(JWEError) -> ([UInt8], ParsedProtectedHeader) {
         let segments = try CompactSegments.split(bytes)
         let headerSegment = bytes.slice(segments.header)
@@ -114,18 +108,21 @@ final class DecryptEngine: Sendable {
         guard tag.count == 16 else { throw JWEError(.malformed, "the tag has \(tag.count) bytes, A256GCM needs 16") }
         guard ciphertext.count < Int(Int32.max) else { throw JWEError(.tooLarge, "the ciphertext is too large") }
 
-        let plaintext = try pool.withWorkspace(strategy: strategy) { (workspace) throws(JWEError) -> [UInt8] in
-            let cek = workspace.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let fallback = cek + 44
+        // The fallback CEK is drawn whatever happens, so both paths do the same work.
+        let secrets = try MessageSecrets.forDecryption()
+        // The pointers below point into `secrets`: it must outlive every use of them.
+        defer { withExtendedLifetime(secrets) {} }
+        let plaintext = try pool.withWorkspace { (workspace) throws(JWEError) -> [UInt8] in
+            let cek = secrets.cek
+            let fallback = secrets.fallbackCEK
             let block = workspace.block.baseAddress!.assumingMemoryBound(to: UInt8.self)
 
-            // The fallback CEK is drawn whatever happens, so both paths do the same work.
-            try workspace.random.take(32, into: fallback)
+            // OpenSSL's RSA-OAEP decryption (constant-time decoding), SHA-256 and MGF1-SHA-256.
             let unwrappedCount = encryptedKey.withUnsafeBufferPointer { workspace.unwrap($0) } ?? 0
             // Constant-time choice between the unwrapped CEK and the random one (RFC 7516 section 11.5).
-            let good: UInt8 = unwrappedCount == 32 ? 1 : 0
+            let good: UInt8 = unwrappedCount == MessageSecrets.cekCount ? 1 : 0
             let mask = 0 &- good
-            for index in 0..<32 {
+            for index in 0..<MessageSecrets.cekCount {
                 cek[index] = (block[index] & mask) | (fallback[index] & ~mask)
             }
 

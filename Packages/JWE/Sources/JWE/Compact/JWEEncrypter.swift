@@ -3,7 +3,9 @@ internal import COpenSSL
 /// Encrypts payloads to one RSA public key as compact JWE: RSA-OAEP-256 key encryption, A256GCM content
 /// encryption (RFC 7516, RFC 7518).
 ///
-/// Every message gets a fresh 256-bit CEK from `RAND_priv_bytes` and a fresh 96-bit IV; the protected header is
+/// Every message gets a fresh 256-bit CEK and 96-bit IV straight from `RAND_priv_bytes` (nothing is drawn in
+/// advance, so a forked child never repeats its parent's), and the CEK is encrypted with OpenSSL's RSA-OAEP
+/// (SHA-256 as OAEP and MGF1 digest). The protected header is
 /// `{"alg":"RSA-OAEP-256","enc":"A256GCM"}` plus `"kid"` when the key has one, and its base64url text is the
 /// AAD. The CEK, and anything derived from it, is wiped after each message; the package makes no copy of the
 /// plaintext.
@@ -39,14 +41,6 @@ public struct JWEEncrypter: Sendable {
         try engine.encrypt(plaintext, cekObserver: nil)
     }
 
-    /// Benchmark seam: encrypts with contexts obtained as `strategy` says.
-    @_spi(Benchmarks)
-    public func encrypt(_ plaintext: [UInt8], strategy: BenchmarkContextStrategy) throws(JWEError) -> String {
-        try plaintext.withUnsafeBytesTyped { (bytes) throws(JWEError) -> String in
-            try engine.encrypt(bytes, cekObserver: nil, strategy: strategy)
-        }
-    }
-
     /// Test seam: encrypts and hands the CEK and IV to `observer` before they are wiped.
     func encrypt(
         _ plaintext: [UInt8], cekObserver: @escaping (_ cek: [UInt8], _ iv: [UInt8]) -> Void
@@ -79,8 +73,7 @@ final class EncryptEngine: Sendable {
 
     func encrypt(
         _ plaintext: UnsafeRawBufferPointer,
-        cekObserver: ((_ cek: [UInt8], _ iv: [UInt8]) -> Void)?,
-        strategy: BenchmarkContextStrategy = .pooled
+        cekObserver: ((_ cek: [UInt8], _ iv: [UInt8]) -> Void)?
     ) throws(JWEError) -> String {
         guard plaintext.count < Int(Int32.max) - 64 else {
             throw JWEError(.tooLarge, "the plaintext is too large to encrypt in one message")
@@ -91,32 +84,32 @@ final class EncryptEngine: Sendable {
         defer { ciphertext.deallocate() }
         var tag: (UInt64, UInt64) = (0, 0)
 
-        return try pool.withWorkspace(strategy: strategy) { (workspace) throws(JWEError) -> String in
-            let secrets = workspace.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let cek = secrets
-            let iv = secrets + 32
-            try workspace.random.take(44, into: secrets)
-            if let cekObserver {
-                cekObserver(
-                    Array(UnsafeBufferPointer(start: cek, count: 32)), Array(UnsafeBufferPointer(start: iv, count: 12)))
-            }
-
-            // RSA-OAEP-256 of the CEK.
-            guard workspace.wrap(cek, count: 32) == modulusCount else {
+        let secrets = try MessageSecrets.forEncryption()
+        // The pointers below point into `secrets`: it must outlive every use of them.
+        defer { withExtendedLifetime(secrets) {} }
+        if let cekObserver {
+            cekObserver(
+                Array(UnsafeBufferPointer(start: secrets.cek, count: MessageSecrets.cekCount)),
+                Array(UnsafeBufferPointer(start: secrets.iv, count: MessageSecrets.ivCount)))
+        }
+        return try pool.withWorkspace { (workspace) throws(JWEError) -> String in
+            // RSA-OAEP-256 of the CEK, by OpenSSL.
+            guard workspace.wrap(secrets.cek, count: MessageSecrets.cekCount) == modulusCount else {
                 throw OpenSSLErrorQueue.error(.internalFailure, "RSA-OAEP-256 encryption of the CEK failed")
             }
             // A256GCM of the plaintext, AAD = ASCII of the encoded header.
             let ok = encodedHeader.withUnsafeBufferPointer { aad in
                 withUnsafeMutableBytes(of: &tag) { tag in
                     workspace.seal(
-                        key: cek, iv: iv, aad: aad, plaintext: plaintext,
+                        key: secrets.cek, iv: secrets.iv, aad: aad, plaintext: plaintext,
                         ciphertext: ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), tag: tag.baseAddress!)
                 }
             }
             guard ok else { throw OpenSSLErrorQueue.error(.internalFailure, "A256GCM encryption failed") }
-            // Still inside the pool: the encrypted key and IV are public and are copied out before the wipe.
+            // Still inside the pool: the encrypted key in the workspace's block is copied out before reuse.
             return assemble(
-                workspace: workspace,
+                encryptedKey: UnsafeRawBufferPointer(start: workspace.block.baseAddress, count: modulusCount),
+                iv: UnsafeRawBufferPointer(start: secrets.iv, count: MessageSecrets.ivCount),
                 ciphertext: UnsafeRawBufferPointer(start: ciphertext.baseAddress, count: ciphertextCount),
                 tag: tag)
         }
@@ -124,11 +117,11 @@ final class EncryptEngine: Sendable {
 
     /// Writes header.encryptedKey.iv.ciphertext.tag straight into the string's storage.
     private func assemble(
-        workspace: CryptoWorkspace, ciphertext: UnsafeRawBufferPointer, tag: (UInt64, UInt64)
+        encryptedKey: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer,
+        tag: (UInt64, UInt64)
     ) -> String {
-        let modulusCount = key.modulusByteCount
         let total =
-            encodedHeader.count + 4 + Base64URL.encodedCount(modulusCount) + 16
+            encodedHeader.count + 4 + Base64URL.encodedCount(encryptedKey.count) + Base64URL.encodedCount(iv.count)
             + Base64URL.encodedCount(ciphertext.count) + 22
         var tag = tag
         return String(unsafeUninitializedCapacity: total) { output in
@@ -139,12 +132,10 @@ final class EncryptEngine: Sendable {
             }
             base[position] = UInt8(ascii: ".")
             position += 1
-            position += Base64URL.encode(
-                UnsafeRawBufferPointer(start: workspace.block.baseAddress, count: modulusCount), into: base + position)
+            position += Base64URL.encode(encryptedKey, into: base + position)
             base[position] = UInt8(ascii: ".")
             position += 1
-            position += Base64URL.encode(
-                UnsafeRawBufferPointer(start: workspace.secrets.baseAddress! + 32, count: 12), into: base + position)
+            position += Base64URL.encode(iv, into: base + position)
             base[position] = UInt8(ascii: ".")
             position += 1
             position += Base64URL.encode(ciphertext, into: base + position)

@@ -3,6 +3,10 @@
 /// Parsing is as strict as ``JWEDecrypter``'s: the size cap of ``JWEPolicy/strict``, exactly five segments,
 /// canonical unpadded base64url in every segment, a JSON object with no duplicate members. It does not judge
 /// the algorithms (use it to show what a token claims, e.g. while debugging or logging).
+///
+/// Everything here was chosen by whoever made the token. ``json`` is safe to log or print as is; ``alg``,
+/// ``enc`` and ``kid`` are the decoded values, which may hold control characters or any other Unicode: pass
+/// them through ``UntrustedText/escaped(_:)`` before they reach a log or a terminal.
 public struct JWEProtectedHeader: Sendable, Equatable {
     /// The `alg` member, when present.
     public var alg: String?
@@ -10,7 +14,10 @@ public struct JWEProtectedHeader: Sendable, Equatable {
     public var enc: String?
     /// The `kid` member, when present.
     public var kid: String?
-    /// The decoded header text, exactly as in the token.
+    /// The decoded header JSON, with every character outside printable ASCII (C0 and C1 controls, DEL,
+    /// anything non-ASCII, all of which can only occur inside its strings) written as a `\uXXXX` escape: the
+    /// same JSON value as in the token, safe for a log or a terminal. A header of printable ASCII (any header
+    /// this package writes) is unchanged.
     public var json: String
 
     /// Decodes the protected header of `compact`.

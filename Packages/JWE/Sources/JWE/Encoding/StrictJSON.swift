@@ -43,8 +43,15 @@ struct StrictJSONParser {
 
     /// Parses one JSON text (any value at top level, surrounded by optional whitespace).
     static func parse(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JSONSyntaxError) -> JSONValue {
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw JSONSyntaxError(message: "not valid UTF-8", offset: 0)
+        // Validated in place: a String made only to validate would be an unwiped copy of a private JWK.
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        validation: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: break validation
+            case .error: throw JSONSyntaxError(message: "not valid UTF-8", offset: 0)
+            }
         }
         var parser = StrictJSONParser(bytes: bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()
@@ -115,7 +122,7 @@ struct StrictJSONParser {
             let nameOffset = index
             let name = try parseString()
             guard names.insert(name).inserted else {
-                throw JSONSyntaxError(message: "duplicate member \"\(name)\"", offset: nameOffset)
+                throw JSONSyntaxError(message: "duplicate member \(UntrustedText.quoted(name))", offset: nameOffset)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
@@ -209,6 +216,8 @@ struct StrictJSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         var output: [UInt8] = []
+        // The scratch bytes may be a private JWK member: wiped whatever happens (the String is a copy).
+        defer { Crypto.wipe(&output) }
         while true {
             guard index < bytes.count else { throw fail("unterminated string") }
             let byte = bytes[index]

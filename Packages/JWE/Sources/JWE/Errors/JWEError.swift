@@ -6,22 +6,55 @@
 /// Reasons never contain key material or plaintext.
 public struct JWEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, in a form a caller can switch on.
-    public enum Code: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    ///
+    /// A struct with static members rather than an enum, so that a later version can add codes without breaking
+    /// anyone's exhaustive `switch` (swift-asn1's `ASN1Error.ErrorCode` does the same). Match with
+    /// `case .decryptionFailed:` and keep a `default:`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Backing: String, CaseIterable {
+            case malformed
+            case unsupportedAlgorithm
+            case keyTooSmall
+            case invalidKey
+            case decryptionFailed
+            case tooLarge
+            case internalFailure
+        }
+
+        private var backing: Backing
+
+        private init(_ backing: Backing) {
+            self.backing = backing
+        }
+
         /// The input is not well formed: not compact serialization, bad base64url, a header that is not a JSON
         /// object or has duplicate members, a segment of the wrong length, a PEM or JWK that cannot be read.
-        case malformed
+        public static let malformed = Code(.malformed)
         /// An algorithm, compression or critical header parameter that the policy does not allow.
-        case unsupportedAlgorithm
+        public static let unsupportedAlgorithm = Code(.unsupportedAlgorithm)
         /// An RSA key under 2048 bits (refused on import and on generation).
-        case keyTooSmall
-        /// A key that is not a usable RSA key (wrong type, inconsistent parameters, leading zero in `n`, ...).
-        case invalidKey
+        public static let keyTooSmall = Code(.keyTooSmall)
+        /// A key that is not a usable RSA key (wrong type, inconsistent parameters, leading zero in `n`, a
+        /// `use` or `key_ops` that forbids what it is imported for, ...).
+        public static let invalidKey = Code(.invalidKey)
         /// The token did not decrypt under this key. Deliberately uninformative.
-        case decryptionFailed
+        public static let decryptionFailed = Code(.decryptionFailed)
         /// The input is larger than the policy's cap; refused before parsing.
-        case tooLarge
+        public static let tooLarge = Code(.tooLarge)
         /// OpenSSL failed where it should not (memory, entropy source); the reason carries OpenSSL's text.
-        case internalFailure
+        public static let internalFailure = Code(.internalFailure)
+
+        /// Every code this version knows, in declaration order.
+        public static var allCases: [Code] { Backing.allCases.map(Code.init) }
+
+        /// The code's name, e.g. `decryptionFailed`: stable, fit for logs and metrics.
+        public var rawValue: String { backing.rawValue }
+
+        /// The code named `rawValue`, or nil for a name this version does not know.
+        public init?(rawValue: String) {
+            guard let backing = Backing(rawValue: rawValue) else { return nil }
+            self.backing = backing
+        }
 
         /// The code's name, e.g. `decryptionFailed`.
         public var description: String { rawValue }

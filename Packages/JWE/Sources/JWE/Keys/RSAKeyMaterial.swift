@@ -10,6 +10,18 @@ enum RSAKeyLimits {
     static let generatableBits: Set<Int> = [2048, 3072, 4096]
 }
 
+/// What an imported key will be used for: the JWK's `use` and `key_ops` must allow it.
+enum RSAKeyPurpose {
+    /// Encrypting to the key (public key import): `key_ops`, when present, must hold `wrapKey` or `encrypt`.
+    case encryption
+    /// Decrypting with the key (private key import): `key_ops`, when present, must hold `unwrapKey` or `decrypt`.
+    case decryption
+
+    var name: String { self == .encryption ? "encryption" : "decryption" }
+    /// The `key_ops` values (RFC 7517 section 4.3) that allow this purpose.
+    var operations: Set<String> { self == .encryption ? ["wrapKey", "encrypt"] : ["unwrapKey", "decrypt"] }
+}
+
 /// The members of an RSA JWK (RFC 7518 section 6.3), decoded from base64url, checked for form.
 struct RSAJWKComponents {
     var n: [UInt8]
@@ -32,8 +44,10 @@ struct RSAJWKComponents {
         }
     }
 
-    /// Parses the JSON text of one RSA JWK. `requirePrivate` demands `d`.
-    static func parse(_ text: String, requirePrivate: Bool) throws(JWEError) -> RSAJWKComponents {
+    /// Parses the JSON text of one RSA JWK for `purpose`. `requirePrivate` demands `d`.
+    static func parse(
+        _ text: String, requirePrivate: Bool, purpose: RSAKeyPurpose
+    ) throws(JWEError) -> RSAJWKComponents {
         let value: JSONValue
         var bytes = Array(text.utf8)
         defer { Crypto.wipe(&bytes) }
@@ -63,12 +77,36 @@ struct RSAJWKComponents {
         }
 
         guard let kty = try string("kty") else { throw JWEError(.invalidKey, "JWK member \"kty\" is missing") }
-        guard kty == "RSA" else { throw JWEError(.invalidKey, "JWK kty is \"\(kty)\", expected \"RSA\"") }
+        guard kty == "RSA" else {
+            throw JWEError(.invalidKey, "JWK kty is \(UntrustedText.quoted(kty)), expected \"RSA\"")
+        }
         if let alg = try string("alg"), alg != JWEPolicy.keyManagementAlgorithm {
-            throw JWEError(.unsupportedAlgorithm, "the JWK is for \"\(alg)\", not RSA-OAEP-256")
+            throw JWEError(.unsupportedAlgorithm, "the JWK is for \(UntrustedText.quoted(alg)), not RSA-OAEP-256")
         }
         if let use = try string("use"), use != "enc" {
-            throw JWEError(.invalidKey, "the JWK's use is \"\(use)\", expected \"enc\"")
+            throw JWEError(
+                .invalidKey,
+                "the JWK's use is \(UntrustedText.quoted(use)), which forbids \(purpose.name); expected \"enc\"")
+        }
+        if let operations = value[member: "key_ops"] {
+            // RFC 7517 section 4.3: an array of distinct strings.
+            guard case .array(let elements) = operations else {
+                throw JWEError(.invalidKey, "the JWK's key_ops is not an array of strings")
+            }
+            var names: [String] = []
+            for element in elements {
+                guard case .string(let name) = element, !names.contains(name) else {
+                    throw JWEError(.invalidKey, "the JWK's key_ops must be distinct strings")
+                }
+                names.append(name)
+            }
+            guard names.contains(where: purpose.operations.contains) else {
+                let listed = names.map(UntrustedText.quoted).joined(separator: ",")
+                throw JWEError(
+                    .invalidKey,
+                    "the JWK's key_ops [\(listed)] forbid \(purpose.name); it needs "
+                        + purpose.operations.sorted().map { "\"\($0)\"" }.joined(separator: " or "))
+            }
         }
         if value[member: "oth"] != nil {
             throw JWEError(.invalidKey, "multi-prime RSA keys (\"oth\") are not supported")
@@ -96,18 +134,26 @@ struct RSAJWKComponents {
 
         var components = RSAJWKComponents(n: n, e: e, kid: kid, d: nil, crt: nil)
         components.d = try integer("d", required: requirePrivate)
-        if components.d != nil {
-            let p = try integer("p", required: false)
-            let q = try integer("q", required: false)
-            let dp = try integer("dp", required: false)
-            let dq = try integer("dq", required: false)
-            let qi = try integer("qi", required: false)
-            if let p, let q, let dp, let dq, let qi {
-                components.crt = (p, q, dp, dq, qi)
-            } else if p != nil || q != nil || dp != nil || dq != nil || qi != nil {
-                components.wipe()
+        guard components.d != nil else { return components }
+        // Decoded one by one; on any refusal every private value decoded so far is wiped in place.
+        var factors: [[UInt8]] = []
+        do throws(JWEError) {
+            var absent = 0
+            for name in ["p", "q", "dp", "dq", "qi"] {
+                if let value = try integer(name, required: false) { factors.append(value) } else { absent += 1 }
+            }
+            guard absent == 0 || factors.isEmpty else {
                 throw JWEError(.invalidKey, "JWK CRT members p, q, dp, dq, qi must be all present or all absent")
             }
+        } catch {
+            for index in factors.indices { Crypto.wipe(&factors[index]) }
+            components.wipe()
+            throw error
+        }
+        if factors.count == 5 {
+            components.crt = (factors[0], factors[1], factors[2], factors[3], factors[4])
+            // The tuple's arrays must be their buffers' only references, or its in-place wipe would copy them.
+            factors.removeAll()
         }
         return components
     }
@@ -154,7 +200,16 @@ enum RSAKeyFactory {
         guard let params = OSSL_PARAM_BLD_to_param(builder) else {
             throw OpenSSLErrorQueue.error(.internalFailure, "OSSL_PARAM_BLD_to_param failed")
         }
-        defer { OSSL_PARAM_free(params) }
+        // The params hold copies of the private BIGNUMs: cleared before they are freed. (OSSL_PARAM_clear_free is
+        // OpenSSL 3.2; Debian 12 ships 3.0, so each value is cleansed here, then the array is freed.)
+        defer {
+            var param = params
+            while param.pointee.key != nil {
+                if let data = param.pointee.data { OPENSSL_cleanse(data, param.pointee.data_size) }
+                param += 1
+            }
+            OSSL_PARAM_free(params)
+        }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
             throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_name(RSA) failed")
         }
@@ -180,18 +235,17 @@ enum RSAKeyFactory {
     static func trialRoundTrip(_ key: EVPKey) throws(JWEError) {
         let encryptor = try CryptoWorkspace(key: key, direction: .encrypt)
         let decryptor = try CryptoWorkspace(key: key, direction: .decrypt)
-        let probe = encryptor.secrets.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        try Crypto.randomPrivate(UnsafeMutableRawBufferPointer(start: probe, count: 32))
-        guard let count = encryptor.wrap(probe, count: 32) else {
+        let probe = try MessageSecrets.forEncryption()
+        guard let count = encryptor.wrap(probe.cek, count: MessageSecrets.cekCount) else {
             throw OpenSSLErrorQueue.error(.invalidKey, "the RSA public key cannot encrypt")
         }
         let unwrapped = decryptor.unwrap(
             UnsafeBufferPointer(
                 start: encryptor.block.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
         let matches =
-            unwrapped == 32
-            && memcmp(probe, decryptor.block.baseAddress!, 32) == 0
-        encryptor.wipe()
+            unwrapped == MessageSecrets.cekCount
+            && memcmp(probe.cek, decryptor.block.baseAddress!, MessageSecrets.cekCount) == 0
+        probe.wipe()
         decryptor.wipe()
         guard matches else {
             throw JWEError(.invalidKey, "the private exponent does not match the public key")
@@ -229,6 +283,8 @@ enum RSAKeyFactory {
     static func readPEM(_ text: String, label: String, isPrivate: Bool) throws(JWEError) -> EVPKey {
         let expected = "-----BEGIN \(label)-----"
         var bytes = Array(text.utf8)
+        // Wiped on every path, refusals included (a private key may sit under the wrong label).
+        defer { Crypto.wipe(&bytes) }
         let marker = Array("-----BEGIN ".utf8)
         guard let begin = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else {
             throw JWEError(.malformed, "no PEM block found; expected \(expected)")
@@ -236,20 +292,19 @@ enum RSAKeyFactory {
         guard bytes[begin...].starts(with: expected.utf8) else {
             throw JWEError(.malformed, "the PEM block is not \(expected)")
         }
-        defer { if isPrivate { Crypto.wipe(&bytes) } }
-        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
-            throw OpenSSLErrorQueue.error(.internalFailure, "BIO_new_mem_buf failed")
+        // The memory BIO reads the array's storage in place: the whole read happens while it is pinned.
+        let read: (bio: Bool, key: OpaquePointer?) = bytes.withUnsafeBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return (false, nil) }
+            defer { BIO_free(bio) }
+            if isPrivate {
+                // A non-nil passphrase (empty) so OpenSSL never prompts on a terminal.
+                var empty: CChar = 0
+                return (true, PEM_read_bio_PrivateKey(bio, nil, nil, &empty))
+            }
+            return (true, PEM_read_bio_PUBKEY(bio, nil, nil, nil))
         }
-        defer { BIO_free(bio) }
-        let pkey: OpaquePointer?
-        if isPrivate {
-            // A non-nil passphrase (empty) so OpenSSL never prompts on a terminal.
-            var empty: CChar = 0
-            pkey = PEM_read_bio_PrivateKey(bio, nil, nil, &empty)
-        } else {
-            pkey = PEM_read_bio_PUBKEY(bio, nil, nil, nil)
-        }
-        guard let pkey else {
+        guard read.bio else { throw OpenSSLErrorQueue.error(.internalFailure, "BIO_new_mem_buf failed") }
+        guard let pkey = read.key else {
             throw OpenSSLErrorQueue.error(.malformed, "OpenSSL cannot read the \(label) PEM")
         }
         let key = EVPKey(taking: pkey, isPrivate: isPrivate)

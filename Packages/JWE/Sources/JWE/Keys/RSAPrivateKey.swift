@@ -34,12 +34,15 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         return try RSAPrivateKey(key: key, kid: kid)
     }
 
-    /// Reads one private RSA JWK.
+    /// Reads one private RSA JWK to decrypt with.
+    ///
+    /// A JWK whose `use` is not `enc`, or whose `key_ops` hold neither `unwrapKey` nor `decrypt`, forbids
+    /// decryption and is refused (`.invalidKey`). The byte buffers import goes through are wiped.
     ///
     /// - Throws: ``JWEError`` with `.malformed` (not strict JSON), `.invalidKey` (missing `d`, inconsistent
     ///   parameters, leading zero in `n`, ...), `.keyTooSmall` or `.unsupportedAlgorithm`.
     public init(jwk: String) throws(JWEError) {
-        var components = try RSAJWKComponents.parse(jwk, requirePrivate: true)
+        var components = try RSAJWKComponents.parse(jwk, requirePrivate: true, purpose: .decryption)
         defer { components.wipe() }
         let key = try RSAKeyFactory.makeKey(components, includePrivate: true)
         try self.init(key: key, kid: components.kid)

@@ -26,12 +26,15 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
         self.kid = kid ?? thumbprint
     }
 
-    /// Reads the public part of one RSA JWK (private members, when present, are ignored).
+    /// Reads the public part of one RSA JWK (private members, when present, are ignored) to encrypt to.
+    ///
+    /// A JWK whose `use` is not `enc`, or whose `key_ops` hold neither `wrapKey` nor `encrypt`, forbids
+    /// encryption and is refused (`.invalidKey`).
     ///
     /// - Throws: ``JWEError`` with `.malformed` (not strict JSON), `.invalidKey`, `.keyTooSmall` or
     ///   `.unsupportedAlgorithm` (the JWK's `alg` is not `RSA-OAEP-256`).
     public init(jwk: String) throws(JWEError) {
-        var components = try RSAJWKComponents.parse(jwk, requirePrivate: false)
+        var components = try RSAJWKComponents.parse(jwk, requirePrivate: false, purpose: .encryption)
         components.wipe()
         let key = try RSAKeyFactory.makeKey(components, includePrivate: false)
         try self.init(key: key, modulus: components.n, exponent: components.e, kid: components.kid)

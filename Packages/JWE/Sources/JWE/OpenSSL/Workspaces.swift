@@ -2,46 +2,30 @@ internal import COpenSSL
 import Synchronization
 
 /// The libcrypto contexts one message needs, prepared once and reused: an `EVP_PKEY_CTX` initialised for
-/// RSA-OAEP with SHA-256 as both the OAEP digest and the MGF1 digest, and an `EVP_CIPHER_CTX` bound to
-/// AES-256-GCM. Also a small buffer for the CEK and IV that is wiped after every message.
+/// OpenSSL's RSA-OAEP (`RSA_PKCS1_OAEP_PADDING`) with SHA-256 as both the OAEP digest and the MGF1 digest, and
+/// an `EVP_CIPHER_CTX` bound to AES-256-GCM, plus room for one RSA block. The message's own secrets (CEK, IV)
+/// live in a ``MessageSecrets`` value, not here.
 ///
 /// Not thread-safe: a workspace is used by one message at a time, which ``WorkspacePool`` guarantees.
 final class CryptoWorkspace: @unchecked Sendable {
     enum Direction {
-        /// This package's OAEP-256 encoding, then OpenSSL's raw RSA public operation (the library's choice).
+        /// OpenSSL's RSA-OAEP encryption (SHA-256, MGF1-SHA-256) and AES-256-GCM sealing.
         case encrypt
-        /// OpenSSL's own RSA-OAEP with SHA-256 and MGF1-SHA-256 (benchmarks and cross-checks).
-        case encryptWithOpenSSLOAEP
-        /// OpenSSL's RSA-OAEP decryption with SHA-256 and MGF1-SHA-256.
+        /// OpenSSL's RSA-OAEP decryption (SHA-256, MGF1-SHA-256) and AES-256-GCM opening.
         case decrypt
     }
 
     let keyContext: OpaquePointer
     let cipherContext: OpaquePointer
-    /// 32 bytes of CEK, 12 of IV, then 32 of spare CEK for the decrypt fallback.
-    let secrets: UnsafeMutableRawBufferPointer
     /// Room for one RSA block (the encrypted key, or the OAEP output on decryption).
     let block: UnsafeMutableRawBufferPointer
     /// Whether ``block`` holds secrets (the unwrapped CEK on decryption) and must be wiped after a message.
     let blockIsSecret: Bool
-    /// CEKs, IVs, OAEP seeds and fallback CEKs, drawn from `RAND_priv_bytes` in advance.
-    let random = RandomReserve()
-    /// The OAEP encoder for ``Direction/encrypt``; nil otherwise.
-    let oaep: OAEPEncoder?
 
-    /// What every workspace owns: adopts `keyContext` (freed here if no cipher context can be created),
-    /// a new cipher context, a zeroed ``secrets`` buffer, a zeroed ``block`` of `blockByteCount` bytes, and
-    /// an OAEP encoder when `oaepModulusByteCount` is given. The contexts are not initialised.
-    private init(
-        adopting keyContext: OpaquePointer, blockByteCount: Int, blockIsSecret: Bool, oaepModulusByteCount: Int?
-    ) throws(JWEError) {
-        // Everything that can fail comes before the buffers are allocated: a throwing initialiser that has
-        // not set every stored property never runs deinit, so nothing allocated before the throw is freed.
-        do throws(JWEError) {
-            oaep = try oaepModulusByteCount.map { (count) throws(JWEError) in try OAEPEncoder(modulusByteCount: count) }
-        } catch {
-            EVP_PKEY_CTX_free(keyContext)
-            throw error
+    init(key: EVPKey, direction: Direction) throws(JWEError) {
+        let algorithms = try FetchedAlgorithms.get()
+        guard let keyContext = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_pkey failed")
         }
         guard let cipherContext = EVP_CIPHER_CTX_new() else {
             EVP_PKEY_CTX_free(keyContext)
@@ -49,80 +33,31 @@ final class CryptoWorkspace: @unchecked Sendable {
         }
         self.keyContext = keyContext
         self.cipherContext = cipherContext
-        secrets = .allocate(byteCount: 76, alignment: 16)
-        secrets.initializeMemory(as: UInt8.self, repeating: 0)
-        block = .allocate(byteCount: blockByteCount, alignment: 16)
+        block = .allocate(byteCount: max(key.modulusByteCount, 1), alignment: 16)
         block.initializeMemory(as: UInt8.self, repeating: 0)
-        self.blockIsSecret = blockIsSecret
-    }
-
-    convenience init(key: EVPKey, direction: Direction) throws(JWEError) {
-        let algorithms = try FetchedAlgorithms.get()
-        guard let keyContext = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
-            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_new_from_pkey failed")
-        }
-        try self.init(
-            adopting: keyContext, blockByteCount: max(key.modulusByteCount, 1), blockIsSecret: direction == .decrypt,
-            oaepModulusByteCount: direction == .encrypt ? key.modulusByteCount : nil)
-
-        let initialised: Bool
-        switch direction {
-        case .encrypt:
-            // Raw RSA: the block is OAEP-encoded by `oaep` first.
-            initialised =
-                EVP_PKEY_encrypt_init(keyContext) == 1
-                && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_NO_PADDING) == 1
-                && EVP_EncryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil) == 1
-        case .encryptWithOpenSSLOAEP, .decrypt:
-            let isEncrypt = direction == .encryptWithOpenSSLOAEP
-            // Padding is set after *_init (init resets it); OpenSSL's OAEP default digest is SHA-1: set both.
-            initialised =
-                (isEncrypt ? EVP_PKEY_encrypt_init(keyContext) : EVP_PKEY_decrypt_init(keyContext)) == 1
-                && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_OAEP_PADDING) == 1
-                && EVP_PKEY_CTX_set_rsa_oaep_md(keyContext, algorithms.sha256) == 1
-                && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, algorithms.sha256) == 1
-                && (isEncrypt
-                    ? EVP_EncryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil)
-                    : EVP_DecryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil)) == 1
-        }
+        blockIsSecret = direction == .decrypt
+        // Fully initialised from here: a throw runs deinit, which frees the contexts.
+        let isEncrypt = direction == .encrypt
+        // Padding is set after *_init (init resets it); OpenSSL's OAEP default digest is SHA-1: set both.
+        let initialised =
+            (isEncrypt ? EVP_PKEY_encrypt_init(keyContext) : EVP_PKEY_decrypt_init(keyContext)) == 1
+            && EVP_PKEY_CTX_set_rsa_padding(keyContext, RSA_PKCS1_OAEP_PADDING) == 1
+            && EVP_PKEY_CTX_set_rsa_oaep_md(keyContext, algorithms.sha256) == 1
+            && EVP_PKEY_CTX_set_rsa_mgf1_md(keyContext, algorithms.sha256) == 1
+            && (isEncrypt
+                ? EVP_EncryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil)
+                : EVP_DecryptInit_ex2(cipherContext, algorithms.aes256gcm, nil, nil, nil)) == 1
         guard initialised else {
             throw OpenSSLErrorQueue.error(.internalFailure, "cannot prepare RSA-OAEP-256 / A256GCM contexts")
         }
     }
 
-    /// A workspace whose contexts are copies of `prototype`'s (`EVP_PKEY_CTX_dup`, `EVP_CIPHER_CTX_copy`).
-    convenience init(duplicating prototype: CryptoWorkspace) throws(JWEError) {
-        guard let keyContext = EVP_PKEY_CTX_dup(prototype.keyContext) else {
-            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_PKEY_CTX_dup failed")
-        }
-        try self.init(
-            adopting: keyContext, blockByteCount: prototype.block.count, blockIsSecret: prototype.blockIsSecret,
-            oaepModulusByteCount: prototype.oaep == nil ? nil : prototype.block.count)
-        guard EVP_CIPHER_CTX_copy(cipherContext, prototype.cipherContext) == 1 else {
-            throw OpenSSLErrorQueue.error(.internalFailure, "EVP_CIPHER_CTX_copy failed")
-        }
-    }
-
-    /// RSA-OAEP-256 encryption of `count` bytes at `input` into ``block``; the ciphertext length, or nil.
+    /// RSA-OAEP-256 encryption (OpenSSL's padding) of `count` bytes at `input` into ``block``; the ciphertext
+    /// length, or nil.
     func wrap(_ input: UnsafePointer<UInt8>, count: Int) -> Int? {
         var written = block.count
         let output = block.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard let oaep else {
-            guard EVP_PKEY_encrypt(keyContext, output, &written, input, count) == 1 else {
-                OpenSSLErrorQueue.discard()
-                return nil
-            }
-            return written
-        }
-        // The seed goes through the secrets buffer (bytes 44..<76, free on the encrypt path) and is wiped with it.
-        let seed = secrets.baseAddress! + 44
-        defer { oaep.wipe() }
-        guard (try? random.take(32, into: seed)) != nil,
-            oaep.encode(input, count: count, seed: seed.assumingMemoryBound(to: UInt8.self)),
-            EVP_PKEY_encrypt(
-                keyContext, output, &written, oaep.encoded.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                oaep.encoded.count) == 1
-        else {
+        guard EVP_PKEY_encrypt(keyContext, output, &written, input, count) == 1 else {
             OpenSSLErrorQueue.discard()
             return nil
         }
@@ -199,12 +134,13 @@ final class CryptoWorkspace: @unchecked Sendable {
     }
 
     /// Overwrites what the cipher context derived from the last CEK (key schedule, GHASH key) by re-keying it
-    /// with zeros, and wipes the secrets buffer and (on decryption) the RSA block.
+    /// with zeros, and wipes the RSA block on decryption (it held the unwrapped CEK).
     func wipe() {
-        Crypto.wipe(secrets)
         if blockIsSecret { Crypto.wipe(block) }
-        _ = EVP_CipherInit_ex2(
-            cipherContext, nil, secrets.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, -1, nil)
+        var zeros: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        _ = withUnsafeBytes(of: &zeros) {
+            EVP_CipherInit_ex2(cipherContext, nil, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, -1, nil)
+        }
         OpenSSLErrorQueue.discard()
     }
 
@@ -212,7 +148,6 @@ final class CryptoWorkspace: @unchecked Sendable {
         wipe()
         EVP_CIPHER_CTX_free(cipherContext)
         EVP_PKEY_CTX_free(keyContext)
-        secrets.deallocate()
         block.deallocate()
     }
 }
@@ -226,58 +161,10 @@ final class WorkspacePool: Sendable {
     private let key: EVPKey
     private let direction: CryptoWorkspace.Direction
     private let slot = Mutex<CryptoWorkspace?>(nil)
-    private let prototype = Mutex<CryptoWorkspace?>(nil)
-    private let alternate = Mutex<CryptoWorkspace?>(nil)
 
     init(key: EVPKey, direction: CryptoWorkspace.Direction) {
         self.key = key
         self.direction = direction
-    }
-
-    /// Runs `body` with a workspace built for this one call, as `strategy` says (for benchmarks).
-    func withWorkspace<Result>(
-        strategy: BenchmarkContextStrategy,
-        _ body: (CryptoWorkspace) throws(JWEError) -> Result
-    ) throws(JWEError) -> Result {
-        let workspace: CryptoWorkspace
-        switch strategy {
-        case .pooled:
-            return try withWorkspace(body)
-        case .fresh:
-            workspace = try CryptoWorkspace(key: key, direction: direction)
-        case .pooledOpenSSLOAEP:
-            // Single-threaded benchmarks only: one cached workspace using OpenSSL's OAEP on the encrypt side.
-            let cached = alternate.withLock { $0.take() }
-            if let cached {
-                workspace = cached
-            } else {
-                workspace = try CryptoWorkspace(
-                    key: key, direction: direction == .encrypt ? .encryptWithOpenSSLOAEP : direction)
-            }
-            defer {
-                workspace.wipe()
-                alternate.withLock { $0 = workspace }
-            }
-            return try body(workspace)
-        case .duplicated:
-            let result: Swift.Result<CryptoWorkspace, JWEError> = prototype.withLock { prototype in
-                do throws(JWEError) {
-                    let source: CryptoWorkspace
-                    if let existing = prototype {
-                        source = existing
-                    } else {
-                        source = try CryptoWorkspace(key: key, direction: direction)
-                        prototype = source
-                    }
-                    return .success(try CryptoWorkspace(duplicating: source))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            workspace = try result.get()
-        }
-        defer { workspace.wipe() }
-        return try body(workspace)
     }
 
     /// Runs `body` with a workspace used by nobody else; the workspace is wiped afterwards.
@@ -300,17 +187,4 @@ final class WorkspacePool: Sendable {
         }
         return try body(workspace)
     }
-}
-
-/// How a message gets its OpenSSL contexts; only benchmarks choose (the library always uses `.pooled`).
-@_spi(Benchmarks)
-public enum BenchmarkContextStrategy: String, CaseIterable, Sendable {
-    /// A cached prepared workspace taken out of a one-slot pool (the library's choice).
-    case pooled
-    /// `EVP_PKEY_CTX_dup` and `EVP_CIPHER_CTX_copy` of a prepared prototype for every message.
-    case duplicated
-    /// Contexts built and initialised from scratch for every message (no reuse).
-    case fresh
-    /// Like `pooled`, but encrypting with OpenSSL's RSA-OAEP padding instead of this package's encoder.
-    case pooledOpenSSLOAEP
 }
