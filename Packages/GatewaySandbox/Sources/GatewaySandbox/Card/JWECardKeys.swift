@@ -68,7 +68,8 @@ final class JWECardKeys: CardKeyService {
             return .failure(.decryptionFailed(reason: error.description))
         }
         if let kid = header.kid, kid != decrypter.key.kid {
-            return .failure(.unknownKey(kid: kid))
+            // Token text: escaped before it can reach an answer, the log or a terminal.
+            return .failure(.unknownKey(kid: UntrustedText.escaped(kid)))
         }
         // The array the decrypter returns is the plaintext's only copy (the JWE package wipes its
         // own buffers, and a failed decryption's): read it in place, then wipe it.

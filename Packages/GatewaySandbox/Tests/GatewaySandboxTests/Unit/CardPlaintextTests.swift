@@ -188,4 +188,19 @@ import Testing
             return
         }
     }
+
+    /// Token text never reaches an answer raw: a `kid` carrying an ANSI escape and a C1 control is escaped.
+    @Test func anUnknownKidIsEscapedBeforeItIsEchoed() throws {
+        let keys = JWECardKeys(key: TestKeys.shared)
+        let hostile = "evil\u{1B}[31m\u{9B}kid"
+        let token = try JWEEncrypter(recipient: TestKeys.shared.publicKey.withKid(hostile)).encrypt(
+            Array(Self.card().utf8))
+        let refused = keys.withPlaintext(of: token) { _ in 0 }
+        guard case .failure(.unknownKey(let kid)) = refused else {
+            Issue.record("expected UNKNOWN_KEY, got \(refused)")
+            return
+        }
+        #expect(!kid.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B })
+        #expect(kid.contains("\\u001b") || kid.contains("\\u001B"))
+    }
 }
