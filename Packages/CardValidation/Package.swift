@@ -6,12 +6,22 @@ let package = Package(
     products: [
         .library(name: "CardValidation", targets: ["CardValidation"])
     ],
+    // EGWWire (seeded random) for the benchmark and the tests only.
+    dependencies: [
+        .package(path: "../EGWWire")
+    ],
     targets: [
         // Foundation only (NSError, Date, Calendar); no system library.
         .target(name: "CardValidation"),
         // Release-built by ./bench.sh (`make bench`); not a test.
-        .executableTarget(name: "CardValidationBench", dependencies: ["CardValidation"]),
-        .testTarget(name: "CardValidationTests", dependencies: ["CardValidation"]),
+        .executableTarget(
+            name: "CardValidationBench",
+            dependencies: ["CardValidation", .product(name: "EGWWire", package: "EGWWire")]
+        ),
+        .testTarget(
+            name: "CardValidationTests",
+            dependencies: ["CardValidation", .product(name: "EGWWire", package: "EGWWire")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

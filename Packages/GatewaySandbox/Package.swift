@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
     ],
     dependencies: [
+        .package(path: "../EGWWire"),
         .package(path: "../StatusMapping"),
         .package(path: "../JWE"),
     ],
@@ -33,6 +34,7 @@ let package = Package(
                 "CMicroHTTPD",
                 "CMicroHTTPDShim",
                 "CSandboxOpenSSL",
+                .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "StatusMapping", package: "StatusMapping"),
                 .product(name: "JWE", package: "JWE"),
             ]

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PaymentFlow", targets: ["PaymentFlow"])
     ],
     dependencies: [
+        .package(path: "../EGWWire"),
         .package(path: "../StatusMapping"),
         .package(path: "../CardValidation"),
         .package(path: "../JWE"),
@@ -44,6 +45,7 @@ let package = Package(
             name: "PaymentFlowTests",
             dependencies: [
                 "PaymentFlow",
+                .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
             ]

@@ -1,4 +1,5 @@
 import CardValidation
+import EGWWire
 import Foundation
 import Testing
 
@@ -98,7 +99,7 @@ struct NumberValidationTests {
     }
 
     @Test func luhnAgreesWithTheTextbookAlgorithm() {
-        var random = SplitMix64(state: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         for _ in 0..<3_000 {
             let length = Int.random(in: 1...19, using: &random)
             let digits = String((0..<length).map { _ in Character(String(Int.random(in: 0...9, using: &random))) })

@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import GatewaySandbox
 import Synchronization
@@ -17,19 +18,6 @@ import XCTest
 /// nothing was injected, exactly the outcome the GATEWAY.md/CONTRACT.md tables
 /// give. `EGW_SCHEDULES` sets the count (default 1000); `EGW_SEED=N` replays one.
 final class RandomizedScheduleTests: XCTestCase {
-    // MARK: Seeded randomness
-
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     // MARK: Schedules
 
     enum ResolverMode: CaseIterable { case builtIn, none, once, twice, never, error }
@@ -76,7 +64,7 @@ final class RandomizedScheduleTests: XCTestCase {
     ]
 
     static func makeSchedule(seed: UInt64) -> Schedule {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
         func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
 
