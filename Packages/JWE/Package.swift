@@ -8,6 +8,9 @@ let package = Package(
         .executable(name: "egw-jwe", targets: ["egw-jwe"]),
         .executable(name: "jwe-bench", targets: ["jwe-bench"]),
     ],
+    dependencies: [
+        .package(path: "../EGWWire")
+    ],
     targets: [
         // The system libcrypto (OpenSSL 3). Only the JWE target imports it, with `internal import`.
         .systemLibrary(
@@ -15,7 +18,7 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "JWE", dependencies: ["COpenSSL"]),
+        .target(name: "JWE", dependencies: ["COpenSSL", .product(name: "EGWWire", package: "EGWWire")]),
         .executableTarget(name: "egw-jwe", dependencies: ["JWE"]),
         // Benchmarks only (bench.sh): not part of the library, which exports no benchmark API.
         .executableTarget(name: "jwe-bench", dependencies: ["JWE", "COpenSSL"]),
@@ -23,7 +26,9 @@ let package = Package(
         .executableTarget(name: "jwe-fork-probe", dependencies: ["JWE"]),
         .testTarget(
             name: "JWETests",
-            dependencies: ["JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe"],
+            dependencies: [
+                "JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", .product(name: "EGWWire", package: "EGWWire"),
+            ],
             exclude: ["Vectors"]
         ),
     ],

@@ -1,3 +1,5 @@
+import EGWWire
+
 /// The EMV 3-D Secure browser messages the sandbox exchanges, as base64url JSON
 /// (EMV 3DS 2.2 `CReq` / `CRes`, the fields a browser-based challenge carries).
 enum ThreeDSMessages {

@@ -1,3 +1,5 @@
+internal import EGWWire
+
 /// Byte ranges of the five segments of a compact JWE (RFC 7516 section 7.1).
 struct CompactSegments {
     var header: Range<Int>

@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import EGWWire
 
 /// Decrypts compact JWE tokens made for one RSA key pair, strictly.
 ///

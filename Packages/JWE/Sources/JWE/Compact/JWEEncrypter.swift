@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import EGWWire
 
 /// Encrypts payloads to one RSA public key as compact JWE: RSA-OAEP-256 key encryption, A256GCM content
 /// encryption (RFC 7516, RFC 7518).

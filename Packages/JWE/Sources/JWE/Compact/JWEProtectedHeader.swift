@@ -1,3 +1,5 @@
+internal import EGWWire
+
 /// The decoded protected header of a compact JWE, read without any key or cryptography.
 ///
 /// Parsing is as strict as ``JWEDecrypter``'s: the size cap of ``JWEPolicy/strict``, exactly five segments,

@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import EGWWire
 
 /// Size limits the package enforces on RSA keys.
 enum RSAKeyLimits {

@@ -1,3 +1,5 @@
+internal import EGWWire
+
 /// An RSA key pair (at least 2048 bits) to decrypt JWE tokens with.
 ///
 /// Generate one, or import it from a private JWK (`d`, with or without the CRT members `p`, `q`, `dp`, `dq`,

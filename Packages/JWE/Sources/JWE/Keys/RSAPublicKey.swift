@@ -1,3 +1,5 @@
+internal import EGWWire
+
 /// An RSA public key (at least 2048 bits) to encrypt JWE tokens to, with an optional key ID.
 ///
 /// Import from a JWK (RFC 7517/7518) or an SPKI PEM; export as a JWK. Keys under 2048 bits are refused with

@@ -2,8 +2,14 @@
 ///
 /// Decoding accepts only the 64 URL-safe characters, no padding, no whitespace, never a length of 4k+1, and
 /// only canonical trailing bits (the unused low bits of the last character must be zero), so every byte
-/// string has exactly one accepted encoding. Foundation's decoder is lax on all of these.
-enum Base64URL {
+/// string has exactly one accepted encoding. Foundation's decoder is lax on all of these. The project's one
+/// codec: JWE segments and keys, the sandbox's 3-D Secure messages.
+///
+/// ```swift
+/// Base64URL.encode(Array("foob".utf8))  // "Zm9vYg"
+/// Base64URL.decode("Zm9vYg==")          // nil: padding is refused
+/// ```
+public enum Base64URL {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
@@ -17,8 +23,8 @@ enum Base64URL {
     }()
 
     /// The number of characters that encode `count` bytes.
-    @inline(__always)
-    static func encodedCount(_ count: Int) -> Int {
+    @inlinable
+    public static func encodedCount(_ count: Int) -> Int {
         let remainder = count % 3
         return count / 3 * 4 + (remainder == 0 ? 0 : remainder + 1)
     }
@@ -26,7 +32,7 @@ enum Base64URL {
     /// Writes the encoding of `source` at `destination` (which must have room for ``encodedCount(_:)``
     /// bytes) and returns the number of bytes written.
     @discardableResult
-    static func encode(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func encode(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         alphabet.withUnsafeBufferPointer { table in
             let count = source.count
             var input = 0
@@ -60,7 +66,8 @@ enum Base64URL {
     }
 
     /// The encoding of `bytes` as a string.
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
         let length = encodedCount(bytes.count)
         return String(unsafeUninitializedCapacity: length) { buffer in
             bytes.withUnsafeBytes { encode($0, into: buffer.baseAddress!) }
@@ -68,8 +75,8 @@ enum Base64URL {
     }
 
     /// The number of bytes `count` characters decode to, or nil when no valid encoding has that length.
-    @inline(__always)
-    static func decodedCount(_ count: Int) -> Int? {
+    @inlinable
+    public static func decodedCount(_ count: Int) -> Int? {
         switch count % 4 {
         case 0: return count / 4 * 3
         case 2: return count / 4 * 3 + 1
@@ -80,7 +87,9 @@ enum Base64URL {
 
     /// Decodes `source` strictly into `destination` (room for ``decodedCount(_:)`` bytes); false when
     /// `source` is not a canonical unpadded base64url encoding.
-    static func decode(_ source: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>) -> Bool {
+    public static func decode(
+        _ source: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
         guard decodedCount(source.count) != nil else { return false }
         return decodeTable.withUnsafeBufferPointer { table in
             let count = source.count
@@ -123,7 +132,7 @@ enum Base64URL {
     }
 
     /// Decodes `source` strictly; nil when it is not a canonical unpadded base64url encoding.
-    static func decode(_ source: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    public static func decode(_ source: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard let length = decodedCount(source.count) else { return nil }
         var ok = false
         let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
@@ -138,7 +147,7 @@ enum Base64URL {
     }
 
     /// Decodes a string strictly; nil when it is not a canonical unpadded base64url encoding.
-    static func decode(_ text: String) -> [UInt8]? {
+    public static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode($0) }
     }
