@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "egw-repl", targets: ["egw-repl"])
     ],
     dependencies: [
+        .package(path: "../../Packages/EGWWire"),
         .package(path: "../../Packages/CardValidation"),
         .package(path: "../../Packages/GatewaySandbox"),
         .package(path: "../../Packages/JWE"),
@@ -35,6 +36,7 @@ let package = Package(
             dependencies: [
                 "ReplCore", "CEditLineShim",
                 .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // PaymentFlow: the SDK integrators ship. GatewaySandbox is used by the tests and
-// the benchmark only; the library itself links CardValidation, StatusMapping,
+// the benchmark only; the library itself links EGWWire, CardValidation, StatusMapping,
 // JWE and the system libcurl.
 let package = Package(
     name: "PaymentFlow",
@@ -27,6 +27,7 @@ let package = Package(
             name: "PaymentFlow",
             dependencies: [
                 "CCurlShim",
+                .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "StatusMapping", package: "StatusMapping"),
                 .product(name: "CardValidation", package: "CardValidation"),
                 .product(name: "JWE", package: "JWE"),

@@ -1,4 +1,7 @@
-/// A tiny JSON writer with stable key order (the shell's `--json` output).
+import EGWWire
+
+/// A tiny JSON writer with stable key order (the shell's `--json` output); strings are written by
+/// EGWWire's one escape policy.
 enum JSONValue: Equatable {
     case string(String)
     case number(Int)
@@ -14,35 +17,14 @@ enum JSONValue: Equatable {
     /// Compact JSON text.
     var text: String {
         switch self {
-        case .string(let value): Self.quote(value)
+        case .string(let value): JSONWriter.quoted(value)
         case .number(let value): String(value)
         case .bool(let value): value ? "true" : "false"
         case .null: "null"
         case .object(let members):
-            "{" + members.map { "\(Self.quote($0.0)):\($0.1.text)" }.joined(separator: ",") + "}"
+            "{" + members.map { "\(JSONWriter.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}"
         case .array(let values):
             "[" + values.map(\.text).joined(separator: ",") + "]"
         }
-    }
-
-    static func quote(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

@@ -1,3 +1,5 @@
+import EGWWire
+
 /// A JSON value as the sandbox reads and writes it.
 ///
 /// Parsing is strict (RFC 8259): one value, no trailing bytes, valid UTF-8, no
@@ -481,7 +483,7 @@ extension JSONValue {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let literal): out += literal
-        case .string(let s): Self.writeString(s, to: &out)
+        case .string(let s): JSONWriter.appendQuoted(s, to: &out)
         case .array(let elements):
             out += "["
             for (i, element) in elements.enumerated() {
@@ -493,34 +495,11 @@ extension JSONValue {
             out += "{"
             for (i, member) in object.members.enumerated() {
                 if i > 0 { out += "," }
-                Self.writeString(member.key, to: &out)
+                JSONWriter.appendQuoted(member.key, to: &out)
                 out += ":"
                 member.value.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

@@ -56,7 +56,8 @@ import Testing
     @Test func writesEscapedCompactJSONInMemberOrder() {
         let value = JSONValue.object(
             JSONObject(["b": .string("q\"\n\u{01}"), "a": .array([.int(1), .null, .bool(true)])]))
-        #expect(value.serialized == #"{"b":"q\"\n\u0001","a":[1,null,true]}"#)
+        // EGWWire's one escape policy: every control as \uXXXX, no short forms such as \n.
+        #expect(value.serialized == #"{"b":"q\"\u000a\u0001","a":[1,null,true]}"#)
     }
 }
 

@@ -266,37 +266,3 @@ struct StrictJSONParser {
         }
     }
 }
-
-/// Minimal JSON output for the texts the package writes (headers, JWKs).
-enum JSONWriter {
-    /// `text` as a JSON string literal, quotes included; escapes `"`, `\` and control characters.
-    static func quoted(_ text: String) -> String {
-        var output = "\""
-        output.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0) {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
-        return output
-    }
-
-    /// An object with string members in the given order: `{"a":"1","b":"2"}`.
-    static func object(_ members: [(String, String)]) -> String {
-        "{" + members.map { quoted($0.0) + ":" + quoted($0.1) }.joined(separator: ",") + "}"
-    }
-}

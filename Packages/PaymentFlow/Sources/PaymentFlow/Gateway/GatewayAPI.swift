@@ -1,3 +1,4 @@
+internal import EGWWire
 import Foundation
 internal import JWE
 
@@ -605,7 +606,7 @@ enum SessionReply: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Minimal JSON writing for request bodies (strings escaped per RFC 8259).
+/// Minimal JSON writing for request bodies (strings escaped by EGWWire's one policy).
 enum JSONText {
     indirect enum Value: Sendable {
         case string(String)
@@ -621,35 +622,17 @@ enum JSONText {
 
     static func write(_ value: Value, to out: inout [UInt8]) {
         switch value {
-        case .string(let text): writeString(text, to: &out)
+        case .string(let text): JSONWriter.appendQuoted(text, to: &out)
         case .int(let number): out.append(contentsOf: String(number).utf8)
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(member.0, to: &out)
+                JSONWriter.appendQuoted(member.0, to: &out)
                 out.append(UInt8(ascii: ":"))
                 write(member.1, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    static func writeString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                    hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-                ])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }
