@@ -105,8 +105,10 @@ import Testing
 
     @Test func aDuplicateMembersReasonDoesNotEchoTheName() {
         let error = #expect(throws: JSONSyntaxError.self) {
-            try parse(Array("{\"\u{1B}[2J\":1,\"\u{1B}[2J\":2}".utf8))
+            try parse(Array(#"{"\u001b[2J":1,"\u001b[2J":2}"#.utf8))
         }
+        #expect(error?.code == .duplicateMember)
         #expect(error?.reason.contains("\u{1B}") == false)
+        #expect(error?.duplicateName == "\u{1B}[2J")
     }
 }

@@ -38,7 +38,7 @@ public struct JSONMember: Sendable, Equatable {
 /// Why a text is not strict JSON: a code to compare, the byte offset where the fault is, and a reason.
 ///
 /// The reason never repeats text from the document (a duplicate member's name may be anything): the
-/// offset says where to look.
+/// offset says where to look, and ``duplicateName`` holds the decoded name for a caller that escapes it.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of fault; compare codes, not reasons.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -76,12 +76,16 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var offset: Int
     /// What is wrong, for a developer.
     public var reason: String
+    /// For ``Code/duplicateMember``, the decoded member name, untrusted: escape it before it reaches a log
+    /// or a terminal. Nil for every other code.
+    public var duplicateName: String?
 
     /// A fault of kind `code` at byte `offset`.
-    public init(_ code: Code, _ reason: String, offset: Int) {
+    public init(_ code: Code, _ reason: String, offset: Int, duplicateName: String? = nil) {
         self.code = code
         self.reason = reason
         self.offset = offset
+        self.duplicateName = duplicateName
     }
 
     /// `reason at byte offset`.

@@ -114,7 +114,8 @@ public struct StrictJSONParser {
             let nameOffset = index
             let name = try parseString()
             guard names.insert(name).inserted else {
-                throw JSONSyntaxError(.duplicateMember, "duplicate member name", offset: nameOffset)
+                throw JSONSyntaxError(
+                    .duplicateMember, "duplicate member name", offset: nameOffset, duplicateName: name)
             }
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected ':'")

@@ -62,9 +62,9 @@ struct ParsedProtectedHeader {
         }
         let value: JSONValue
         do {
-            value = try StrictJSONParser.parse(bytes)
+            value = try StrictJSONParser.parse(bytes, wipe: { Crypto.wipe(&$0) })
         } catch {
-            throw JWEError(.malformed, "the protected header is not strict JSON: \(error)")
+            throw JWEError(.malformed, "the protected header is not strict JSON: \(error.escapedDescription)")
         }
         guard case .object(let members) = value else {
             throw JWEError(.malformed, "the protected header is not a JSON object")

@@ -1,3 +1,5 @@
+internal import EGWWire
+
 /// Text that came from a token or a key, made safe for an error reason, a log line or a terminal.
 ///
 /// A token's header is chosen by whoever sent it: an `alg` of `"\u001b]52;c;…\u0007"` or one holding a C1
@@ -52,5 +54,14 @@ public enum UntrustedText {
             let hex = String(unit, radix: 16)
             output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
+    }
+}
+
+extension JSONSyntaxError {
+    /// The fault for a reason: a duplicate member's name is quoted with ``UntrustedText/quoted(_:)``, so the
+    /// reason stays printable ASCII whatever the token or key held.
+    var escapedDescription: String {
+        guard let name = duplicateName else { return description }
+        return "duplicate member \(UntrustedText.quoted(name)) at byte \(offset)"
     }
 }

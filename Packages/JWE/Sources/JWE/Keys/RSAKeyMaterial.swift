@@ -53,9 +53,9 @@ struct RSAJWKComponents {
         var bytes = Array(text.utf8)
         defer { Crypto.wipe(&bytes) }
         do {
-            value = try StrictJSONParser.parse(bytes)
+            value = try StrictJSONParser.parse(bytes, wipe: { Crypto.wipe(&$0) })
         } catch {
-            throw JWEError(.malformed, "the JWK is not strict JSON: \(error)")
+            throw JWEError(.malformed, "the JWK is not strict JSON: \(error.escapedDescription)")
         }
         guard case .object = value else { throw JWEError(.malformed, "the JWK is not a JSON object") }
 
