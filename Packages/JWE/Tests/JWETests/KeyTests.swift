@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import Testing
 
@@ -22,6 +23,23 @@ struct KeyTests {
         #expect(key.thumbprint == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         #expect(key.kid == "2011-04-29")
         #expect(key.bitCount == 2048)
+    }
+
+    /// RFC 7638 section 3.1's key again, read from a value EGWWire's strict parser produced (a JWK inside a
+    /// key set): the same key, and the same refusals as from text.
+    @Test func jwkFromAParsedValue() throws {
+        let jwk = """
+            {"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RSA-OAEP-256","kid":"2011-04-29"}
+            """
+        let key = try RSAPublicKey(jwk: StrictJSONParser.parse(Array(jwk.utf8)))
+        #expect(key.thumbprint == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+        #expect(key.kid == "2011-04-29")
+        let notAnObject = #expect(throws: JWEError.self) { try RSAPublicKey(jwk: JSONValue.array([])) }
+        #expect(notAnObject?.code == .malformed)
+        let signing = try StrictJSONParser.parse(
+            Array(jwk.replacingOccurrences(of: #""kty""#, with: #""use":"sig","kty""#).utf8))
+        let forbidden = #expect(throws: JWEError.self) { try RSAPublicKey(jwk: signing) }
+        #expect(forbidden?.code == .invalidKey)
     }
 
     /// The kid defaults to the thumbprint when the source has none (PEM, JWK without kid, generation).

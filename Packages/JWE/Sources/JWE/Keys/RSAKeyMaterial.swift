@@ -57,6 +57,14 @@ struct RSAJWKComponents {
         } catch {
             throw JWEError(.malformed, "the JWK is not strict JSON: \(error.escapedDescription)")
         }
+        return try parse(value, requirePrivate: requirePrivate, purpose: purpose)
+    }
+
+    /// Reads one RSA JWK already parsed strictly (``StrictJSONParser``) for `purpose`. `requirePrivate`
+    /// demands `d`.
+    static func parse(
+        _ value: JSONValue, requirePrivate: Bool, purpose: RSAKeyPurpose
+    ) throws(JWEError) -> RSAJWKComponents {
         guard case .object = value else { throw JWEError(.malformed, "the JWK is not a JSON object") }
 
         func string(_ name: String) throws(JWEError) -> String? {

@@ -1,4 +1,4 @@
-internal import EGWWire
+public import EGWWire
 
 /// An RSA public key (at least 2048 bits) to encrypt JWE tokens to, with an optional key ID.
 ///
@@ -36,6 +36,19 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``JWEError`` with `.malformed` (not strict JSON), `.invalidKey`, `.keyTooSmall` or
     ///   `.unsupportedAlgorithm` (the JWK's `alg` is not `RSA-OAEP-256`).
     public init(jwk: String) throws(JWEError) {
+        var components = try RSAJWKComponents.parse(jwk, requirePrivate: false, purpose: .encryption)
+        components.wipe()
+        let key = try RSAKeyFactory.makeKey(components, includePrivate: false)
+        try self.init(key: key, modulus: components.n, exponent: components.e, kid: components.kid)
+    }
+
+    /// Reads the public part of one RSA JWK that EGWWire's ``StrictJSONParser`` has already parsed, by the
+    /// same rules as ``init(jwk:)-(String)``: for a JWK inside a larger document (one element of a key set's
+    /// `keys`), which is then parsed once, strictly, duplicate members refused at every depth.
+    ///
+    /// - Throws: ``JWEError`` with `.malformed` (not an object), `.invalidKey`, `.keyTooSmall` or
+    ///   `.unsupportedAlgorithm`.
+    public init(jwk: JSONValue) throws(JWEError) {
         var components = try RSAJWKComponents.parse(jwk, requirePrivate: false, purpose: .encryption)
         components.wipe()
         let key = try RSAKeyFactory.makeKey(components, includePrivate: false)
