@@ -203,25 +203,31 @@ enum GatewayAPI {
         guard response.status == 200 else {
             return .failure(unavailable(httpFailure(response, source: source, idempotent: true)))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            let keys = object["keys"] as? [Any]
-        else {
+        // One strict parse (EGWWire): a duplicated member anywhere, such as a second "n" or "alg" in a key,
+        // refuses the whole set instead of letting a parser pick one of the two.
+        let keySet: JSONValue
+        do {
+            keySet = try StrictJSONParser.parse(response.body)
+        } catch {
+            return .failure(
+                unavailable(FlowError(.invalidResponse, "the key set is not strict JSON: \(error)", source: source)))
+        }
+        guard case .array(let keys)? = keySet[member: "keys"] else {
             return .failure(
                 unavailable(
                     FlowError(
                         .invalidResponse, "the key set is not a JSON object with a \"keys\" array", source: source)))
         }
         var refusal = "the key set holds no RSA key with alg RSA-OAEP-256 for encryption"
-        for case let jwk as [String: Any] in keys {
-            guard jwk["kty"] as? String == "RSA", jwk["alg"] as? String == JWEPolicy.keyManagementAlgorithm else {
+        for jwk in keys {
+            guard jwk[member: "kty"] == .string("RSA"),
+                jwk[member: "alg"] == .string(JWEPolicy.keyManagementAlgorithm)
+            else {
                 continue
             }
-            if let use = jwk["use"], use as? String != "enc" { continue }
-            guard let data = try? JSONSerialization.data(withJSONObject: jwk),
-                let text = String(data: data, encoding: .utf8)
-            else { continue }
+            if let use = jwk[member: "use"], use != .string("enc") { continue }
             do {
-                let publicKey = try RSAPublicKey(jwk: text)
+                let publicKey = try RSAPublicKey(jwk: jwk)
                 guard publicKey.bitCount >= 2048 else {
                     refusal = "the key is \(publicKey.bitCount) bits; at least 2048 are required"
                     continue

@@ -297,6 +297,40 @@ import Testing
         }
     }
 
+    /// The key set is parsed once, strictly: a duplicated member anywhere refuses the set, where
+    /// JSONSerialization used to keep one of the two (a second `alg` or `n` chosen by the parser).
+    @Test func keySetWithADuplicateMemberIsRefused() throws {
+        let good = try RSAPrivateKey.generate(bits: 2048, kid: "good").publicKey
+        let key = try #require(
+            try JSONSerialization.jsonObject(with: Data(good.jwkJSON().utf8)) as? [String: Any])
+        var object = key
+        object["alg"] = "RSA-OAEP-256"
+        let member = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        let valid = #"{"keys":[\#(member)]}"#
+        let bodies = [
+            #"{"keys":[{"alg":"RSA1_5",\#(member.dropFirst())]}"#,  // a second alg inside the key
+            #"{"keys":[],"keys":[\#(member)]}"#,  // a second keys array
+        ]
+        let url = URL(string: "https://pay.example")!
+        #expect(
+            try GatewayAPI.decodeKeySet(.success(HTTPResponse(status: 200, body: Array(valid.utf8), url: url))).get()
+                .key.kid == "good")
+        for body in bodies {
+            let response = HTTPResponse(status: 200, body: Array(body.utf8), url: url)
+            guard case .failure(let error) = GatewayAPI.decodeKeySet(.success(response)) else {
+                Issue.record("accepted a key set with a duplicate member: \(body.prefix(40))")
+                continue
+            }
+            #expect(error.code == .encryptionKeyUnavailable)
+            guard case .flow(let cause)? = error.underlying else {
+                Issue.record("no underlying cause: \(error)")
+                continue
+            }
+            #expect(cause.error.code == .invalidResponse)
+            #expect(cause.error.reason.contains("duplicate member"), "\(cause.error)")
+        }
+    }
+
     @Test func requestBodiesForObserversAreRedacted() {
         let (body, header) = GatewayAPI.redactedRequestBody(
             .createSession(
