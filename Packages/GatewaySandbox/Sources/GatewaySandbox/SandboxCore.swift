@@ -212,7 +212,11 @@ final class SandboxCore: Sendable {
         do {
             value = try JSONValue.parse(request.body)
         } catch {
-            return .failure(ErrorResponse(.error(400, "INVALID_REQUEST", "the body is not valid JSON: \(error)")))
+            return .failure(
+                ErrorResponse(
+                    .error(
+                        400, "INVALID_REQUEST",
+                        "the body is not valid JSON: \(error.replyReason) at byte \(error.offset)")))
         }
         guard let object = value.objectValue else {
             return .failure(

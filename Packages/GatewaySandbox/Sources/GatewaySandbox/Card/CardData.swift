@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 
 /// What the sandbox keeps of the card inside `encryptedCard`: never the number or the security code.
@@ -38,7 +39,7 @@ struct CardData: Sendable, CustomStringConvertible {
         do {
             document = try JSONValue.scanShallow(plaintext)
         } catch {
-            throw Problem(reason: "the card data is not valid JSON (\(error.reason))")
+            throw Problem(reason: "the card data is not valid JSON (\(error.replyReason))")
         }
         guard document.kind == .object else { throw Problem(reason: "the card data is not a JSON object") }
         let keys = Set(document.members.map(\.name))
@@ -55,7 +56,7 @@ struct CardData: Sendable, CustomStringConvertible {
             do {
                 try JSONValue.decodeString(at: start, in: plaintext, into: &sink)
             } catch {  // scanShallow has already checked this string
-                throw Problem(reason: "the card data is not valid JSON (\(error.reason))")
+                throw Problem(reason: "the card data is not valid JSON (\(error.replyReason))")
             }
         }
         func digits(_ key: String, _ lengths: ClosedRange<Int>) throws(Problem) -> CardDigits {

@@ -1,3 +1,4 @@
+import EGWWire
 import JWE
 
 /// The digits of one card field (the number, the security code, an expiry part) decoded from the

@@ -22,20 +22,21 @@ import Testing
         return "{" + written.joined(separator: ", ") + "}"
     }
 
+    /// The JSON reasons are EGWWire's strict parser's (the sandbox's own parser is gone).
     static let refusals: [(String, String)] = [
         // Not a card object at all.
         ("not json", "the card data is not valid JSON (invalid literal)"),
         ("card", "the card data is not valid JSON (unexpected character)"),
         ("", "the card data is not valid JSON (unexpected end of input)"),
-        (card() + " {}", "the card data is not valid JSON (unexpected data after the JSON value)"),
+        (card() + " {}", "the card data is not valid JSON (unexpected bytes after the JSON value)"),
         (
             card(extra: #""cardNumber": "4111111111111111""#),
-            #"the card data is not valid JSON (duplicated member "cardNumber")"#
+            #"the card data is not valid JSON (duplicate member "cardNumber")"#
         ),
         (card(number: #""4111111111111111"#), "the card data is not valid JSON (expected ',' or '}')"),
         (card(number: "\"4111\u{01}1111\""), "the card data is not valid JSON (control character in string)"),
         (card(number: #""4111\x1111""#), "the card data is not valid JSON (invalid escape)"),
-        (card(number: #""\ud834""#), "the card data is not valid JSON (lone high surrogate)"),
+        (card(number: #""\ud834""#), "the card data is not valid JSON (lone surrogate escape)"),
         (#"["4111111111111111"]"#, "the card data is not a JSON object"),
         (#""4111111111111111""#, "the card data is not a JSON object"),
         ("4111111111111111", "the card data is not a JSON object"),
@@ -99,7 +100,7 @@ import Testing
         var broken = bytes
         broken.replaceSubrange(numberStart..<numberStart + 2, with: [0xC3, 0x28])
         let problem = try #require(throws: CardData.Problem.self) { try CardData.parse(broken) }
-        #expect(problem.reason == "the card data is not valid JSON (invalid UTF-8 in string)")
+        #expect(problem.reason == "the card data is not valid JSON (not valid UTF-8)")
     }
 
     @Test(arguments: [
