@@ -29,6 +29,9 @@ import Testing
                 ]))
         #expect(value[member: "a"] == .string("x\u{E9}\u{1D11E}\n/"))
         #expect(value[member: "z"] == nil)
+        #expect(value[member: "a"]?.stringValue == "x\u{E9}\u{1D11E}\n/")
+        #expect(value[member: "b"]?.stringValue == nil)
+        #expect(value[member: "b"]?[member: "x"] == nil)  // not an object
         #expect(try parse(Array("\"é€😀\"".utf8)) == .string("é€😀"))  // raw UTF-8 of 2, 3 and 4 bytes
     }
 

@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import PaymentFlow
 import ReplCore
@@ -83,9 +84,10 @@ extension Shell {
                     .commandFailed,
                     "the status lookup answered \(response.status): \(shorten(redact(body), limit: 200))")
             }
-            let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-            let status = object?["paymentStatus"] as? String
-            let order = object?["orderNumber"] as? String
+            // EGWWire's strict parser: a reply with two paymentStatus members is not read as either.
+            let object = try? StrictJSONParser.parse(response.body)
+            let status = object?[member: "paymentStatus"]?.stringValue
+            let order = object?[member: "orderNumber"]?.stringValue
             if options.json {
                 console.out(
                     JSONValue.object([

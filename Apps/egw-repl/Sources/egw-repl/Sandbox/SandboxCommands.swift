@@ -1,4 +1,5 @@
 import CardValidation
+import EGWWire
 import Foundation
 import GatewaySandbox
 import PaymentFlow
@@ -71,19 +72,20 @@ extension Shell {
         case .some(.failure(let error)):
             throw ReplError(.commandFailed, "the merchant backend did not answer: \(error.message)")
         case .some(.success(let response)):
-            let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
-            let links = (object?["_links"] as? [String: Any])?["checkoutRedirect"] as? [String: Any]
+            // EGWWire's strict parser, as for every gateway reply: duplicate members refused.
+            let object = try? StrictJSONParser.parse(response.body)
+            let links = object?[member: "_links"]?[member: "checkoutRedirect"]
             guard response.status == 201 || response.status == 200,
-                let paymentId = object?["paymentId"] as? String,
-                let key = object?["verificationKey"] as? String
+                let paymentId = object?[member: "paymentId"]?.stringValue,
+                let key = object?[member: "verificationKey"]?.stringValue
             else {
                 let text = shorten(redact(String(decoding: response.body, as: UTF8.self)), limit: 200)
                 throw ReplError(.commandFailed, "the merchant backend answered \(response.status): \(text)")
             }
             return CurrentPayment(
-                paymentId: paymentId, verificationKey: key, checkoutURL: links?["href"] as? String,
-                returnURL: object?["shopRedirectUrl"] as? String, amount: amount, currency: currency,
-                orderNumber: object?["orderNumber"] as? String)
+                paymentId: paymentId, verificationKey: key, checkoutURL: links?[member: "href"]?.stringValue,
+                returnURL: object?[member: "shopRedirectUrl"]?.stringValue, amount: amount, currency: currency,
+                orderNumber: object?[member: "orderNumber"]?.stringValue)
         }
     }
 

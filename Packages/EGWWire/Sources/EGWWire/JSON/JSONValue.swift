@@ -14,6 +14,12 @@ public enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
 
+    /// The string when `self` is a string; nil for every other value.
+    public var stringValue: String? {
+        guard case .string(let text) = self else { return nil }
+        return text
+    }
+
     /// The value of member `name` when `self` is an object; nil otherwise or when there is no such member.
     public subscript(member name: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
