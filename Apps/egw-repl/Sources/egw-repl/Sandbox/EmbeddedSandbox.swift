@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import GatewaySandbox
 import JWE
@@ -79,15 +80,13 @@ enum EmbeddedSandbox {
     /// A private JWK reduced to `kty`, `n`, `e`, `d` and `kid` (RFC 7518 section 6.3.2
     /// lets the other private members be left out).
     static func withoutPrimes(_ jwk: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(jwk.utf8)) as? [String: Any] else {
-            return nil
+        guard case .object(let members)? = try? StrictJSONParser.parse(Array(jwk.utf8)) else { return nil }
+        let kept = members.compactMap { member in
+            ["kty", "n", "e", "d", "kid"].contains(member.name)
+                ? member.value.stringValue.map { (member.name, $0) } : nil
         }
-        let kept = object.filter { ["kty", "n", "e", "d", "kid"].contains($0.key) }
-        guard kept.count >= 4, let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys])
-        else {
-            return nil
-        }
-        return String(data: data, encoding: .utf8)
+        guard kept.count >= 4 else { return nil }
+        return JSONWriter.object(kept.sorted { $0.0 < $1.0 })
     }
 
     /// Writes `text` to `path` through a private temporary file and a rename.
