@@ -54,15 +54,15 @@ extension Shell {
         guard let url = URL(string: merchant + "/sandbox/payments") else {
             throw ReplError(.commandFailed, "merchant-base-url is not a usable URL")
         }
-        var body: [String: Any] = ["amount": amount, "currency": currency]
+        var members: [(String, JSONValue)] = [("amount", .number(amount)), ("currency", .string(currency))]
         if let orderNumber {
-            body["orderNumber"] = orderNumber
+            members.append(("orderNumber", .string(orderNumber)))
         }
-        let bytes = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        let bytes = Array(JSONValue.object(members).text.utf8)
         let request = HTTPRequest(
             method: "POST", url: url,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
-            body: Array(bytes), timeout: configuration.timeout)
+            body: bytes, timeout: configuration.timeout)
         let inbox = LookupInbox()
         CurlTransport(options: .init(requireHTTPS: configuration.environment == "live"))
             .send(request, completion: inbox.completion())
