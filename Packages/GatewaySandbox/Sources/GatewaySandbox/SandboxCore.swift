@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import EGWWire
 extension SandboxCore {
     /// `POST /acs/challenge` with form field `creq`: the issuer's page asking for the code.
     func acsChallengePage(_ request: HTTPRequest) -> HTTPResponse {

@@ -61,18 +61,8 @@ import Testing
     }
 }
 
-/// Form decoding (base64url moved to EGWWire, with its RFC 4648 vectors), checked against the
-/// WHATWG URL standard's application/x-www-form-urlencoded rules.
+/// HTML escaping of the sandbox's pages (form decoding and base64url moved to EGWWire, with their vectors).
 @Suite struct WireEncodingTests {
-    @Test func formDecoding() throws {
-        let pairs = try #require(
-            FormEncoding.decode(Array("choice=pay&method=click-to-pay&note=a+b%26c%3D&empty=".utf8)))
-        #expect(pairs.map(\.name) == ["choice", "method", "note", "empty"])
-        #expect(pairs.map(\.value) == ["pay", "click-to-pay", "a b&c=", ""])
-        #expect(FormEncoding.decode(Array("a=%zz".utf8)) == nil)
-        #expect(FormEncoding.decode(Array("a=%C3%28".utf8)) == nil)
-    }
-
     @Test func htmlEscaping() {
         #expect(HTML.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
     }

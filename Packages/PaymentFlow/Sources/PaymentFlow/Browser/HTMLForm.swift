@@ -166,35 +166,6 @@ public struct HTMLForm: Sendable, Equatable {
     }
 }
 
-/// `application/x-www-form-urlencoded` serialisation (WHATWG URL standard):
-/// UTF-8, `*-._` and alphanumerics kept, space as `+`, everything else `%XX`.
-enum FormURLEncoding {
-    static func encode(_ entries: [(name: String, value: String)]) -> String {
-        entries.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
-                UInt8(ascii: "."), UInt8(ascii: "_"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                result += "+"
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                result.unicodeScalars.append("%")
-                result.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                result.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
-            }
-        }
-        return result
-    }
-}
-
 /// What the browser needs to know about a page: its forms, markers and scripts.
 struct HTMLDocument {
     var title: String?

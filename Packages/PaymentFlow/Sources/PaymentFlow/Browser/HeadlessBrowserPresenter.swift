@@ -1,3 +1,4 @@
+internal import EGWWire
 import Foundation
 import Synchronization
 
@@ -96,7 +97,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
                 var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
                 let items = components.percentEncodedQueryItems
             else { return url }
-            let name = FormURLEncoding.escape(secretQueryItem)
+            let name = FormEncoding.escape(secretQueryItem)
             components.percentEncodedQueryItems = items.map { item in
                 item.name == name ? URLQueryItem(name: item.name, value: "%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2") : item
             }
@@ -185,7 +186,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         }
         let first: Navigation
         if let fields = page.formFields {
-            let body = FormURLEncoding.encode(fields.map { (name: $0.name, value: $0.value) })
+            let body = FormEncoding.encode(fields.map { (name: $0.name, value: $0.value) })
             first = Navigation(
                 method: "POST", url: page.url, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded",
                 redirects: 0)
@@ -468,7 +469,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         session id: UInt64
     ) {
         let entries = form.entries(pressing: button, overrides: overrides)
-        let encoded = FormURLEncoding.encode(entries)
+        let encoded = FormEncoding.encode(entries)
         let handsBack = PageRules.carriesChallengeResult(entries.map(\.name))
         if form.method == "POST" {
             navigate(

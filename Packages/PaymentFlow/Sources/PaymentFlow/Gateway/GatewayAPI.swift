@@ -525,12 +525,8 @@ enum GatewayAPI {
 
     // MARK: - Small helpers
 
-    /// Percent-encodes one path segment (everything but RFC 3986 unreserved characters).
-    static func pathSegment(_ text: String) -> String {
-        let unreserved = CharacterSet(
-            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
+    /// One path segment, percent-encoded (RFC 3986 unreserved characters kept).
+    static func pathSegment(_ text: String) -> String { PercentEncoding.pathSegment(text) }
 
     /// `base` + `path`, keeping the base's own path as a prefix.
     static func join(_ base: URL, _ path: String) -> URL? {

@@ -1,4 +1,5 @@
 import Foundation
+import EGWWire
 import Testing
 
 @testable import PaymentFlow
@@ -172,9 +173,9 @@ import Testing
         // WHATWG application/x-www-form-urlencoded: keep alphanumerics and *-._,
         // space as '+', UTF-8 bytes percent-encoded in upper-case hex
         // ('é' is C3 A9 in UTF-8; '~' is 0x7E).
-        #expect(FormURLEncoding.escape("a b&c=d/é") == "a+b%26c%3Dd%2F%C3%A9")
-        #expect(FormURLEncoding.escape("*-._~+") == "*-._%7E%2B")
-        #expect(FormURLEncoding.encode([("creq", "eyJ0=="), ("x", "")]) == "creq=eyJ0%3D%3D&x=")
+        #expect(FormEncoding.escape("a b&c=d/é") == "a+b%26c%3Dd%2F%C3%A9")
+        #expect(FormEncoding.escape("*-._~+") == "*-._%7E%2B")
+        #expect(FormEncoding.encode([("creq", "eyJ0=="), ("x", "")]) == "creq=eyJ0%3D%3D&x=")
     }
 
     @Test func entriesApplyButtonAndOverrides() {
