@@ -1,5 +1,5 @@
-import Foundation
 import EGWWire
+import Foundation
 import Testing
 
 @testable import PaymentFlow
