@@ -35,7 +35,7 @@ public enum JSONWriter {
                         hexDigits[value >> 8 & 0xF], hexDigits[value >> 4 & 0xF], hexDigits[value & 0xF],
                     ]
                 } else {
-                    output.append(contentsOf: UTF8.encode(scalar)!)
+                    output.append(contentsOf: scalar.utf8)
                 }
             }
         }

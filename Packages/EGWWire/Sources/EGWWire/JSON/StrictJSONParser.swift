@@ -469,7 +469,7 @@ extension JSONValue {
 /// Collects a string's UTF-8 for ``StrictJSONParser/parse(_:maximumDepth:wipe:)-([UInt8],_,_)``.
 private struct UTF8Scratch: JSONScalarSink {
     var bytes: [UInt8] = []
-    mutating func append(_ scalar: Unicode.Scalar) { bytes.append(contentsOf: UTF8.encode(scalar)!) }
+    mutating func append(_ scalar: Unicode.Scalar) { bytes.append(contentsOf: scalar.utf8) }
 }
 
 /// Checks a string and keeps nothing of it.
