@@ -504,12 +504,3 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         return String(decoding: response.body, as: UTF8.self)
     }
 }
-
-/// Lets exactly one of several callers through (the script's first answer).
-private final class AnswerFlag: Sendable {
-    private let claimed = Atomic(false)
-
-    func claim() -> Bool {
-        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-    }
-}

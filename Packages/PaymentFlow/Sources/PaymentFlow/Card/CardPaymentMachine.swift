@@ -113,8 +113,6 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
     }
 
-    var isFinished: Bool { state == .finished }
-
     /// The card-session id once one exists (for the result of any terminal path).
     var sessionId: String? {
         switch state {

@@ -178,7 +178,7 @@ final class FlowRun: @unchecked Sendable {
         let paymentId = context.endpoints.paymentId
         let verificationKey = context.endpoints.verificationKey
         let redactor = logger.redactor
-        let answered = OnceFlag()
+        let answered = AnswerFlag()
         context.configuration.callbackQueue.async {
             resolver.resolveStatus(paymentId: paymentId, verificationKey: verificationKey) {
                 [weak self] status, orderNumber, error in
@@ -289,8 +289,8 @@ final class PageHandler: PageEventHandler {
     func pageWasClosedByBuyer() { run?.pageEvent(.pageClosed(pageId: pageId)) }
 }
 
-/// Lets exactly one caller through.
-final class OnceFlag: Sendable {
+/// Lets exactly one of several callers through (a host callback's first answer).
+final class AnswerFlag: Sendable {
     private let claimed = Atomic(false)
 
     func claim() -> Bool {

@@ -365,22 +365,18 @@ enum GatewayAPI {
     /// anything else (5xx, `PAYMENT_ALREADY_PROCESSED`, `IDEMPOTENCY_KEY_REUSED`, an unknown code or no JSON)
     /// leaves the step in doubt.
     private static func classifyRefusal(_ call: GatewayCall, _ response: HTTPResponse, source: String) -> SessionReply {
-        let failure = httpFailure(response, source: source, idempotent: call.isIdempotent)
-        switch (response.status, errorBody(response)?.code) {
-        case (422, "UNKNOWN_KEY") where isCreate(call):
-            return .unknownKey
-        case (409, "REQUEST_IN_PROGRESS"):
-            return .inProgress(failure)
-        case (409, "CHALLENGE_NOT_COMPLETED"):
+        let body = errorBody(response)
+        let row = errorRow(status: response.status, gatewayCode: body?.code, idempotent: call.isIdempotent)
+        let failure = httpFailure(response, body: body, code: row.code, source: source)
+        switch row.meaning {
+        case .unknownKey where isCreate(call): return .unknownKey
+        case .inProgress: return .inProgress(failure)
+        case .challengeNotCompleted:
             if case .challengeResult = call { return .challengeNotCompleted }
             return .doubtful(failure, resendable: false)
-        case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
-            (404, "SESSION_NOT_FOUND"), (422, "CARD_BRAND_NOT_ACCEPTED"), (422, "DECRYPTION_FAILED"):
-            return .refused(failure)
-        case (409, "PAYMENT_ALREADY_PROCESSED"), (422, "IDEMPOTENCY_KEY_REUSED"):
-            return .doubtful(failure, resendable: false)
-        default:
-            return .doubtful(failure, resendable: true)
+        case .nothingDone: return .refused(failure)
+        case .mayHaveActed(let resendable): return .doubtful(failure, resendable: resendable)
+        case .unknownKey: return .doubtful(failure, resendable: true)
         }
     }
 
@@ -405,30 +401,54 @@ enum GatewayAPI {
 
     // MARK: - Errors (the table of GATEWAY.md)
 
+    /// What a row of GATEWAY.md's error table says about the request.
+    enum ErrorMeaning: Equatable {
+        /// The gateway's code says the request changed nothing.
+        case nothingDone
+        /// The gateway may have acted; `resendable`: the same step with the same key can bring its answer.
+        case mayHaveActed(resendable: Bool)
+        /// `409 REQUEST_IN_PROGRESS`.
+        case inProgress
+        /// `409 CHALLENGE_NOT_COMPLETED`.
+        case challengeNotCompleted
+        /// `422 UNKNOWN_KEY`.
+        case unknownKey
+    }
+
+    /// GATEWAY.md's error table, in one place: the SDK code of a non-2xx answer and what it says.
+    static func errorRow(
+        status: Int, gatewayCode: String?, idempotent: Bool
+    ) -> (code: PaymentError.Code, meaning: ErrorMeaning) {
+        switch (status, gatewayCode) {
+        case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
+            (404, "SESSION_NOT_FOUND"):
+            return (.invalidRequest, .nothingDone)
+        case (409, "PAYMENT_ALREADY_PROCESSED"): return (.cardSessionFailed, .mayHaveActed(resendable: false))
+        case (409, "REQUEST_IN_PROGRESS"): return (.cardSessionFailed, .inProgress)
+        case (409, "CHALLENGE_NOT_COMPLETED"): return (.invalidResponse, .challengeNotCompleted)
+        case (422, "IDEMPOTENCY_KEY_REUSED"): return (.invalidResponse, .mayHaveActed(resendable: false))
+        case (422, "CARD_BRAND_NOT_ACCEPTED"): return (.cardBrandNotAccepted, .nothingDone)
+        case (422, "UNKNOWN_KEY"): return (.encryptionKeyUnavailable, .unknownKey)
+        case (422, "DECRYPTION_FAILED"): return (.encryptionFailed, .nothingDone)
+        case (500...599, _):
+            return (idempotent ? .networkError : .cardSessionFailed, .mayHaveActed(resendable: true))
+        default: return (.invalidResponse, .mayHaveActed(resendable: true))
+        }
+    }
+
     /// A non-2xx response as an SDK error.
     static func httpFailure(_ response: HTTPResponse, source: String, idempotent: Bool) -> FlowError {
         let body = errorBody(response)
+        let row = errorRow(status: response.status, gatewayCode: body?.code, idempotent: idempotent)
+        return httpFailure(response, body: body, code: row.code, source: source)
+    }
+
+    private static func httpFailure(
+        _ response: HTTPResponse, body: (code: String, message: String)?, code: PaymentError.Code, source: String
+    ) -> FlowError {
         let message = body.map { Redactor().scrubForeign($0.message) }
         let detail = [body?.code, message].compactMap { $0 }.joined(separator: ": ")
         let reason = "HTTP \(response.status)" + (detail.isEmpty ? "" : " \(detail)")
-        let code: PaymentError.Code
-        switch (response.status, body?.code) {
-        case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
-            (404, "SESSION_NOT_FOUND"):
-            code = .invalidRequest
-        case (409, "PAYMENT_ALREADY_PROCESSED"), (409, "REQUEST_IN_PROGRESS"):
-            code = .cardSessionFailed
-        case (422, "CARD_BRAND_NOT_ACCEPTED"):
-            code = .cardBrandNotAccepted
-        case (422, "UNKNOWN_KEY"):
-            code = .encryptionKeyUnavailable
-        case (422, "DECRYPTION_FAILED"):
-            code = .encryptionFailed
-        case (500...599, _):
-            code = idempotent ? .networkError : .cardSessionFailed
-        default:
-            code = .invalidResponse
-        }
         return FlowError(code, reason, source: source, httpStatus: response.status, gatewayCode: body?.code)
     }
 

@@ -89,8 +89,6 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         }
     }
 
-    var isFinished: Bool { state == .finished }
-
     var sessionId: String? { nil }
 
     /// Feeds one event: the only entry point.
