@@ -56,7 +56,6 @@ import Testing
         var pageEnded = false
         var notificationReached = false
         var gate: UInt64?
-        var operation: String?
     }
 
     /// One explored configuration.
@@ -119,13 +118,10 @@ import Testing
             switch effect {
             case .send(let token, let call):
                 node.pendingCall = (token, call)
-                node.world.operation = "\(call)"
             case .askResolver(let token):
                 node.pendingOther = (token, "resolver")
-                node.world.operation = "resolver"
             case .encrypt(let token, _, _):
                 node.pendingOther = (token, "encrypt")
-                node.world.operation = "encrypt"
             case .present(let id, _):
                 node.world.presenting = id
             case .dismiss(let id):
@@ -254,62 +250,34 @@ import Testing
         if let (token, call) = node.pendingCall {
             var base = node
             base.pendingCall = nil
-            base.world.operation = nil
+            /// The answer, and (within the fault budget) the failure instead.
+            func answer(_ ok: FlowEvent, _ okLabel: String, orFail failed: FlowEvent, _ failLabel: String) {
+                steps.append(feed(base, .answered(token: token, ok), okLabel))
+                guard canFault else { return }
+                steps.append(feed(base, .answered(token: token, failed), failLabel) { $0.faults += 1 })
+            }
+            let down = FlowError(.networkError, "x")
             switch call {
             case .keySet:
-                steps.append(feed(base, .answered(token: token, .keyFetched(.success(key))), "key ok"))
-                if canFault {
-                    steps.append(
-                        feed(
-                            base, .answered(token: token, .keyFetched(.failure(FlowError(.networkError, "x")))),
-                            "key fails"
-                        ) {
-                            $0.faults += 1
-                        })
-                }
+                answer(.keyFetched(.success(key)), "key ok", orFail: .keyFetched(.failure(down)), "key fails")
             case .statusLookup:
-                let status = world.status
-                steps.append(
-                    feed(
-                        base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))),
-                        "status \(status)"))
-                if canFault {
-                    steps.append(
-                        feed(
-                            base, .answered(token: token, .statusResolved(.failure(FlowError(.networkError, "x")))),
-                            "lookup fails"
-                        ) {
-                            $0.faults += 1
-                        })
-                }
+                answer(
+                    .statusResolved(.success(.init(paymentStatus: world.status))), "status \(world.status)",
+                    orFail: .statusResolved(.failure(down)), "lookup fails")
             case .readSession:
                 var w = world
-                let reply = realAnswer(call, scenario, &w)
-                steps.append(feed(base, .answered(token: token, .sessionAnswered(call, reply)), "read ok"))
-                if canFault {
-                    steps.append(
-                        feed(
-                            base,
-                            .answered(
-                                token: token,
-                                .sessionAnswered(call, .doubtful(FlowError(.networkError, "x"), resendable: true))),
-                            "read fails"
-                        ) {
-                            $0.faults += 1
-                        })
-                }
+                answer(
+                    .sessionAnswered(call, realAnswer(call, scenario, &w)), "read ok",
+                    orFail: .sessionAnswered(call, .doubtful(down, resendable: true)), "read fails")
             case .createSession, .authenticate, .challengeResult:
-                for answer in Answer.allCases where canFault || !answer.isFault {
+                for kind in Answer.allCases where canFault || !kind.isFault {
                     var next = base
-                    if answer.isFault { next.world.faults += 1 }
-                    var reply: SessionReply
-                    if answer.applies {
-                        reply = realAnswer(call, scenario, &next.world)
-                    } else {
-                        reply = .refused(FlowError(.invalidRequest, "400"))
-                    }
-                    switch answer {
-                    case .ok: break
+                    if kind.isFault { next.world.faults += 1 }
+                    // A fault after the gateway applied the step changes the gateway all the same.
+                    if kind.applies, kind != .ok { _ = realAnswer(call, scenario, &next.world) }
+                    let reply: SessionReply
+                    switch kind {
+                    case .ok: reply = realAnswer(call, scenario, &next.world)
                     case .refused: reply = .refused(FlowError(.invalidRequest, "400"))
                     case .lostApplied, .lostNotApplied:
                         reply = .doubtful(FlowError(.networkError, "reset"), resendable: true)
@@ -318,8 +286,7 @@ import Testing
                     case .malformedApplied: reply = .doubtful(FlowError(.invalidResponse, "bad"), resendable: true)
                     case .unreachable: reply = .unreachable(FlowError(.networkError, "refused"))
                     }
-                    steps.append(
-                        feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(answer)"))
+                    steps.append(feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(kind)"))
                 }
             }
             // The watchdog fires first (the request may or may not have been applied).
@@ -335,7 +302,6 @@ import Testing
         if let (token, kind) = node.pendingOther {
             var base = node
             base.pendingOther = nil
-            base.world.operation = nil
             if kind == "encrypt" {
                 steps.append(feed(base, .answered(token: token, .encrypted(.success("jwe"))), "encrypted"))
             } else {
