@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../../Packages/GatewaySandbox"),
         .package(path: "../../Packages/JWE"),
         .package(path: "../../Packages/PaymentFlow"),
+        .package(path: "../../Packages/HeadlessBrowser"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -27,9 +28,14 @@ let package = Package(
         .target(name: "CEditLineShim", dependencies: ["CEditLine"]),
         // The interpreter as a pure function of input lines: tokenizer, command table,
         // parser, errors with positions, completion, history policy, option parsing.
-        // CardValidation (Foundation only) gives it the SDK's one card-number redaction rule.
+        // CardValidation (Foundation only) gives it the SDK's one card-number redaction rule;
+        // HeadlessBrowser the one `HostedChoice` the `buyer hosted` command names.
         .target(
-            name: "ReplCore", dependencies: [.product(name: "CardValidation", package: "CardValidation")],
+            name: "ReplCore",
+            dependencies: [
+                .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+            ],
             path: "Sources/ReplCore"),
         .executableTarget(
             name: "egw-repl",
@@ -40,6 +46,7 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ]
         ),
         .testTarget(name: "ReplCoreTests", dependencies: ["ReplCore"]),

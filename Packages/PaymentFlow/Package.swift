@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// PaymentFlow: the SDK integrators ship. GatewaySandbox is used by the tests and
-// the benchmark only; the library itself links EGWWire, CardValidation, StatusMapping,
-// JWE and the system libcurl.
+// PaymentFlow: the SDK integrators ship. GatewaySandbox and HeadlessBrowser are used by
+// the tests and the benchmark only; the library itself links EGWWire, CardValidation,
+// StatusMapping, JWE and the system libcurl. HeadlessBrowser depends on this package's
+// library in turn: a package-level cycle SwiftPM accepts, as no target depends on itself
+// (PaymentFlow <- HeadlessBrowser <- PaymentFlowTests, PaymentFlowBench).
 let package = Package(
     name: "PaymentFlow",
     products: [
@@ -15,6 +17,7 @@ let package = Package(
         .package(path: "../CardValidation"),
         .package(path: "../JWE"),
         .package(path: "../GatewaySandbox"),
+        .package(path: "../HeadlessBrowser"),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +42,7 @@ let package = Package(
             dependencies: [
                 "PaymentFlow",
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
@@ -48,6 +52,7 @@ let package = Package(
                 "PaymentFlow",
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),

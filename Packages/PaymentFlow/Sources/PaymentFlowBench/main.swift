@@ -12,6 +12,7 @@
 import Dispatch
 import Foundation
 import GatewaySandbox
+import HeadlessBrowser
 import JWE
 @_spi(Diagnostics) import PaymentFlow
 import Synchronization

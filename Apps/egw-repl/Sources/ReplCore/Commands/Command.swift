@@ -1,3 +1,5 @@
+import HeadlessBrowser
+
 /// A parsed, validated command: what the shell will run.
 ///
 /// Produced by ``CommandParser`` from one input line; carries values already
@@ -35,7 +37,7 @@ public enum Command: Equatable, Sendable {
     /// `card clear`.
     case cardClear
     /// `buyer hosted pay|decline|cancel|abandon|pending`.
-    case buyerHosted(BuyerHostedChoice)
+    case buyerHosted(HostedChoice)
     /// `buyer challenge CODE`.
     case buyerChallenge(code: String)
     /// `buyer close`.
@@ -84,20 +86,6 @@ public enum Command: Equatable, Sendable {
         default: false
         }
     }
-}
-
-/// What the buyer does on the hosted checkout page.
-public enum BuyerHostedChoice: String, Sendable, CaseIterable {
-    /// Pays: status `SETTLED`.
-    case pay
-    /// Declines: status `FAILED`.
-    case decline
-    /// Cancels: status `CANCELLED`.
-    case cancel
-    /// Abandons: status `ABANDONED`.
-    case abandon
-    /// Leaves the payment pending: status `SENT_FOR_PROCESSING`.
-    case pending
 }
 
 /// The settings `config set` changes.

@@ -1,3 +1,5 @@
+import HeadlessBrowser
+
 /// A line matched against the command table, before it becomes a ``Command``.
 public struct Invocation: Equatable, Sendable {
     /// The command path (`["card", "number"]`), canonical lower case.
@@ -278,7 +280,7 @@ public struct CommandParser: Sendable {
         case ["card", "clear"]:
             return .cardClear
         case ["buyer", "hosted"]:
-            guard let choice = text("CHOICE").flatMap(BuyerHostedChoice.init(rawValue:)) else {
+            guard let choice = text("CHOICE").flatMap(HostedChoice.init(rawValue:)) else {
                 throw ReplError(.missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
             }
             return .buyerHosted(choice)

@@ -1,3 +1,5 @@
+import HeadlessBrowser
+
 /// The REPL's vocabulary: every command, sub-command, argument and flag, with
 /// its help text. ``CommandParser``, `help` and ``Completer`` all read it.
 public struct CommandTable: Sendable {
@@ -130,7 +132,7 @@ public struct CommandTable: Sendable {
             subcommands: [
                 CommandSpec(
                     "hosted", "On the hosted checkout page: pay, decline, cancel, abandon or leave pending",
-                    arguments: [ArgumentSpec("CHOICE", .choices(BuyerHostedChoice.allCases.map(\.rawValue)))]),
+                    arguments: [ArgumentSpec("CHOICE", .choices(HostedChoice.allCases.map(\.rawValue)))]),
                 CommandSpec(
                     "challenge", "On the 3-D Secure challenge page: enter this code (1234 passes)",
                     arguments: [ArgumentSpec("CODE", secret: true)]),

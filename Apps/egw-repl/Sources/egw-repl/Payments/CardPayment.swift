@@ -1,4 +1,5 @@
 import CardValidation
+import HeadlessBrowser
 import PaymentFlow
 import ReplCore
 

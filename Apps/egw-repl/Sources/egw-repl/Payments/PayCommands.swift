@@ -1,5 +1,6 @@
 import CardValidation
 import Foundation
+import HeadlessBrowser
 import PaymentFlow
 import ReplCore
 
@@ -499,7 +500,7 @@ extension Shell {
         let step = buyerSteps.remove(at: index)
         switch step {
         case .close: return .close
-        case .hosted(let choice): return .hosted(HostedChoice(rawValue: choice.rawValue) ?? .cancel)
+        case .hosted(let choice): return .hosted(choice)
         case .challenge(let code): return .challenge(code: code)
         }
     }

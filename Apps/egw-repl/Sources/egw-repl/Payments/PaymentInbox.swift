@@ -1,3 +1,4 @@
+import HeadlessBrowser
 import PaymentFlow
 import Synchronization
 

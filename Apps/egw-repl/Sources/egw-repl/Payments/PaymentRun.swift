@@ -1,3 +1,4 @@
+import HeadlessBrowser
 import PaymentFlow
 
 /// The payment in progress: its kit, its inbox, and what it waits for.

@@ -1,3 +1,4 @@
+import HeadlessBrowser
 import ReplCore
 
 /// The gateway URLs and settings the shell pays with (`config`).
@@ -59,7 +60,7 @@ struct CurrentPayment: Equatable {
 
 /// One scripted buyer action (`buyer ...`).
 enum BuyerStep: Equatable, CustomStringConvertible {
-    case hosted(BuyerHostedChoice)
+    case hosted(HostedChoice)
     case challenge(code: String)
     case close
 

@@ -73,15 +73,7 @@ struct FlowDependencies: Sendable {
         let clock = FlowClock.live
         let transport =
             base
-            ?? CurlTransport(
-                options: CurlTransport.Options(
-                    connectTimeout: min(10, configuration.requestTimeout),
-                    defaultTimeout: configuration.requestTimeout,
-                    requireHTTPS: !configuration.environment.allowsPlainHTTP,
-                    pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
-                    userAgent: GatewayAPI.userAgent,
-                    trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
-                    usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment))
+            ?? CurlTransport(configuration: configuration)
         let grace: TimeInterval = 5
         // One deadline per operation: the retries of a read stop where the run's watchdog would fire.
         let policy = RetryPolicy(

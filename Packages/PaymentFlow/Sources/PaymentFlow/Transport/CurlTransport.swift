@@ -92,6 +92,24 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
         self.options = options
     }
 
+    /// The transport a ``PaymentKit`` with `configuration` uses for its own requests: the same
+    /// ``TransportSecurity`` (pins, certificate authorities, proxy environment), `https` required
+    /// outside `.sandbox`, ``Configuration/requestTimeout`` as the default total time (connect at
+    /// most 10 s of it), and the SDK's `User-Agent`. A presenter that loads the pages itself (the
+    /// HeadlessBrowser package) passes it so pages are fetched as securely as the API calls. It does
+    /// not retry: the kit wraps its own idempotent reads in retries, a page load is not retried.
+    public init(configuration: Configuration) {
+        self.init(
+            options: Options(
+                connectTimeout: min(10, configuration.requestTimeout),
+                defaultTimeout: configuration.requestTimeout,
+                requireHTTPS: !configuration.environment.allowsPlainHTTP,
+                pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
+                userAgent: GatewayAPI.userAgent,
+                trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
+                usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment))
+    }
+
     /// Sends `request` on a worker thread; see the type's documentation for
     /// the guarantees. Failures are `TransportError`s: `.invalidURL` (not
     /// http/https, no host, bad method or header), `.insecureScheme`,

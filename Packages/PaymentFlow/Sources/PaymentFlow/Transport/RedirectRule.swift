@@ -1,13 +1,14 @@
 import Foundation
 
 /// How a request changes when a 3xx response sends it elsewhere; shared by
-/// `CurlTransport` (when `followRedirects` is set) and the headless browser.
+/// `CurlTransport` (when `followRedirects` is set) and presenters that follow
+/// redirects one hop at a time themselves (the HeadlessBrowser package).
 ///
 /// Browser rules (RFC 9110 section 15.4 and the Fetch standard): 303 turns
 /// anything but HEAD into a body-less GET; 301 and 302 turn a POST into a GET;
 /// 307 and 308 keep the method and body. Headers that name a credential are
 /// dropped when the redirect leaves the origin.
-enum RedirectRule {
+public enum RedirectRule {
     /// The statuses that redirect when they carry a `Location`.
     static let statuses: Set<Int> = [301, 302, 303, 307, 308]
 
@@ -20,16 +21,17 @@ enum RedirectRule {
     ]
 
     /// The target of a redirect, or `nil` when `status` does not redirect or
-    /// `location` is missing or unusable.
-    static func target(status: Int, location: String?, base: URL) -> URL? {
+    /// `location` is missing or unusable. A relative `location` resolves against `base`.
+    /// A pure function: safe from any thread.
+    public static func target(status: Int, location: String?, base: URL) -> URL? {
         guard statuses.contains(status), let location, !location.isEmpty else { return nil }
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else { return nil }
         return resolved
     }
 
-    /// The method and body the next hop uses.
-    static func nextMethod(status: Int, method: String, body: [UInt8]?) -> (method: String, body: [UInt8]?) {
+    /// The method and body the next hop uses after a redirect with `status`. A pure function.
+    public static func nextMethod(status: Int, method: String, body: [UInt8]?) -> (method: String, body: [UInt8]?) {
         switch status {
         case 303:
             return method == "HEAD" ? ("HEAD", nil) : ("GET", nil)

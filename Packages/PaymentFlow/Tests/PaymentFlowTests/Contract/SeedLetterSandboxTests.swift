@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GatewaySandbox
+import HeadlessBrowser
 import PaymentFlow
 import Synchronization
 import XCTest

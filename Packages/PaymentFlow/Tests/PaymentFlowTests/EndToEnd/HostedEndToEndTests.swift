@@ -1,5 +1,6 @@
 import Foundation
 import GatewaySandbox
+import HeadlessBrowser
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import EGWWire
 import Foundation
 import GatewaySandbox
+import HeadlessBrowser
 import Synchronization
 import XCTest
 

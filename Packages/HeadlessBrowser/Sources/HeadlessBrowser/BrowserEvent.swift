@@ -1,4 +1,5 @@
 import Foundation
+import PaymentFlow
 
 /// What the headless browser did, for observers (the REPL prints these).
 ///

@@ -2,9 +2,10 @@
 import Foundation
 import GatewaySandbox
 import JWE
+import PaymentFlow
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// The headless browser over libcurl against the real sandbox pages: the
 /// hosted checkout and the issuer's challenge, as a buyer would drive them.

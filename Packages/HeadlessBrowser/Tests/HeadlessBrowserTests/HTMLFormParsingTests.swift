@@ -1,8 +1,9 @@
 import EGWWire
 import Foundation
+import PaymentFlow
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// The tolerant form parser on hand-written pages. Expected values are read
 /// off the HTML by hand (and, for URL resolution, RFC 3986 section 5.4).

@@ -1,4 +1,5 @@
 import Foundation
+import PaymentFlow
 
 /// The cookies of one presented page, after RFC 6265 in its simplest useful
 /// form: `name=value` with `Path`, `Domain`, `Secure` and `Max-Age`.

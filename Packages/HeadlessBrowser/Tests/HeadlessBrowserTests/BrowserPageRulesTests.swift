@@ -1,7 +1,8 @@
 import Foundation
+import PaymentFlow
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// The rules the browser reads unmarked pages by (`PageRules`), on
 /// hand-written pages, without a network. Expected values are read off each

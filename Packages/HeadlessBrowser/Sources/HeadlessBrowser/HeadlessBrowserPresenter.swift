@@ -1,5 +1,6 @@
 internal import EGWWire
 import Foundation
+import PaymentFlow
 import Synchronization
 
 /// A `PaymentPresenter` with no screen: a small browser that really loads the
@@ -502,5 +503,14 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             return String(response.body.map { Character(Unicode.Scalar($0)) })
         }
         return String(decoding: response.body, as: UTF8.self)
+    }
+}
+
+/// Lets the first of several answers through (a navigation decision, a buyer script's `respond`).
+private final class AnswerFlag: Sendable {
+    private let claimed = Atomic(false)
+
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import PaymentFlow
 import Synchronization
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// An append-only log that tests can await conditions on (no sleeping:
 /// a waiter resumes when an append makes its condition true).

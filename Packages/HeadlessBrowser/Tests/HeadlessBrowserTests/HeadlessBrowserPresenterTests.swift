@@ -1,8 +1,9 @@
 import Foundation
+import PaymentFlow
 import Synchronization
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// The headless browser driven over a fake transport: every step awaits an
 /// event, never the clock.

@@ -1,7 +1,8 @@
 import Foundation
+import PaymentFlow
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// The headless browser over libcurl on pages shaped like other gateways'
 /// and issuers' plain HTML: no `egw-page` markers, their own field names and

@@ -1,7 +1,8 @@
 import Foundation
+import PaymentFlow
 import Testing
 
-@testable import PaymentFlow
+@testable import HeadlessBrowser
 
 /// Cookie storage and matching; expectations from RFC 6265 sections 5.1.3
 /// (domain-match), 5.1.4 (paths) and 5.4 (the Cookie header).

@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// HeadlessBrowser: a scripted buyer for PaymentFlow's pages, with no screen. It
+// loads pages through PaymentFlow's public transport (libcurl, the kit's
+// transport security), follows redirects, keeps cookies and submits forms.
+// It uses only PaymentFlow's public presenter and transport API.
+//
+// PaymentFlow's end-to-end tests depend on this package in turn (a package-level
+// cycle SwiftPM accepts since there is no cycle between targets:
+// HeadlessBrowser -> PaymentFlow, PaymentFlowTests -> HeadlessBrowser).
+let package = Package(
+    name: "HeadlessBrowser",
+    products: [
+        .library(name: "HeadlessBrowser", targets: ["HeadlessBrowser"])
+    ],
+    dependencies: [
+        .package(path: "../EGWWire"),
+        .package(path: "../PaymentFlow"),
+        .package(path: "../GatewaySandbox"),
+        .package(path: "../JWE"),
+    ],
+    targets: [
+        .target(
+            name: "HeadlessBrowser",
+            dependencies: [
+                .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+            ]
+        ),
+        .testTarget(
+            name: "HeadlessBrowserTests",
+            dependencies: [
+                "HeadlessBrowser",
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "JWE", package: "JWE"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
