@@ -12,7 +12,10 @@ import PackageDescription
 let package = Package(
     name: "HeadlessBrowser",
     products: [
-        .library(name: "HeadlessBrowser", targets: ["HeadlessBrowser"])
+        .library(name: "HeadlessBrowser", targets: ["HeadlessBrowser"]),
+        // Test support, not for apps: a raw-socket HTTP server that can misbehave on purpose,
+        // shared by these tests and PaymentFlow's transport tests (one copy).
+        .library(name: "LoopbackTestServer", targets: ["LoopbackTestServer"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
@@ -28,10 +31,15 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
             ]
         ),
+        .target(
+            name: "LoopbackTestServer",
+            dependencies: [.product(name: "PaymentFlow", package: "PaymentFlow")],
+            path: "Tests/LoopbackTestServer"
+        ),
         .testTarget(
             name: "HeadlessBrowserTests",
             dependencies: [
-                "HeadlessBrowser",
+                "HeadlessBrowser", "LoopbackTestServer",
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),

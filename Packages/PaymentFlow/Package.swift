@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "LoopbackTestServer", package: "HeadlessBrowser"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),

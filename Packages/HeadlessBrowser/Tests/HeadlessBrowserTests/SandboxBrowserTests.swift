@@ -2,6 +2,7 @@
 import Foundation
 import GatewaySandbox
 import JWE
+import LoopbackTestServer
 import PaymentFlow
 import Testing
 

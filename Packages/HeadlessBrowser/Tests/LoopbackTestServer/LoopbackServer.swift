@@ -10,25 +10,35 @@ import Glibc
 /// tests: Glibc sockets, one thread per connection, `Connection: close`.
 /// It can misbehave on purpose (hang, close early, stream forever), which a
 /// real server library would not let us do.
-final class LoopbackServer: Sendable {
+///
+/// Test support only (the `LoopbackTestServer` product): the one copy that
+/// PaymentFlow's transport tests and HeadlessBrowser's plain-page tests share.
+public final class LoopbackServer: Sendable {
     /// One request as the server parsed it.
-    struct Request: Sendable {
-        var method: String
-        var target: String
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
+    public struct Request: Sendable {
+        /// `GET`, `POST`, ...
+        public var method: String
+        /// The request target as sent: path and query.
+        public var target: String
+        /// The headers in the order received.
+        public var headers: [(name: String, value: String)]
+        /// The body bytes (`Content-Length` of them).
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        /// The first header named `name` (any case).
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
-        func headers(named name: String) -> [String] {
+        /// Every header named `name` (any case), in order.
+        public func headers(named name: String) -> [String] {
             headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
         }
-        var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+        /// The target without its query.
+        public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
     }
 
     /// What the server does with a request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// Writes these bytes, then closes.
         case bytes([UInt8])
         /// Reads the request and never answers (the connection stays open until `stop`).
@@ -40,14 +50,15 @@ final class LoopbackServer: Sendable {
         case stream(head: [UInt8], chunk: [UInt8], limit: Int)
 
         /// A complete HTTP/1.1 response with `Content-Length` and `Connection: close`.
-        static func http(_ status: Int, _ headers: [(String, String)] = [], body: [UInt8] = []) -> Reply {
+        public static func http(_ status: Int, _ headers: [(String, String)] = [], body: [UInt8] = []) -> Reply {
             var text = "HTTP/1.1 \(status) Status\r\n"
             for (name, value) in headers { text += "\(name): \(value)\r\n" }
             text += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             return .bytes(Array(text.utf8) + body)
         }
 
-        static func html(_ status: Int = 200, _ headers: [(String, String)] = [], _ page: String) -> Reply {
+        /// A complete HTML response (`text/html; charset=utf-8`).
+        public static func html(_ status: Int = 200, _ headers: [(String, String)] = [], _ page: String) -> Reply {
             http(status, [("Content-Type", "text/html; charset=utf-8")] + headers, body: Array(page.utf8))
         }
     }
@@ -59,13 +70,14 @@ final class LoopbackServer: Sendable {
         var stopped = false
     }
 
-    let port: UInt16
+    /// The port it listens on, on 127.0.0.1.
+    public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     private let state = Mutex(State())
 
     /// Starts listening on an ephemeral port of 127.0.0.1.
-    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    public init(handler: @escaping @Sendable (Request) -> Reply) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -99,18 +111,19 @@ final class LoopbackServer: Sendable {
     }
 
     /// The base URL, e.g. `http://127.0.0.1:4711`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    /// `http://127.0.0.1:port` + `path`.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Every request received so far, in arrival order.
-    var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { state.withLock { $0.requests } }
 
     /// Connections accepted so far.
-    var connectionCount: Int { state.withLock { $0.connections } }
+    public var connectionCount: Int { state.withLock { $0.connections } }
 
     /// Stops accepting and closes every open connection. Idempotent.
-    func stop() {
+    public func stop() {
         let sockets: Set<Int32>? = state.withLock { state in
             guard !state.stopped else { return nil }
             state.stopped = true
@@ -264,7 +277,7 @@ final class LoopbackServer: Sendable {
     }
 
     /// A port on 127.0.0.1 that nothing listens on (bound, then released).
-    static func closedPort() throws -> UInt16 {
+    public static func closedPort() throws -> UInt16 {
         let server = try LoopbackServer { _ in .close }
         let port = server.port
         server.stop()
@@ -273,7 +286,9 @@ final class LoopbackServer: Sendable {
 }
 
 /// Sends `request` and waits for the single completion.
-func send(_ request: HTTPRequest, over transport: some HTTPTransport) async -> Result<HTTPResponse, TransportError> {
+public func send(
+    _ request: HTTPRequest, over transport: some HTTPTransport
+) async -> Result<HTTPResponse, TransportError> {
     await withCheckedContinuation { continuation in
         transport.send(request) { continuation.resume(returning: $0) }
     }
