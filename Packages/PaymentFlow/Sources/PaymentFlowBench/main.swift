@@ -65,30 +65,32 @@ final class Split: Sendable {
 }
 let split = Split()
 
-func configuration(observed: Bool) -> PaymentFlow.Configuration {
+func configuration() -> PaymentFlow.Configuration {
     var configuration = PaymentFlow.Configuration(
         apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
         checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
     configuration.callbackQueue = callbacks
     configuration.requestTimeout = 10
-    if observed {
-        configuration.observer = { event in
-            switch event {
-            case .cardEncrypted(_, let duration): split.encryption.withLock { $0 += duration }
-            case .http(let exchange):
-                split.server.withLock { $0 += exchange.duration }
-                split.exchanges.withLock { $0 += 1 }
-            default: break
-            }
-        }
-    }
     return configuration
 }
+
+/// The timed round's payments feed `split`.
+let observing = PaymentOptions(observer: { event in
+    switch event {
+    case .cardEncrypted(_, let duration): split.encryption.withLock { $0 += duration }
+    case .http(let exchange):
+        split.server.withLock { $0 += exchange.duration }
+        split.exchanges.withLock { $0 += 1 }
+    default: break
+    }
+})
 
 let presenter = HeadlessBrowserPresenter(script: .answering(hosted: .pay, challengeCode: "1234"))
 
 @discardableResult
-func payCard(_ kit: PaymentKit, number: String = "4111111111111111") -> PaymentResult {
+func payCard(
+    _ kit: PaymentKit, number: String = "4111111111111111", options: PaymentOptions = PaymentOptions()
+) -> PaymentResult {
     let payment = sandbox.createPayment()
     let card = CardInput(
         cardholderName: "Bench", cardNumber: number, expiryMonth: "12", expiryYear: "35", securityCode: "123")
@@ -96,7 +98,7 @@ func payCard(_ kit: PaymentKit, number: String = "4111111111111111") -> PaymentR
     let box = Mutex<PaymentResult?>(nil)
     kit.startCardPayment(
         CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey), card: card,
-        from: presenter
+        from: presenter, options: options
     ) { result in
         box.withLock { $0 = result }
         done.signal()
@@ -209,12 +211,12 @@ let baselinePayment = baselineWire + baselineEncryption
 
 // MARK: - Frictionless card payments per second
 
-let kit = PaymentKit(configuration: configuration(observed: true))
-for _ in 0..<200 { payCard(kit) }  // warm up (and cache the key)
+let kit = PaymentKit(configuration: configuration())
+for _ in 0..<200 { payCard(kit, options: observing) }  // warm up (and cache the key)
 split.reset()
 let roundStart = now()
 var succeeded = 0
-for _ in 0..<paymentsPerRound where payCard(kit).outcome == .succeeded { succeeded += 1 }
+for _ in 0..<paymentsPerRound where payCard(kit, options: observing).outcome == .succeeded { succeeded += 1 }
 let elapsed = now() - roundStart
 let perPayment = elapsed / Double(paymentsPerRound)
 let encryption = split.encryption.withLock { $0 } / Double(paymentsPerRound)
@@ -250,7 +252,7 @@ func sdkRequests(_ body: () -> Void) -> (sdk: Int, all: Int) {
     return (entries.filter { api.contains($0.endpoint ?? .any) }.count, entries.count)
 }
 let cached = sdkRequests { payCard(kit) }
-let uncached = sdkRequests { payCard(PaymentKit(configuration: configuration(observed: false))) }
+let uncached = sdkRequests { payCard(PaymentKit(configuration: configuration())) }
 let hosted = sdkRequests { payHosted(kit) }
 let challenge = sdkRequests { payCard(kit, number: "5555555555554444") }
 print(

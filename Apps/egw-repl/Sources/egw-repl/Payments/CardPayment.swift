@@ -7,7 +7,8 @@ extension Shell {
     /// `pay card`: the native card flow with the card entered in this session.
     /// The presenter is used only if the issuer asks for a 3-D Secure challenge.
     func startCardPayment(
-        kit: PaymentKit, run: PaymentRun, payment: CurrentPayment, presenter: HeadlessBrowserPresenter, step: Bool
+        kit: PaymentKit, run: PaymentRun, payment: CurrentPayment, presenter: HeadlessBrowserPresenter,
+        options paymentOptions: PaymentOptions, step: Bool
     ) throws(ReplError) {
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         running = run
@@ -21,7 +22,8 @@ extension Shell {
             console.out(
                 console.styled("  the card does not pass validation: the SDK will refuse it before any request", .dim))
         }
-        kit.startCardPayment(request, card: card, from: presenter, completion: run.inbox.completion())
+        kit.startCardPayment(
+            request, card: card, from: presenter, options: paymentOptions, completion: run.inbox.completion())
         waitForPayment(run)
     }
 }

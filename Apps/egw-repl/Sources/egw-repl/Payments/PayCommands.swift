@@ -39,11 +39,8 @@ extension Shell {
         }
         let inbox = PaymentInbox()
         var sdk = try sdkConfiguration()
-        sdk.observer = inbox.observer()
         sdk.logSink = inbox.logSink()
-        if step {
-            sdk.stepGate = inbox.stepGate()
-        }
+        let paymentOptions = PaymentOptions(observer: inbox.observer(), stepGate: step ? inbox.stepGate() : nil)
         let kit = PaymentKit(configuration: sdk)
         let presenter = HeadlessBrowserPresenter(
             script: inbox.buyerScript(), options: .init(pageTimeout: configuration.timeout),
@@ -68,10 +65,11 @@ extension Shell {
                 console.out(
                     console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + stepHint(step))
             }
-            kit.startPayment(request, from: presenter, completion: inbox.completion())
+            kit.startPayment(request, from: presenter, options: paymentOptions, completion: inbox.completion())
             waitForPayment(run)
         } else {
-            try startCardPayment(kit: kit, run: run, payment: payment, presenter: presenter, step: step)
+            try startCardPayment(
+                kit: kit, run: run, payment: payment, presenter: presenter, options: paymentOptions, step: step)
         }
         lastResult = run.result
         if let result = run.result {

@@ -72,12 +72,6 @@ public struct Configuration: Sendable {
     /// The queue results, delegate calls and presenter calls are made on. Default `.main`; set another
     /// serial queue only when the host does not run the main queue.
     public var callbackQueue: DispatchQueue = .main
-    /// Receives every state transition, HTTP exchange and page event of every payment (for tools like
-    /// the REPL). `nil` by default.
-    public var observer: PaymentObserver?
-    /// When set, asked before each action of a payment; the payment waits for `.proceed` or `.cancel`.
-    /// `nil` by default (no pauses).
-    public var stepGate: PaymentStepGate?
 
     /// Creates a configuration. Every URL is optional; see each property for who needs it.
     public init(

@@ -30,7 +30,7 @@ public final class PaymentKit: Sendable {
     public let configuration: Configuration
 
     private let statusResolver: (any PaymentStatusResolving)?
-    private let dependencies: FlowDependencies
+    let dependencies: FlowDependencies
     private let keyCache = EncryptionKeyCache()
     private let running = Mutex<(token: UInt64, run: FlowRun)?>(nil)
     private let counter = Mutex<UInt64>(0)
@@ -82,36 +82,41 @@ public final class PaymentKit: Sendable {
     /// - Parameters:
     ///   - request: the payment from your backend.
     ///   - presenter: shows the checkout page (see ``PaymentPresenter``).
+    ///   - options: this payment's observer and step gate (none by default).
     ///   - completion: receives the result.
     public func startPayment(
-        _ request: PaymentRequest, from presenter: any PaymentPresenter,
+        _ request: PaymentRequest, from presenter: any PaymentPresenter, options: PaymentOptions = PaymentOptions(),
         completion: @escaping @Sendable (PaymentResult) -> Void
     ) {
-        _ = beginHosted(request, presenter: presenter, deliver: completion)
+        _ = beginHosted(request, presenter: presenter, options: options, deliver: completion)
     }
 
     /// Starts a hosted-checkout payment and reports its one result to `delegate`, held weakly
     /// (if it is gone by then, the result is dropped).
     public func startPayment(
-        _ request: PaymentRequest, from presenter: any PaymentPresenter, delegate: any PaymentDelegate
+        _ request: PaymentRequest, from presenter: any PaymentPresenter, options: PaymentOptions = PaymentOptions(),
+        delegate: any PaymentDelegate
     ) {
-        _ = beginHosted(request, presenter: presenter, deliver: Self.weakDelivery(to: delegate))
+        _ = beginHosted(request, presenter: presenter, options: options, deliver: Self.weakDelivery(to: delegate))
     }
 
     /// Runs a hosted-checkout payment and returns its result (Linux addition).
     ///
     /// The result is produced on the callback queue as with the completion form, so that queue must be
     /// running (the main queue by default). Cancelling the calling task cancels the payment.
-    public func startPayment(_ request: PaymentRequest, from presenter: any PaymentPresenter) async -> PaymentResult {
-        await awaitResult { beginHosted(request, presenter: presenter, deliver: $0) }
+    public func startPayment(
+        _ request: PaymentRequest, from presenter: any PaymentPresenter, options: PaymentOptions = PaymentOptions()
+    ) async -> PaymentResult {
+        await awaitResult { beginHosted(request, presenter: presenter, options: options, deliver: $0) }
     }
 
     private func beginHosted(
-        _ request: PaymentRequest, presenter: any PaymentPresenter, deliver: @escaping @Sendable (PaymentResult) -> Void
+        _ request: PaymentRequest, presenter: any PaymentPresenter, options: PaymentOptions,
+        deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
         begin(
             .hostedCheckout, paymentId: request.paymentId, verificationKey: request.verificationKey,
-            presenter: presenter, deliver: deliver
+            presenter: presenter, options: options, deliver: deliver
         ) {
             if let problem = RequestValidation.hosted(request, configuration: configuration) {
                 return .failure(problem)
@@ -143,34 +148,36 @@ public final class PaymentKit: Sendable {
     /// `encryptionKeyUnavailable`).
     public func startCardPayment(
         _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
-        completion: @escaping @Sendable (PaymentResult) -> Void
+        options: PaymentOptions = PaymentOptions(), completion: @escaping @Sendable (PaymentResult) -> Void
     ) {
-        _ = beginCard(request, card: card, presenter: presenter, deliver: completion)
+        _ = beginCard(request, card: card, presenter: presenter, options: options, deliver: completion)
     }
 
     /// Starts a card payment and reports its one result to `delegate`, held weakly.
     public func startCardPayment(
         _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
-        delegate: any PaymentDelegate
+        options: PaymentOptions = PaymentOptions(), delegate: any PaymentDelegate
     ) {
-        _ = beginCard(request, card: card, presenter: presenter, deliver: Self.weakDelivery(to: delegate))
+        _ = beginCard(
+            request, card: card, presenter: presenter, options: options, deliver: Self.weakDelivery(to: delegate))
     }
 
     /// Runs a card payment and returns its result (Linux addition). The callback queue must be running;
     /// cancelling the calling task cancels the payment.
     public func startCardPayment(
-        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter
+        _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
+        options: PaymentOptions = PaymentOptions()
     ) async -> PaymentResult {
-        await awaitResult { beginCard(request, card: card, presenter: presenter, deliver: $0) }
+        await awaitResult { beginCard(request, card: card, presenter: presenter, options: options, deliver: $0) }
     }
 
     private func beginCard(
-        _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter,
+        _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter, options: PaymentOptions,
         deliver: @escaping @Sendable (PaymentResult) -> Void
     ) -> FlowRun {
         begin(
             .card, paymentId: request.paymentId, verificationKey: request.verificationKey,
-            presenter: presenter, deliver: deliver
+            presenter: presenter, options: options, deliver: deliver
         ) {
             // One reading of the card under one lock: validated, then encrypted, as the same value.
             let snapshot = card.snapshot()
@@ -213,7 +220,8 @@ public final class PaymentKit: Sendable {
     /// second payment is `.failed` + `invalidRequest`, even when it is itself invalid).
     func begin(
         _ kind: PaymentFlowKind, paymentId: String, verificationKey: String, presenter: (any PaymentPresenter)?,
-        deliver: @escaping @Sendable (PaymentResult) -> Void, build: () -> Result<PaymentRun.Flow, FlowError>
+        options: PaymentOptions = PaymentOptions(), deliver: @escaping @Sendable (PaymentResult) -> Void,
+        build: () -> Result<PaymentRun.Flow, FlowError>
     ) -> FlowRun {
         let token = counter.withLock { value -> UInt64 in
             value += 1
@@ -224,7 +232,7 @@ public final class PaymentKit: Sendable {
             checkoutBaseURL: configuration.checkoutBaseURL, paymentId: paymentId,
             verificationKey: verificationKey, timeout: configuration.requestTimeout)
         let settings = PaymentRun.Settings(
-            kind: kind, paymentId: paymentId, gated: configuration.stepGate != nil, hasPresenter: presenter != nil,
+            kind: kind, paymentId: paymentId, gated: options.stepGate != nil, hasPresenter: presenter != nil,
             challengeTimeout: configuration.challengeTimeout, hostedPageTimeout: configuration.hostedPageTimeout,
             presenterTimeout: dependencies.presenterTimeout,
             callTimeout: configuration.requestTimeout + dependencies.transportGrace,
@@ -233,7 +241,7 @@ public final class PaymentKit: Sendable {
         func run(_ value: PaymentRun, claimed: Bool) -> FlowRun {
             FlowRun(
                 context: FlowRun.Context(
-                    endpoints: endpoints, configuration: configuration, presenter: presenter,
+                    endpoints: endpoints, configuration: configuration, options: options, presenter: presenter,
                     resolver: statusResolver, keyCache: keyCache, dependencies: dependencies, deliver: deliver,
                     willDeliver: { [weak self] in
                         guard claimed, let self else { return }

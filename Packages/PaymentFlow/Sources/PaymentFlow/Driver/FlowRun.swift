@@ -15,6 +15,8 @@ final class FlowRun: @unchecked Sendable {
     struct Context: Sendable {
         var endpoints: GatewayAPI.Endpoints
         var configuration: Configuration
+        /// This payment's observer and step gate.
+        var options: PaymentOptions
         var presenter: (any PaymentPresenter)?
         var resolver: (any PaymentStatusResolving)?
         var keyCache: EncryptionKeyCache
@@ -112,7 +114,7 @@ final class FlowRun: @unchecked Sendable {
         case .answerNavigation(let request, let decision):
             decisions.removeValue(forKey: request)?(decision)
         case .askGate(let token, let step):
-            context.configuration.stepGate?(step) { [weak self] decision in
+            context.options.stepGate?(step) { [weak self] decision in
                 self?.post(.gateAnswered(token: token, decision))
             }
         case .startTimer(let id, let delay):
@@ -123,7 +125,7 @@ final class FlowRun: @unchecked Sendable {
         case .observe(let event):
             if case .transition = event { logger.debug("\(event)") }
             if case .started(let kind, _) = event { logger.info("\(kind) payment started") }
-            context.configuration.observer?(event)
+            context.options.observer?(event)
         case .deliver(let terminal):
             deliver(terminal)
         }
@@ -209,7 +211,7 @@ final class FlowRun: @unchecked Sendable {
         do {
             let compact = try CardPlaintext.with(card) { try self.dependencies.encrypt(key, $0) }
             result = .success(compact)
-            context.configuration.observer?(
+            context.options.observer?(
                 .cardEncrypted(kid: key.kid, duration: max(0, dependencies.clock.now() - started)))
         } catch {
             result = .failure(FlowError(.encryptionFailed, "JWE encryption failed", source: "encryption"))
@@ -224,7 +226,7 @@ final class FlowRun: @unchecked Sendable {
         let duration = max(0, dependencies.clock.now() - started)
         let exchange = GatewayAPI.exchange(call, request, duration: duration, result)
         logger.debug("\(exchange)")
-        context.configuration.observer?(.http(exchange))
+        context.options.observer?(.http(exchange))
     }
 
     // MARK: - Page events (from the handler; any thread)
@@ -263,7 +265,7 @@ final class FlowRun: @unchecked Sendable {
             willDeliver()
             deliver(result)
         }
-        context.configuration.observer?(.finished(result))  // after the hand-over was queued
+        context.options.observer?(.finished(result))  // after the hand-over was queued
         keepAlive = nil
     }
 }

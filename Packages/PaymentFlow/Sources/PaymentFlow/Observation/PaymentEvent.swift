@@ -102,7 +102,7 @@ public enum PaymentPageEvent: Sendable, CustomStringConvertible {
     }
 }
 
-/// What an observer sees while a payment runs (``Configuration/observer``).
+/// What an observer sees while a payment runs (``PaymentOptions/observer``).
 public enum PaymentEvent: Sendable, CustomStringConvertible {
     /// A payment started.
     case started(PaymentFlowKind, paymentId: String)
@@ -157,7 +157,7 @@ public enum StepDecision: Sendable, Equatable {
     case cancel
 }
 
-/// Asked before each action of a payment (``Configuration/stepGate``); the
+/// Asked before each action of a payment (``PaymentOptions/stepGate``); the
 /// payment waits until the gate calls its answer closure. Called on an
 /// SDK-internal queue; answer from any thread. Only the first answer counts.
 /// Host cancellation (``PaymentKit/cancel()``) still works while a gate waits.

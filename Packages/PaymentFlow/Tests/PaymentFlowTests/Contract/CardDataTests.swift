@@ -47,7 +47,7 @@ final class CardDataTests: XCTestCase {
         var configuration = sandbox.sdkConfiguration()
         configuration.logLevel = .debug
         configuration.logSink = { capture.add($0.description) }
-        configuration.observer = { event in
+        let observed = PaymentOptions(observer: { event in
             capture.add(event.description)
             if case .http(let exchange) = event {
                 capture.add(
@@ -55,7 +55,7 @@ final class CardDataTests: XCTestCase {
                         .joined(separator: "\n"))
                 capture.add(exchange.requestHeaders.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
             }
-        }
+        })
         let sdkWire = WireRecorder(CurlTransport())
         let pageWire = WireRecorder(CurlTransport())
         let kit = PaymentKit(configuration: configuration, transport: sdkWire)
@@ -73,7 +73,7 @@ final class CardDataTests: XCTestCase {
             let card = testCard(number, code: number.hasPrefix("37") ? "7\(securityCode)" : securityCode)
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
             let result = ContractHarness.run(self, pageGone: { !presenter.isPresenting }) { completion in
-                kit.startCardPayment(request, card: card, from: presenter, completion: completion)
+                kit.startCardPayment(request, card: card, from: presenter, options: observed, completion: completion)
             }
             capture.add(result?.description ?? "")
             capture.add(String(reflecting: result as Any))

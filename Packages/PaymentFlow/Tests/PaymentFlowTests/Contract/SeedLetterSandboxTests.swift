@@ -199,11 +199,10 @@ final class SeedLetterSandboxTests: XCTestCase {
 
         // Gone: the kit did not keep the delegate alive, and the payment still ran to its end.
         let handedOver = expectation(description: "result handed to the callback queue")
-        var configuration = sandbox.sdkConfiguration()
-        configuration.observer = { event in
+        let observed = PaymentOptions(observer: { event in
             if case .finished = event { handedOver.fulfill() }
-        }
-        let kit2 = PaymentKit(configuration: configuration)
+        })
+        let kit2 = PaymentKit(configuration: sandbox.sdkConfiguration())
         let second = sandbox.createPayment()
         weak var weakDelegate: StubDelegate?
         do {
@@ -211,7 +210,7 @@ final class SeedLetterSandboxTests: XCTestCase {
             weakDelegate = gone
             kit2.startCardPayment(
                 cardRequest(second), card: testCard("4111 1111 1111 1111"), from: browser(.closeAtFirstPage),
-                delegate: gone)
+                options: observed, delegate: gone)
         }
         XCTAssertNil(weakDelegate, "the kit holds the delegate weakly")
         wait(for: [handedOver], timeout: 30)

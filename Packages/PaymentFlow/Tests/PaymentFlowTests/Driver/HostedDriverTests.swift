@@ -41,12 +41,12 @@ final class HostedDriverTests: XCTestCase {
     }
 
     func pay(
-        _ kit: PaymentKit, _ presenter: StubPresenter, request: PaymentRequest? = nil, file: StaticString = #filePath,
-        line: UInt = #line
+        _ kit: PaymentKit, _ presenter: StubPresenter, request: PaymentRequest? = nil,
+        options: PaymentOptions = PaymentOptions(), file: StaticString = #filePath, line: UInt = #line
     ) -> PaymentResult? {
         let request = request ?? self.request
         return ContractHarness.run(self, pageGone: { presenter.pageGone }, file: file, line: line) { completion in
-            kit.startPayment(request, from: presenter, completion: completion)
+            kit.startPayment(request, from: presenter, options: options, completion: completion)
         }
     }
 
@@ -381,14 +381,15 @@ final class HostedDriverTests: XCTestCase {
 
         // Gone: the result is dropped; the kit is free again once it was handed over.
         let finished = expectation(description: "handed over")
-        var observed = configuration()
-        observed.observer = { event in if case .finished = event { finished.fulfill() } }
-        let kit2 = PaymentKit(configuration: observed, resolver: nil, dependencies: stubDependencies(statusTransport()))
+        let observed = PaymentOptions(observer: { event in if case .finished = event { finished.fulfill() } })
+        let kit2 = PaymentKit(
+            configuration: configuration(), resolver: nil, dependencies: stubDependencies(statusTransport()))
         weak var weakDelegate: StubDelegate?
         do {
             let gone = StubDelegate(onResult: { _ in XCTFail("a released delegate was called") })
             weakDelegate = gone
-            kit2.startPayment(request, from: StubPresenter(holdDismissal: false) { _ in [.close] }, delegate: gone)
+            kit2.startPayment(
+                request, from: StubPresenter(holdDismissal: false) { _ in [.close] }, options: observed, delegate: gone)
         }
         XCTAssertNil(weakDelegate)
         wait(for: [finished], timeout: 30)
@@ -464,23 +465,21 @@ final class HostedDriverTests: XCTestCase {
 
     func testStepGateIsAskedBeforeEachActionAndCanCancel() throws {
         let steps = Mutex<[String]>([])
-        var configuration = self.configuration(api: api)
-        configuration.stepGate = { step, answer in
+        let gated = PaymentOptions(stepGate: { step, answer in
             steps.withLock { $0.append(step.action) }
             DispatchQueue.global().async { answer(.proceed) }
-        }
+        })
         let kit = PaymentKit(
-            configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let presenter = returningPresenter()
-        XCTAssertEqual(pay(kit, presenter)?.outcome, .succeeded)
+        XCTAssertEqual(pay(kit, presenter, options: gated)?.outcome, .succeeded)
         XCTAssertEqual(steps.withLock { $0 }, ["present hostedCheckout page", "dismiss page", "GET status"])
 
-        var cancelling = self.configuration(api: api)
-        cancelling.stepGate = { _, answer in answer(.cancel) }
+        let cancelling = PaymentOptions(stepGate: { _, answer in answer(.cancel) })
         let kit2 = PaymentKit(
-            configuration: cancelling, resolver: nil, dependencies: stubDependencies(statusTransport()))
+            configuration: configuration(api: api), resolver: nil, dependencies: stubDependencies(statusTransport()))
         let untouched = returningPresenter()
-        let result = pay(kit2, untouched)
+        let result = pay(kit2, untouched, options: cancelling)
         XCTAssertEqual(result?.outcome, .cancelled)
         XCTAssertEqual(untouched.snapshot.presents, 0)
     }
@@ -492,15 +491,15 @@ final class HostedDriverTests: XCTestCase {
         // `.finished` reaches observers just after the result is handed to the callback queue, so the
         // completion can run first: wait for the event rather than read the list straight away.
         let finished = expectation(description: "observer saw .finished")
-        configuration.observer = { event in
+        let observed = PaymentOptions(observer: { event in
             events.withLock { $0.append(event) }
             if case .finished = event { finished.fulfill() }
-        }
+        })
         configuration.logLevel = .debug
         configuration.logSink = { record in lines.withLock { $0.append(record.description) } }
         let kit = PaymentKit(
             configuration: configuration, resolver: nil, dependencies: stubDependencies(statusTransport()))
-        XCTAssertEqual(pay(kit, returningPresenter())?.outcome, .succeeded)
+        XCTAssertEqual(pay(kit, returningPresenter(), options: observed)?.outcome, .succeeded)
         wait(for: [finished], timeout: 10)
         let seen = events.withLock { $0 }
         let transitions = seen.compactMap { event -> String? in

@@ -235,9 +235,8 @@ final class HostedEndToEndTests: XCTestCase {
 
         // Released mid-flow: dropped, and the kit is free again afterwards.
         let handedOver = expectation(description: "handed over")
-        var configuration = sandbox.sdkConfiguration()
-        configuration.observer = { if case .finished = $0 { handedOver.fulfill() } }
-        let kit2 = PaymentKit(configuration: configuration)
+        let observed = PaymentOptions(observer: { if case .finished = $0 { handedOver.fulfill() } })
+        let kit2 = PaymentKit(configuration: sandbox.sdkConfiguration())
         let second = sandbox.createPayment()
         weak var weakDelegate: StubDelegate?
         do {
@@ -248,7 +247,7 @@ final class HostedEndToEndTests: XCTestCase {
                     paymentId: second.paymentId, verificationKey: second.verificationKey,
                     checkoutURL: second.checkoutURL,
                     returnURL: second.shopRedirectURL),
-                from: browser(.answering(hosted: .pay)), delegate: gone)
+                from: browser(.answering(hosted: .pay)), options: observed, delegate: gone)
         }
         XCTAssertNil(weakDelegate)
         wait(for: [handedOver], timeout: 30)

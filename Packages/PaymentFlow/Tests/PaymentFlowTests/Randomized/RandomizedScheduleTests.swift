@@ -265,12 +265,12 @@ final class RandomizedScheduleTests: XCTestCase {
         var configuration = sandbox.sdkConfiguration(requestTimeout: 0.25)
         configuration.statusResolverTimeout = 0.1
         let events = Mutex<[String]>([])
-        configuration.observer = { event in events.withLock { $0.append(event.description) } }
+        var options = PaymentOptions(observer: { event in events.withLock { $0.append(event.description) } })
         let gateSteps = Atomic<Int>(0)
         if schedule.gateCancelAtStep != nil || schedule.gateDelayMs != nil {
             let cancelAt = schedule.gateCancelAtStep
             let delay = schedule.gateDelayMs ?? 0
-            configuration.stepGate = { _, answer in
+            options.stepGate = { _, answer in
                 let step = gateSteps.wrappingAdd(1, ordering: .relaxed).oldValue
                 let decision: StepDecision = step == cancelAt ? .cancel : .proceed
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { answer(decision) }
@@ -354,19 +354,21 @@ final class RandomizedScheduleTests: XCTestCase {
             request.preferredMethod = method
             if schedule.useDelegate {
                 delegate = Delegate(completion)
-                kit?.startPayment(request, from: presenter, delegate: delegate!)
+                kit?.startPayment(request, from: presenter, options: options, delegate: delegate!)
             } else {
-                kit?.startPayment(request, from: presenter, completion: completion)
+                kit?.startPayment(request, from: presenter, options: options, completion: completion)
             }
         case .card(let number, _, _):
             let code = number.hasPrefix("37") ? "1234" : "123"
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
             if schedule.useDelegate {
                 delegate = Delegate(completion)
-                kit?.startCardPayment(request, card: testCard(number, code: code), from: presenter, delegate: delegate!)
+                kit?.startCardPayment(
+                    request, card: testCard(number, code: code), from: presenter, options: options, delegate: delegate!)
             } else {
                 kit?.startCardPayment(
-                    request, card: testCard(number, code: code), from: presenter, completion: completion)
+                    request, card: testCard(number, code: code), from: presenter, options: options,
+                    completion: completion)
             }
         }
         if !results.withLock({ $0.isEmpty }) { violations.append("delivered synchronously inside start") }

@@ -68,17 +68,17 @@ import Testing
         var configuration = sandbox.sdkConfiguration(requestTimeout: 30)
         configuration.callbackQueue = DispatchQueue(label: "transfer-cancellation-test")
         let sent = Mutex(false)
-        configuration.observer = { event in
+        let options = PaymentOptions(observer: { event in
             if case .transition(let transition) = event, transition.to == "creatingSession" {
                 sent.withLock { $0 = true }
             }
-        }
+        })
         let kit = PaymentKit(configuration: configuration, statusResolver: nil, transport: transport)
         let payment = sandbox.createPayment()
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = await withCheckedContinuation { continuation in
             kit.startCardPayment(
-                request, card: testCard("4111111111111111"), from: browser(.answering())
+                request, card: testCard("4111111111111111"), from: browser(.answering()), options: options
             ) { continuation.resume(returning: $0) }
             DispatchQueue.global().async {
                 while !sent.withLock({ $0 }) { usleep(1000) }
