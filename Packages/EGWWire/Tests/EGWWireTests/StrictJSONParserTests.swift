@@ -35,6 +35,26 @@ import Testing
         #expect(try parse(Array("\"é€😀\"".utf8)) == .string("é€😀"))  // raw UTF-8 of 2, 3 and 4 bytes
     }
 
+    /// RFC 8259 section 8.3: names compare code unit by code unit, so names that Swift's `String` calls
+    /// equal (canonical equivalence) are two members: "K" and U+212A KELVIN SIGN, "\u00e9" and "e" + U+0301.
+    @Test func namesThatAreOnlyCanonicallyEquivalentAreDistinct() throws {
+        let value = try parse(Array(#"{"K":1,"\u212a":2,"\u00e9":3,"e\u0301":4}"#.utf8))
+        guard case .object(let members) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.map { $0.name.unicodeScalars.map(\.value) } == [[0x4B], [0x212A], [0xE9], [0x65, 0x301]])
+        #expect(value[member: "K"] == .number("1"))
+        #expect(value[member: "\u{212A}"] == .number("2"))
+        #expect(value[member: "e\u{301}"] == .number("4"))
+        let shallow = try Array(#"{"\u212a":2,"K":1}"#.utf8).withUnsafeBufferPointer {
+            try StrictJSONParser.scanShallow($0)
+        }
+        #expect(shallow["K"]?.kind == .number)
+        #expect(shallow.members.count == 2)
+        #expect(shallow["K"]?.name.unicodeScalars.first?.value == 0x4B)
+    }
+
     static let refusals: [(bytes: [UInt8], code: Code, offset: Int)] = [
         (Array("".utf8), .unexpectedEnd, 0),
         (Array("[1,2".utf8), .unexpectedEnd, 4),

@@ -21,9 +21,10 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The value of member `name` when `self` is an object; nil otherwise or when there is no such member.
+    /// Names match scalar by scalar, as the parser tells them apart (U+212A KELVIN SIGN is not "K").
     public subscript(member name: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.name == name }?.value
+        return members.first { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }?.value
     }
 }
 

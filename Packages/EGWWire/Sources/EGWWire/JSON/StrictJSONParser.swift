@@ -185,7 +185,9 @@ public struct StrictJSONParser {
         _ member: (inout StrictJSONParser, String) throws(JSONSyntaxError) -> Void
     ) throws(JSONSyntaxError) {
         try enter()
-        var names = Set<String>()
+        // Names are compared scalar by scalar (RFC 8259 section 8.3), not by Swift's canonical
+        // equivalence, under which "K" and U+212A KELVIN SIGN would be one name.
+        var names = Set<[Unicode.Scalar]>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -198,7 +200,7 @@ public struct StrictJSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter, "expected a member name") }
             let nameOffset = index
             let name = try parseString()
-            guard names.insert(name).inserted else {
+            guard names.insert(Array(name.unicodeScalars)).inserted else {
                 throw JSONSyntaxError(
                     .duplicateMember, "duplicate member name", offset: nameOffset, duplicateName: name)
             }
@@ -448,8 +450,10 @@ public struct JSONShallowDocument: Sendable, Equatable {
         self.members = members
     }
 
-    /// The member named `name`, if any.
-    public subscript(name: String) -> Member? { members.first { $0.name == name } }
+    /// The member named `name`, if any; names match scalar by scalar.
+    public subscript(name: String) -> Member? {
+        members.first { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }
+    }
 }
 
 extension JSONValue {
