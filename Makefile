@@ -6,7 +6,7 @@ SHELL := /bin/bash
 
 ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on.
-SWIFT_DIRS := Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
+SWIFT_DIRS := Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
               Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv
@@ -14,7 +14,22 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean
+# Packages with fuzz targets: an executable target `<Name>Fuzz` in `Fuzz/Harness`, one folder per target.
+FUZZ_DIRS := $(foreach d,$(SWIFT_DIRS),$(if $(wildcard $(d)/Fuzz/Harness),$(d)))
+FUZZ_SECONDS ?= 300
+# Passed to the fuzz build only: the libFuzzer entry (-DEGW_FUZZ), coverage and ASan, @testable
+# access to internal parsers in a release build, and lld (gold fails to link ASan + libFuzzer).
+FUZZ_BUILD_FLAGS := -c release --build-path .build-fuzz --toolset $(ROOT)/Packages/FuzzSupport/lld-toolset.json \
+                    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DEGW_FUZZ -Xswiftc -enable-testing
+# The sanitizer runs: what each reports on (halt_on_error=0 lists every race, not just the first),
+# and the checked-in suppressions, one reason per line.
+SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(ROOT)/Sanitizers/tsan.supp" \
+                ASAN_OPTIONS="detect_leaks=1 detect_stack_use_after_return=1" \
+                LSAN_OPTIONS="suppressions=$(ROOT)/Sanitizers/lsan.supp print_suppressions=0"
+# PaymentFlow's bounded knobs under the sanitizers (each run is 5 to 20 times slower there).
+SANITIZE_KNOBS := EGW_SCHEDULES=200
+
+.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
@@ -22,6 +37,8 @@ help:
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
 	@echo "make soak   - PaymentFlow's randomized fault schedules, 10,000 of them"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
+	@echo "make fuzz   - every libFuzzer target for FUZZ_SECONDS (default 300) each; crashes go to Fuzz/<target>/regressions"
+	@echo "make sanitize - every package's tests under ThreadSanitizer, then AddressSanitizer + LeakSanitizer"
 	@echo "make deps   - install missing Debian packages (apt-get; sudo when not root)"
 	@echo "make clean  - remove build products"
 
@@ -90,6 +107,52 @@ soak: deps
 lint:
 	swift format lint --strict --configuration .swift-format --recursive Packages Apps $(wildcard Tests/*/Sources Tests/*/Tests)
 
+# Each package's fuzz executable is built once; each target runs for FUZZ_SECONDS from its checked-in
+# seeds (read only) into a scratch corpus under .build-fuzz. A crash, a timeout (10 s per input), an
+# out-of-memory or a leak is saved by libFuzzer under Fuzz/<target>/regressions/, which `make test`
+# replays from then on; the run goes on to the next target and fails at the end.
+fuzz: deps
+	@found=0; \
+	for d in $(FUZZ_DIRS); do \
+	  product=$$(sed -n 's/.*name: "\([A-Za-z]*Fuzz\)".*/\1/p' "$$d/Package.swift" | head -1); \
+	  echo "==> building $$product in $$d"; \
+	  (cd "$$d" && swift build $(FUZZ_BUILD_FLAGS) --product "$$product") || { echo "make fuzz: FAILED building $$product"; exit 1; }; \
+	  bin="$$(cd "$$d" && swift build $(FUZZ_BUILD_FLAGS) --show-bin-path)/$$product"; \
+	  for target in $$("$$bin" --list); do \
+	    folder="$(ROOT)/$$d/Fuzz/$$target"; work="$(ROOT)/$$d/.build-fuzz/corpus/$$target"; \
+	    log="$(ROOT)/$$d/.build-fuzz/$$target.log"; \
+	    mkdir -p "$$work" "$$folder/regressions"; \
+	    dict=(); [ -f "$$folder/dict" ] && dict=(-dict="$$folder/dict"); \
+	    before=$$(ls "$$folder/regressions" | wc -l); \
+	    rc=0; "$$bin" "$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+	      -artifact_prefix="$$folder/regressions/" "$${dict[@]}" "$$work" "$$folder/corpus" >"$$log" 2>&1 || rc=$$?; \
+	    execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' "$$log" | tail -1); \
+	    new=$$(( $$(ls "$$folder/regressions" | wc -l) - before )); \
+	    printf 'fuzz %-28s %10s execs  corpus %5s (seeds %s)  findings %s\n' "$${d##*/}/$$target" "$${execs:-?}" \
+	      "$$(ls "$$work" | wc -l)" "$$(ls "$$folder/corpus" | wc -l)" "$$new"; \
+	    if [ "$$rc" != 0 ] || [ "$$new" != 0 ]; then \
+	      found=1; echo "  exit $$rc; last lines of $$log:"; tail -n 25 "$$log" | sed 's/^/    /'; \
+	    fi; \
+	  done; \
+	done; \
+	[ "$$found" = 0 ] || { echo "make fuzz: findings saved under Fuzz/*/regressions"; exit 1; }; \
+	echo "make fuzz: no findings"
+
+# Every package's suite under ThreadSanitizer, then under AddressSanitizer with LeakSanitizer, each in
+# its own build folder so the plain build stays as it is.
+sanitize: deps
+	@failed=""; \
+	for mode in thread address; do \
+	  for d in $(SWIFT_DIRS); do \
+	    [ -f "$$d/Package.swift" ] || continue; \
+	    echo "==> swift test --sanitize=$$mode in $$d"; \
+	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
+	      || failed="$$failed $$mode:$$d"; \
+	  done; \
+	done; \
+	[ -z "$$failed" ] || { echo "make sanitize: FAILED in$$failed"; exit 1; }; \
+	echo "make sanitize: every suite clean under both sanitizers"
+
 clean:
-	@for d in $(SWIFT_DIRS); do rm -rf "$$d/.build"; done
+	@for d in $(SWIFT_DIRS); do rm -rf "$$d/.build" "$$d/.build-fuzz" "$$d/.build-thread" "$$d/.build-address"; done
 	rm -rf $(VENV)

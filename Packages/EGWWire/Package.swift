@@ -6,9 +6,20 @@ let package = Package(
     products: [
         .library(name: "EGWWire", targets: ["EGWWire"])
     ],
+    dependencies: [
+        .package(path: "../FuzzSupport")
+    ],
     targets: [
         .target(name: "EGWWire"),
-        .testTarget(name: "EGWWireTests", dependencies: ["EGWWire"]),
+        .executableTarget(
+            name: "EGWWireFuzz",
+            dependencies: ["EGWWire", .product(name: "FuzzSupport", package: "FuzzSupport")],
+            path: "Fuzz/Harness"
+        ),
+        .testTarget(
+            name: "EGWWireTests",
+            dependencies: ["EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
