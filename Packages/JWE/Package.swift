@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "jwe-bench", targets: ["jwe-bench"]),
     ],
     dependencies: [
-        .package(path: "../EGWWire")
+        .package(path: "../EGWWire"),
+        .package(path: "../FuzzSupport"),
     ],
     targets: [
         // The system libcrypto (OpenSSL 3). Only the JWE target imports it, with `internal import`.
@@ -24,10 +25,19 @@ let package = Package(
         .executableTarget(name: "jwe-bench", dependencies: ["JWE", "COpenSSL"]),
         // The fork-safety check of ForkTests, run as a single-threaded process of its own (not a product).
         .executableTarget(name: "jwe-fork-probe", dependencies: ["JWE"]),
+        .executableTarget(
+            name: "JWEFuzz",
+            dependencies: [
+                "JWE", .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
+            ],
+            path: "Fuzz/Harness"
+        ),
         .testTarget(
             name: "JWETests",
             dependencies: [
-                "JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", .product(name: "EGWWire", package: "EGWWire"),
+                "JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", "JWEFuzz",
+                .product(name: "EGWWire", package: "EGWWire"), .product(name: "FuzzSupport", package: "FuzzSupport"),
             ],
             exclude: ["Vectors"]
         ),
