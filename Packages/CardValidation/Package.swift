@@ -8,7 +8,8 @@ let package = Package(
     ],
     // EGWWire (seeded random) for the benchmark and the tests only.
     dependencies: [
-        .package(path: "../EGWWire")
+        .package(path: "../EGWWire"),
+        .package(path: "../FuzzSupport"),
     ],
     targets: [
         // Foundation only (NSError, Date, Calendar); no system library.
@@ -18,9 +19,17 @@ let package = Package(
             name: "CardValidationBench",
             dependencies: ["CardValidation", .product(name: "EGWWire", package: "EGWWire")]
         ),
+        .executableTarget(
+            name: "CardValidationFuzz",
+            dependencies: ["CardValidation", .product(name: "FuzzSupport", package: "FuzzSupport")],
+            path: "Fuzz/Harness"
+        ),
         .testTarget(
             name: "CardValidationTests",
-            dependencies: ["CardValidation", .product(name: "EGWWire", package: "EGWWire")]
+            dependencies: [
+                "CardValidation", "CardValidationFuzz", .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
