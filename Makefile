@@ -124,7 +124,7 @@ fuzz: deps
 	    mkdir -p "$$work" "$$folder/regressions"; \
 	    dict=(); [ -f "$$folder/dict" ] && dict=(-dict="$$folder/dict"); \
 	    before=$$(ls "$$folder/regressions" | wc -l); \
-	    rc=0; "$$bin" "$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+	    rc=0; SWIFT_BACKTRACE=enable=no "$$bin" "$$target" -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
 	      -artifact_prefix="$$folder/regressions/" "$${dict[@]}" "$$work" "$$folder/corpus" >"$$log" 2>&1 || rc=$$?; \
 	    execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' "$$log" | tail -1); \
 	    new=$$(( $$(ls "$$folder/regressions" | wc -l) - before )); \

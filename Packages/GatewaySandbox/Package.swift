@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../EGWWire"),
         .package(path: "../StatusMapping"),
         .package(path: "../JWE"),
+        .package(path: "../FuzzSupport"),
     ],
     targets: [
         .systemLibrary(
@@ -40,9 +41,20 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "egw-sandbox", dependencies: ["GatewaySandbox"]),
+        .executableTarget(
+            name: "GatewaySandboxFuzz",
+            dependencies: [
+                "GatewaySandbox", .product(name: "EGWWire", package: "EGWWire"), .product(name: "JWE", package: "JWE"),
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
+            ],
+            path: "Fuzz/Harness"
+        ),
         .testTarget(
             name: "GatewaySandboxTests",
-            dependencies: ["GatewaySandbox", .product(name: "JWE", package: "JWE")]
+            dependencies: [
+                "GatewaySandbox", "GatewaySandboxFuzz", .product(name: "JWE", package: "JWE"),
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
