@@ -257,31 +257,32 @@ enum HTMLEntities {
     ]
 
     /// `text` with `&name;`, `&#NN;` and `&#xHH;` replaced; unknown or
-    /// malformed references are kept as written.
+    /// malformed references are kept as written. References are found code
+    /// point by code point (as the HTML standard reads them), not by
+    /// `Character`: a combining mark after `&` or `;` does not hide one.
     static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            let afterAmp = rest.index(after: amp)
-            guard let semicolon = rest[afterAmp...].prefix(12).firstIndex(of: ";") else {
-                result += "&"
-                rest = rest[afterAmp...]
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let scalars = text.unicodeScalars
+        var result = String.UnicodeScalarView()
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            guard scalars[index] == "&" else {
+                result.append(scalars[index])
+                index = scalars.index(after: index)
                 continue
             }
-            let reference = rest[afterAmp..<semicolon]
-            if let replacement = resolve(reference) {
-                result += replacement
-                rest = rest[rest.index(after: semicolon)...]
+            let afterAmp = scalars.index(after: index)
+            if let semicolon = scalars[afterAmp...].prefix(12).firstIndex(of: ";"),
+                let replacement = resolve(Substring(scalars[afterAmp..<semicolon]))
+            {
+                result.append(contentsOf: replacement.unicodeScalars)
+                index = scalars.index(after: semicolon)
             } else {
-                result += "&"
-                rest = rest[afterAmp...]
+                result.append("&")
+                index = afterAmp
             }
         }
-        result += rest
-        return result
+        return String(result)
     }
 
     private static func resolve(_ reference: Substring) -> String? {

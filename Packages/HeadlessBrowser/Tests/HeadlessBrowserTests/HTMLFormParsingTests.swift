@@ -10,6 +10,19 @@ import Testing
 @Suite struct HTMLFormParsingTests {
     static let pageURL = URL(string: "https://acs.example/a/b/page?q=1#top")!
 
+    /// HTML's tokenizer reads character references code point by code point, so a combining mark
+    /// right after the `&` or the `;` (one `Character` with it in Swift) neither hides the reference
+    /// nor is lost: `&lt;` + U+0301 is "<" + U+0301, `&amp;` + U+0599 is "&" + U+0599.
+    @Test func referencesNextToCombiningMarksAreDecoded() {
+        #expect(HTMLEntities.decode("a&lt;\u{301}b").unicodeScalars.map(\.value) == [0x61, 0x3C, 0x301, 0x62])
+        #expect(HTMLEntities.decode("&#60;\u{599}>").unicodeScalars.map(\.value) == [0x3C, 0x599, 0x3E])
+        #expect(HTMLEntities.decode("&\u{301}amp;") == "&\u{301}amp;")  // an & with a mark starts nothing
+        #expect(HTMLEntities.decode("x&amp;y&bogus;&#0;") == "x&y&bogus;&#0;")
+        let tokens = HTMLScanner.tokens(of: "<input name=\"n\" value=\"&lt;\u{301}\">")
+        #expect(
+            tokens == [.startTag(name: "input", attributes: ["name": "n", "value": "<\u{301}"], selfClosing: false)])
+    }
+
     @Test func sandboxStyleHostedPage() throws {
         // Shaped like GatewaySandbox's hosted page: radio method picker, five named buttons.
         let html = """
