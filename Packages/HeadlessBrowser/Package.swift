@@ -22,6 +22,7 @@ let package = Package(
         .package(path: "../PaymentFlow"),
         .package(path: "../GatewaySandbox"),
         .package(path: "../JWE"),
+        .package(path: "../FuzzSupport"),
     ],
     targets: [
         .target(
@@ -36,10 +37,16 @@ let package = Package(
             dependencies: [.product(name: "PaymentFlow", package: "PaymentFlow")],
             path: "Tests/LoopbackTestServer"
         ),
+        .executableTarget(
+            name: "HeadlessBrowserFuzz",
+            dependencies: ["HeadlessBrowser", .product(name: "FuzzSupport", package: "FuzzSupport")],
+            path: "Fuzz/Harness"
+        ),
         .testTarget(
             name: "HeadlessBrowserTests",
             dependencies: [
-                "HeadlessBrowser", "LoopbackTestServer",
+                "HeadlessBrowser", "LoopbackTestServer", "HeadlessBrowserFuzz",
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
