@@ -42,9 +42,14 @@ public enum RedirectRule {
         }
     }
 
-    /// Whether two URLs share scheme, host and port.
+    /// Whether two URLs share scheme, host and port. A URL without a host has no origin of its own
+    /// (`https:/x.example/p` has none for Foundation, while libcurl reads `x.example` as its host), so
+    /// it is never the same origin as anything.
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+        guard let hostA = a.host?.lowercased(), let hostB = b.host?.lowercased(), !hostA.isEmpty else {
+            return false
+        }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && hostA == hostB
             && effectivePort(a) == effectivePort(b)
     }
 
