@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../JWE"),
         .package(path: "../GatewaySandbox"),
         .package(path: "../HeadlessBrowser"),
+        .package(path: "../FuzzSupport"),
     ],
     targets: [
         .systemLibrary(
@@ -46,10 +47,15 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
+        .executableTarget(
+            name: "PaymentFlowFuzz",
+            dependencies: ["PaymentFlow", "CCurl", .product(name: "FuzzSupport", package: "FuzzSupport")],
+            path: "Fuzz/Harness"
+        ),
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow",
+                "PaymentFlow", "PaymentFlowFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
