@@ -5,6 +5,24 @@ import Testing
 // Card numbers are from the published sandbox test-card table (GATEWAY.md) and
 // the classic Luhn example 79927398713 (Wikipedia, "Luhn algorithm").
 @Suite struct SecretPolicyTests {
+    /// An error that quotes what was typed masks a card number by the typed-text rule (12 or more
+    /// digits, Luhn or not: 4111111111111112 fails Luhn and is still a mistyped card number), in its
+    /// description and in both lines of its rendering.
+    @Test func anErrorQuotingAMistypedNumberMasksIt() {
+        let line = "pay card --amount4111111111111112"
+        var caught: ReplError?
+        do { _ = try CommandParser().parse(line) } catch { caught = error }
+        guard let error = caught else {
+            Issue.record("the line parsed")
+            return
+        }
+        for shown in [error.description, error.rendered(line: line, lineNumber: 3)] {
+            #expect(!shown.contains("4111111111111112"))
+            #expect(shown.contains("•••• 1112"))
+        }
+        #expect(SecretPolicy.maskTypedCardNumbers(in: "a 4111 1111 1111 1112 b 12345") == "a •••• 1112 b 12345")
+    }
+
     @Test(arguments: [
         "card number 4111111111111111",
         "card number 4111 1111 1111 1111",

@@ -52,12 +52,14 @@ public struct ReplError: Error, Equatable, Sendable, CustomStringConvertible {
         self.length = max(1, length)
     }
 
-    /// The message with its column when it has one (`"6: unknown command 'x'"`).
+    /// The message with its column when it has one (`"6: unknown command 'x'"`); a card number the
+    /// message quotes from the input is masked by the typed-text rule, as in ``rendered(line:lineNumber:)``.
     public var description: String {
+        let shown = SecretPolicy.maskTypedCardNumbers(in: message)
         if let column {
-            return "col \(column): \(message)"
+            return "col \(column): \(shown)"
         }
-        return message
+        return shown
     }
 
     /// The full report: `line N:col: message`, then, for input errors, the source
@@ -68,13 +70,13 @@ public struct ReplError: Error, Equatable, Sendable, CustomStringConvertible {
     ///   - lineNumber: its 1-based number in the script or session.
     public func rendered(line: String, lineNumber: Int) -> String {
         guard let column else {
-            return "line \(lineNumber): error: \(SecretPolicy.maskCardNumbers(in: message))"
+            return "line \(lineNumber): error: \(SecretPolicy.maskTypedCardNumbers(in: message))"
         }
         let masked = SecretPolicy.redactedForDisplay(line)
         let caretIndent = String(repeating: " ", count: max(0, column - 1))
         let carets = String(repeating: "^", count: length)
         return """
-            line \(lineNumber):\(column): error: \(SecretPolicy.maskCardNumbers(in: message))
+            line \(lineNumber):\(column): error: \(SecretPolicy.maskTypedCardNumbers(in: message))
               \(masked)
               \(caretIndent)\(carets)
             """

@@ -119,6 +119,19 @@ public enum SecretPolicy {
             })
     }
 
+    /// `text` with every card number by the rule for typed text (see ``containsCardNumber(_:)``: 12 or
+    /// more digits, Luhn or not) in the one masked form `•••• 1234`: for an error message that quotes
+    /// what the user typed, where a mistyped number is still a card number.
+    public static func maskTypedCardNumbers(in text: String) -> String {
+        var result = ""
+        var rest = text.startIndex
+        for span in typedCardNumbers(in: text) {
+            result += text[rest..<span.lowerBound] + CardNumberRedaction.masked(text[span])
+            rest = span.upperBound
+        }
+        return result + text[rest...]
+    }
+
     /// `line` as it may be echoed under an error: every card number by the rule for typed text (see
     /// ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded with
     /// spaces to the run's width, and the words holding a security code, a verification key or a
