@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "../../Packages/JWE"),
         .package(path: "../../Packages/PaymentFlow"),
         .package(path: "../../Packages/HeadlessBrowser"),
+        .package(path: "../../Packages/FuzzSupport"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -49,7 +50,15 @@ let package = Package(
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ]
         ),
-        .testTarget(name: "ReplCoreTests", dependencies: ["ReplCore"]),
+        .executableTarget(
+            name: "ReplCoreFuzz",
+            dependencies: ["ReplCore", .product(name: "FuzzSupport", package: "FuzzSupport")],
+            path: "Fuzz/Harness"
+        ),
+        .testTarget(
+            name: "ReplCoreTests",
+            dependencies: ["ReplCore", "ReplCoreFuzz", .product(name: "FuzzSupport", package: "FuzzSupport")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
