@@ -432,6 +432,8 @@ import Testing
         await presenter.dismiss()
         #expect(handler.events == [.decide(Self.base + "/p"), .finished(Self.base + "/p")])
         #expect(transport.requests.count == 1)
+        // The kept answer closure holds the presenter, which holds the script that keeps it: let go.
+        pending.withLock { $0 = nil }
     }
 
     @Test func onePageAtATimeAndReusableAfterDismiss() async {
@@ -451,6 +453,8 @@ import Testing
         // Dismissing with nothing shown still completes.
         await presenter.dismiss()
         #expect(first.events == [.decide(Self.base + "/1")])
+        // A held transfer keeps its completion, and with it the presenter: end it as a real one would.
+        transport.releaseHeld(with: .failure(TransportError(.timeout, "end of test")))
     }
 
     @Test func sequenceScriptAnswersInOrderThenCloses() async {
