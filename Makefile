@@ -24,7 +24,7 @@ FUZZ_BUILD_FLAGS := -c release --build-path .build-fuzz --toolset $(ROOT)/Packag
 # The sanitizer runs: what each reports on (halt_on_error=0 lists every race, not just the first),
 # and the checked-in suppressions, one reason per line.
 SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$(ROOT)/Sanitizers/tsan.supp" \
-                ASAN_OPTIONS="detect_leaks=1 detect_stack_use_after_return=1" \
+                ASAN_OPTIONS="detect_leaks=1 detect_stack_use_after_return=1 fast_unwind_on_malloc=0" \
                 LSAN_OPTIONS="suppressions=$(ROOT)/Sanitizers/lsan.supp print_suppressions=0"
 # PaymentFlow's bounded knobs under the sanitizers (each run is 5 to 20 times slower there).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
