@@ -107,7 +107,12 @@ final class SeedLetterSandboxTests: XCTestCase {
         XCTAssertEqual(idle.snapshot.presents, 0, "no second payment showed a page")
 
         // The first goes on: the buyer answers the challenge, the payment settles.
-        heldAnswer.withLock { $0 }?(.challenge(code: "1234"))
+        // Taken out, not copied: the kept answer holds the presenter, which holds the script that keeps it.
+        let answer = heldAnswer.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        answer?(.challenge(code: "1234"))
         wait(for: [firstCatcher.arrived], timeout: 30)
         SeedLetterCatcher.drainMainQueue(self)
         firstCatcher.checkContract()
