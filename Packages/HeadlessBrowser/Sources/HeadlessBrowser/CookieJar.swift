@@ -56,7 +56,11 @@ struct CookieJar: Sendable {
         var secure = false
         var expired = false
         for attribute in parts {
-            let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            // RFC 6265 5.2: the name is everything before the first "=", even when that is nothing
+            // ("=Max-Age=0" has an empty name and is ignored, not read as Max-Age).
+            let pieces = attribute.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             let key = pieces.first?.lowercased() ?? ""
             let argument = pieces.count > 1 ? pieces[1] : ""
             switch key {

@@ -9,6 +9,14 @@ import Testing
 @Suite struct CookieJarTests {
     func url(_ text: String) -> URL { URL(string: text)! }
 
+    /// RFC 6265 5.2: an attribute's name is what stands before its first "=", so "=Max-Age=0" has an
+    /// empty name and is ignored; the cookie stays.
+    @Test func anAttributeWithAnEmptyNameIsIgnored() {
+        var jar = CookieJar()
+        jar.store(setCookie: "a=1; =Max-Age=0; ==Path=/elsewhere", from: url("https://shop.example/p/q"))
+        #expect(jar.header(for: url("https://shop.example/p/r")) == "a=1")
+    }
+
     @Test func storedCookieIsSentBackToItsHostOnly() {
         var jar = CookieJar()
         jar.store(
