@@ -31,9 +31,13 @@ enum ReplCoreFuzz {
                     token.column >= 1 && token.length >= 1 && token.column + token.length - 1 <= width,
                     "a token lies outside the line")
             }
-            let quoted = tokens.map { quote($0.text) }.joined(separator: " ")
-            let again = try? Tokenizer.tokenize(quoted)
-            try fuzzRequire(again?.map(\.text) == tokens.map(\.text), "re-quoted words tokenize differently")
+            // The tokenizer reads Characters: a word that starts with a combining mark would join the
+            // quote put before it into one Character, so such words cannot be re-quoted.
+            if tokens.allSatisfy({ ("\"" + $0.text).count == $0.text.count + 1 }) {
+                let quoted = tokens.map { quote($0.text) }.joined(separator: " ")
+                let again = try? Tokenizer.tokenize(quoted)
+                try fuzzRequire(again?.map(\.text) == tokens.map(\.text), "re-quoted words tokenize differently")
+            }
         }
 
         do {
