@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// PaymentAuthorization: the PassKit-style payment sheet (CONTRACT.md section 7), headless, paid
+// through an EGW card payment. GatewaySandbox is a dependency of the tests only.
+let package = Package(
+    name: "PaymentAuthorization",
+    products: [
+        .library(name: "PaymentAuthorization", targets: ["PaymentAuthorization"])
+    ],
+    dependencies: [
+        .package(path: "../PaymentFlow"),
+        .package(path: "../CardValidation"),
+        .package(path: "../StatusMapping"),
+        .package(path: "../GatewaySandbox"),
+    ],
+    targets: [
+        .target(
+            name: "PaymentAuthorization",
+            dependencies: [
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "StatusMapping", package: "StatusMapping"),
+            ]
+        ),
+        .testTarget(
+            name: "PaymentAuthorizationTests",
+            dependencies: [
+                "PaymentAuthorization",
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
