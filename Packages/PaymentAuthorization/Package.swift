@@ -2,7 +2,8 @@
 import PackageDescription
 
 // PaymentAuthorization: the PassKit-style payment sheet (CONTRACT.md section 7), headless, paid
-// through an EGW card payment. GatewaySandbox is a dependency of the tests only.
+// through an EGW card payment. GatewaySandbox and HeadlessBrowser (the buyer on a 3-D Secure
+// challenge) are dependencies of the tests only.
 let package = Package(
     name: "PaymentAuthorization",
     products: [
@@ -12,6 +13,7 @@ let package = Package(
         .package(path: "../PaymentFlow"),
         .package(path: "../CardValidation"),
         .package(path: "../StatusMapping"),
+        .package(path: "../HeadlessBrowser"),
         .package(path: "../GatewaySandbox"),
     ],
     targets: [
@@ -28,6 +30,7 @@ let package = Package(
             dependencies: [
                 "PaymentAuthorization",
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
             ]
         ),

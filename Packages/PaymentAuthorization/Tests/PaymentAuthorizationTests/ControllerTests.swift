@@ -25,7 +25,7 @@ final class ControllerTests: XCTestCase {
         h.present()
         XCTAssertEqual(h.act(.selectShippingMethod("express")), .accepted)
         XCTAssertEqual(h.sheet.current?.state, .busy("didSelectShippingMethod"))
-        for action: BuyerAction in [.selectContact(0), .selectShippingMethod("standard"), .selectCard(1), .enterCouponCode("X"), .authorize] {
+        for action: SheetBuyerAction in [.selectContact(0), .selectShippingMethod("standard"), .selectCard(1), .enterCouponCode("X"), .authorize] {
             XCTAssertEqual(h.act(action), .busy, "\(action)")
         }
         XCTAssertEqual(h.delegate.calls, ["didSelectShippingMethod express"], "busy actions are not queued")
@@ -183,7 +183,7 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(silent.delegate.calls, [], "no didFinish for a sheet never shown")
         XCTAssertEqual(silent.controller.finishReason, .presentationFailed)
         // each update and the authorization unanswered
-        for (policyIsUpdate, action) in [(true, BuyerAction.selectContact(0)), (true, .selectShippingMethod("express")),
+        for (policyIsUpdate, action) in [(true, SheetBuyerAction.selectContact(0)), (true, .selectShippingMethod("express")),
                                          (true, .selectCard(0)), (true, .enterCouponCode("SAVE10")), (false, .authorize)] {
             let h = Harness()
             h.delegate.set { if policyIsUpdate { $0.updatePolicy = .never } else { $0.authorizationPolicy = .never } }

@@ -105,7 +105,7 @@ final class SheetExplorationTests: XCTestCase {
             if let token = presentToken {
                 events += [.presenterAnswered(token: token, shown: true), .presenterAnswered(token: token, shown: false)]
             }
-            let actions: [BuyerAction] = [
+            let actions: [SheetBuyerAction] = [
                 .selectContact(0), .selectContact(1), .selectShippingMethod("express"), .selectCard(1), .selectCard(2),
                 .enterCouponCode("SAVE"), .authorize, .cancel,
             ]

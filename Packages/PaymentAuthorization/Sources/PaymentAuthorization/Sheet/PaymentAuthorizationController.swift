@@ -140,7 +140,7 @@ public final class PaymentAuthorizationController: Sendable {
 
     // MARK: - Executor
 
-    func buyer(_ action: BuyerAction) -> BuyerReply {
+    func buyer(_ action: SheetBuyerAction) -> SheetBuyerReply {
         send(.buyer(action)) ?? .refused("sheet closed")
     }
 
@@ -150,8 +150,8 @@ public final class PaymentAuthorizationController: Sendable {
     private func send(
         _ event: SheetMachine.Event, onPresentRefused: (@Sendable (Bool) -> Void)? = nil,
         prepare: (inout Core) -> Void = { _ in }
-    ) -> BuyerReply? {
-        let (reply, released) = core.withLock { core -> (BuyerReply?, PaymentAuthorizationController?) in
+    ) -> SheetBuyerReply? {
+        let (reply, released) = core.withLock { core -> (SheetBuyerReply?, PaymentAuthorizationController?) in
             let (actions, reply) = core.machine.handle(event)
             if !actions.contains(.refusePresent) { prepare(&core) }
             var released: PaymentAuthorizationController?
@@ -258,7 +258,7 @@ private final class SheetBuyer: WalletSheetBuyer {
         self.controller = Mutex(WeakController(value: controller))
     }
 
-    func perform(_ action: BuyerAction) -> BuyerReply {
+    func perform(_ action: SheetBuyerAction) -> SheetBuyerReply {
         guard let controller = controller.withLock({ $0.value }) else { return .refused("sheet closed") }
         return controller.buyer(action)
     }

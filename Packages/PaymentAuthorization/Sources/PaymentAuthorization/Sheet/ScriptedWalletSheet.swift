@@ -18,7 +18,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
     }
 
     private struct State {
-        var script: [BuyerAction]
+        var script: [SheetBuyerAction]
         var buyer: (any WalletSheetBuyer)?
         var current: WalletSheet?
         var isPresenting = false
@@ -34,7 +34,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
 
     /// A sheet that answers `present` as `presentAnswer`, confirms shown statuses unless `answersStatus`
     /// is false (then ``confirmStatus()`` does), and runs `script` one action per ready state.
-    public init(script: [BuyerAction] = [], presentAnswer: PresentAnswer = .show, answersStatus: Bool = true) {
+    public init(script: [SheetBuyerAction] = [], presentAnswer: PresentAnswer = .show, answersStatus: Bool = true) {
         state = Mutex(State(script: script))
         self.presentAnswer = presentAnswer
         self.answersStatus = answersStatus
@@ -51,11 +51,11 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
     /// One line per rendering, action and status.
     public var transcript: [String] { state.withLock { $0.transcript } }
     /// The script actions not yet taken.
-    public var remainingScript: [BuyerAction] { state.withLock { $0.script } }
+    public var remainingScript: [SheetBuyerAction] { state.withLock { $0.script } }
 
     /// Acts on the sheet as the buyer; `.refused("no sheet")` when none is up.
     @discardableResult
-    public func perform(_ action: BuyerAction) -> BuyerReply {
+    public func perform(_ action: SheetBuyerAction) -> SheetBuyerReply {
         guard let buyer = state.withLock({ $0.buyer }) else { return .refused("no sheet") }
         let reply = buyer.perform(action)
         state.withLock { $0.transcript.append("buyer: \(action) -> \(reply)") }
@@ -91,7 +91,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
     }
 
     public func update(_ sheet: WalletSheet) {
-        let next = state.withLock { state -> BuyerAction? in
+        let next = state.withLock { state -> SheetBuyerAction? in
             guard state.isPresenting else { return nil }
             state.current = sheet
             state.transcript.append("sheet: \(sheet.state) total \(sheet.total) \(sheet.currencyCode)")

@@ -72,7 +72,7 @@ struct SheetMachine {
     enum Event {
         case present
         case presenterAnswered(token: UInt64, shown: Bool)
-        case buyer(BuyerAction)
+        case buyer(SheetBuyerAction)
         case answer(token: UInt64, Answer)
         case deadline(token: UInt64)
         case statusShown(token: UInt64)
@@ -195,7 +195,7 @@ struct SheetMachine {
     // MARK: - Transitions
 
     /// Applies one event; returns the actions to perform, in order, and the reply to a buyer action.
-    mutating func handle(_ event: Event) -> (actions: [Action], reply: BuyerReply?) {
+    mutating func handle(_ event: Event) -> (actions: [Action], reply: SheetBuyerReply?) {
         switch event {
         case .present:
             guard phase == .notPresented else { return ([.refusePresent], nil) }
@@ -250,7 +250,7 @@ struct SheetMachine {
         }
     }
 
-    private mutating func buyer(_ action: BuyerAction) -> (actions: [Action], reply: BuyerReply?) {
+    private mutating func buyer(_ action: SheetBuyerAction) -> (actions: [Action], reply: SheetBuyerReply?) {
         guard phase == .open else {
             if case .showingStatus = phase { return ([], .refused("finishing")) }
             return ([], .refused(phase == .finished || isDismissing ? "sheet closed" : "sheet not shown"))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a buyer can do on the sheet.
-public enum BuyerAction: Sendable, Equatable, CustomStringConvertible {
+public enum SheetBuyerAction: Sendable, Equatable, CustomStringConvertible {
     /// Pick the wallet contact at this index (0-based) as the shipping (and billing) contact.
     case selectContact(Int)
     /// Pick the shipping method with this identifier.
@@ -29,7 +29,7 @@ public enum BuyerAction: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The sheet's answer to a buyer's action, given at once.
-public enum BuyerReply: Sendable, Equatable, CustomStringConvertible {
+public enum SheetBuyerReply: Sendable, Equatable, CustomStringConvertible {
     /// Taken; the delegate is being asked (or the sheet is closing).
     case accepted
     /// A delegate call is outstanding: the action is refused, not queued.

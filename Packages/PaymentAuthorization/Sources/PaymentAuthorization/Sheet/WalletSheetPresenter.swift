@@ -23,7 +23,7 @@ public protocol WalletSheetPresenter: AnyObject, Sendable {
 /// How a presenter (a script or a person) acts on the sheet. Thread-safe; answers at once.
 public protocol WalletSheetBuyer: AnyObject, Sendable {
     /// Performs `action`: `.accepted`, `.busy` while a delegate call is outstanding, or `.refused(why)`.
-    func perform(_ action: BuyerAction) -> BuyerReply
+    func perform(_ action: SheetBuyerAction) -> SheetBuyerReply
 }
 
 /// The clock the controller's deadlines run on.

@@ -87,6 +87,8 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
     private let paymentKit: PaymentKit
     private let pagePresenter: any PaymentPresenter
     private let paymentFor: PaymentSource
+    /// Prices the buyer's changes (nil: the sheet's items stay as they are and coupons are refused).
+    public let merchant: (any WalletPaymentMerchant)?
 
     private struct State {
         var completion: (@Sendable (WalletPaymentResult) -> Void)?
@@ -103,7 +105,8 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
     public init?(
         paymentRequest: PaymentAuthorizationRequest, sheetPresenter: any WalletSheetPresenter,
         wallet: SimulatedWallet = .default, options: PaymentAuthorizationController.Options = .init(),
-        paymentKit: PaymentKit, pagePresenter: any PaymentPresenter, paymentFor: @escaping PaymentSource
+        merchant: (any WalletPaymentMerchant)? = nil, paymentKit: PaymentKit, pagePresenter: any PaymentPresenter,
+        paymentFor: @escaping PaymentSource
     ) {
         guard
             let controller = PaymentAuthorizationController(
@@ -113,6 +116,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         self.paymentKit = paymentKit
         self.pagePresenter = pagePresenter
         self.paymentFor = paymentFor
+        self.merchant = merchant
     }
 
     /// Shows the sheet; `completion` gets the one result, on the controller's callback queue, after the
@@ -135,6 +139,34 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
 
     public func paymentAuthorizationControllerDidFinish(_ controller: PaymentAuthorizationController) {
         controller.dismiss { [self] in sheetIsGone() }
+    }
+
+    public func paymentAuthorizationController(
+        _ controller: PaymentAuthorizationController, didSelectShippingContact contact: Contact,
+        handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
+    ) {
+        guard let merchant else { return handler(PaymentRequestUpdate(summaryItems: controller.summaryItems)) }
+        merchant.shippingContactChanged(contact, controller: controller, handler: handler)
+    }
+
+    public func paymentAuthorizationController(
+        _ controller: PaymentAuthorizationController, didSelectShippingMethod shippingMethod: ShippingMethod,
+        handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
+    ) {
+        guard let merchant else { return handler(PaymentRequestUpdate(summaryItems: controller.summaryItems)) }
+        merchant.shippingMethodChanged(shippingMethod, controller: controller, handler: handler)
+    }
+
+    public func paymentAuthorizationController(
+        _ controller: PaymentAuthorizationController, didChangeCouponCode couponCode: String,
+        handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
+    ) {
+        guard let merchant else {
+            return handler(
+                PaymentRequestUpdate(
+                    errors: [PaymentRequestError.couponCodeInvalid], summaryItems: controller.summaryItems))
+        }
+        merchant.couponCodeChanged(couponCode, controller: controller, handler: handler)
     }
 
     public func paymentAuthorizationController(

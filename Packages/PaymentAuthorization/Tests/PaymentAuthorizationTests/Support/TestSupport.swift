@@ -255,7 +255,7 @@ final class Harness {
     }
 
     @discardableResult
-    func act(_ action: BuyerAction) -> BuyerReply {
+    func act(_ action: SheetBuyerAction) -> SheetBuyerReply {
         let reply = sheet.perform(action)
         callbacks.drain()
         return reply
