@@ -2,8 +2,8 @@
 import PackageDescription
 
 // PaymentAuthorization: the PassKit-style payment sheet (CONTRACT.md section 7), headless, paid
-// through an EGW card payment. GatewaySandbox and HeadlessBrowser (the buyer on a 3-D Secure
-// challenge) are dependencies of the tests only.
+// through an EGW card payment. GatewaySandbox, HeadlessBrowser (the buyer on a 3-D Secure
+// challenge) and EGWWire (the seeded generator) are dependencies of the tests only.
 let package = Package(
     name: "PaymentAuthorization",
     products: [
@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "../StatusMapping"),
         .package(path: "../HeadlessBrowser"),
         .package(path: "../GatewaySandbox"),
+        .package(path: "../EGWWire"),
     ],
     targets: [
         .target(
@@ -32,6 +33,7 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "EGWWire", package: "EGWWire"),
             ]
         ),
     ],

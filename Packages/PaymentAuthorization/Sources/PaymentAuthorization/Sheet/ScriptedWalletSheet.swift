@@ -91,15 +91,20 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
     }
 
     public func update(_ sheet: WalletSheet) {
-        let next = state.withLock { state -> SheetBuyerAction? in
-            guard state.isPresenting else { return nil }
+        var ready = state.withLock { state -> Bool in
+            guard state.isPresenting else { return false }
             state.current = sheet
             state.transcript.append("sheet: \(sheet.state) total \(sheet.total) \(sheet.currencyCode)")
-            guard sheet.state == .ready, let action = state.script.first else { return nil }
-            return action
+            return sheet.state == .ready
         }
-        guard let next else { return }
-        if perform(next) != .busy { state.withLock { if !$0.script.isEmpty { $0.script.removeFirst() } } }
+        // A buyer goes on after a refused action; an accepted one waits for the next ready state, a busy
+        // one is tried again then.
+        while ready, let next = state.withLock({ $0.script.first }) {
+            let reply = perform(next)
+            guard reply != .busy else { break }
+            state.withLock { if !$0.script.isEmpty { $0.script.removeFirst() } }
+            ready = reply != .accepted
+        }
     }
 
     public func showStatus(
