@@ -79,7 +79,7 @@ struct WalletRun {
         let scripted = ScriptedWalletSheet(script: script)
         let sheet = WatchingSheet(scripted, pageUp: { browser.isPresenting })
         let wallet = SimulatedWallet(
-            cards: cards.map { WalletCard(Fixtures.card($0, code: CardBrand.detect($0) == .amex ? "1234" : "123")) },
+            cards: cards.map { WalletCard(Fixtures.card($0, code: CardBrand.detect($0) == .amex ? "9876" : "987")) },
             contacts: [Fixtures.home, Fixtures.abroad])
         var request = Fixtures.request()
         request.supportedNetworks = networks
