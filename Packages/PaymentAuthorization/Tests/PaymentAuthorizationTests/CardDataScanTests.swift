@@ -20,7 +20,8 @@ final class CardDataScanTests: XCTestCase {
     /// The forbidden strings found in `text`. Long identifiers (UUIDs, payment and session ids, which may
     /// hold any digits) are taken out first, so a code of three digits is found only standing alone.
     func leaks(in text: String) -> [String] {
-        let withoutIds = text.replacingOccurrences(of: #"[A-Za-z0-9_-]{10,}"#, with: "<id>", options: .regularExpression)
+        let withoutIds = text.replacingOccurrences(
+            of: #"[A-Za-z0-9_-]{10,}"#, with: "<id>", options: .regularExpression)
         return Self.forbidden.filter { $0 == Self.code ? withoutIds.contains($0) : text.contains($0) }
     }
 
@@ -66,7 +67,9 @@ final class CardDataScanTests: XCTestCase {
         XCTAssertEqual(run.result.outcome, .succeeded)
         var dumped = ""
         dump(run.result, to: &dumped)
-        let texts = run.sheet.transcript + ["\(run.result)", String(reflecting: run.result), dumped] + run.reports.map { "\($0)" }
+        let texts =
+            run.sheet.transcript + ["\(run.result)", String(reflecting: run.result), dumped]
+            + run.reports.map { "\($0)" }
         for text in texts { XCTAssertEqual(leaks(in: text), [], text) }
     }
 }

@@ -25,7 +25,9 @@ final class ControllerTests: XCTestCase {
         h.present()
         XCTAssertEqual(h.act(.selectShippingMethod("express")), .accepted)
         XCTAssertEqual(h.sheet.current?.state, .busy("didSelectShippingMethod"))
-        for action: SheetBuyerAction in [.selectContact(0), .selectShippingMethod("standard"), .selectCard(1), .enterCouponCode("X"), .authorize] {
+        for action: SheetBuyerAction in [
+            .selectContact(0), .selectShippingMethod("standard"), .selectCard(1), .enterCouponCode("X"), .authorize,
+        ] {
             XCTAssertEqual(h.act(action), .busy, "\(action)")
         }
         XCTAssertEqual(h.delegate.calls, ["didSelectShippingMethod express"], "busy actions are not queued")
@@ -44,7 +46,8 @@ final class ControllerTests: XCTestCase {
         h.delegate.answerHeldUpdate()
         h.callbacks.drain()
         XCTAssertEqual(h.delegate.calls, ["didSelectShippingContact", "didFinish", "dismissed"])
-        XCTAssertEqual(h.reports.all, [.answerIgnored(call: "didSelectShippingContact", reason: "after the sheet ended")])
+        XCTAssertEqual(
+            h.reports.all, [.answerIgnored(call: "didSelectShippingContact", reason: "after the sheet ended")])
     }
 
     func testAHandlerCalledTwiceOrFromManyThreadsAppliesOnce() {
@@ -82,7 +85,8 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(
             h.delegate.calls,
             [
-                "didSelectShippingContact", "didSelectShippingMethod express", "didSelectPaymentMethod", "willAuthorize",
+                "didSelectShippingContact", "didSelectShippingMethod express", "didSelectPaymentMethod",
+                "willAuthorize",
                 "didAuthorize", "didFinish", "dismissed",
             ])
         XCTAssertEqual(h.reports.all, [])
@@ -107,7 +111,8 @@ final class ControllerTests: XCTestCase {
     func testFailureWithErrorsKeepsTheSheetOpenAndWithoutErrorsEndsIt() {
         let h = Harness()
         h.delegate.set {
-            $0.authorizationResult = PaymentAuthorizationResult(status: .failure, errors: [PaymentRequestError.unknown("declined")])
+            $0.authorizationResult = PaymentAuthorizationResult(
+                status: .failure, errors: [PaymentRequestError.unknown("declined")])
         }
         h.present()
         h.act(.selectContact(0))
@@ -183,8 +188,10 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(silent.delegate.calls, [], "no didFinish for a sheet never shown")
         XCTAssertEqual(silent.controller.finishReason, .presentationFailed)
         // each update and the authorization unanswered
-        for (policyIsUpdate, action) in [(true, SheetBuyerAction.selectContact(0)), (true, .selectShippingMethod("express")),
-                                         (true, .selectCard(0)), (true, .enterCouponCode("SAVE10")), (false, .authorize)] {
+        for (policyIsUpdate, action) in [
+            (true, SheetBuyerAction.selectContact(0)), (true, .selectShippingMethod("express")),
+            (true, .selectCard(0)), (true, .enterCouponCode("SAVE10")), (false, .authorize),
+        ] {
             let h = Harness()
             h.delegate.set { if policyIsUpdate { $0.updatePolicy = .never } else { $0.authorizationPolicy = .never } }
             h.present()
@@ -355,7 +362,11 @@ final class ControllerTests: XCTestCase {
     func testAnUnusableUpdateIsRefusedAndTheSheetKeepsItsItems() {
         let h = Harness()
         h.delegate.set {
-            $0.update = { _ in PaymentRequestUpdate(summaryItems: [PaymentSummaryItem(label: "Shop", amount: Decimal(string: "1.001")!)]) }
+            $0.update = { _ in
+                PaymentRequestUpdate(summaryItems: [
+                    PaymentSummaryItem(label: "Shop", amount: Decimal(string: "1.001")!)
+                ])
+            }
         }
         h.present()
         let before = h.controller.summaryItems
@@ -386,11 +397,13 @@ final class DelegateFormTests: XCTestCase {
         ) {
             log.withLock { $0.append("didSelectShippingMethod:completion:") }
             let total = Decimal(string: "12.50")! + shippingMethod.amount
-            completion(.success, [
-                PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!),
-                PaymentSummaryItem(label: shippingMethod.label, amount: shippingMethod.amount),
-                PaymentSummaryItem(label: "Example shop", amount: total),
-            ])
+            completion(
+                .success,
+                [
+                    PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!),
+                    PaymentSummaryItem(label: shippingMethod.label, amount: shippingMethod.amount),
+                    PaymentSummaryItem(label: "Example shop", amount: total),
+                ])
         }
         func paymentAuthorizationController(
             _ controller: PaymentAuthorizationController, didSelectShippingAddress address: Contact,
@@ -426,7 +439,8 @@ final class DelegateFormTests: XCTestCase {
                 contact.countryCode == "LV"
                     ? PaymentRequestUpdate(summaryItems: controller.summaryItems)
                     : PaymentRequestUpdate(
-                        errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: controller.summaryItems))
+                        errors: [PaymentRequestError.shippingAddressUnserviceable],
+                        summaryItems: controller.summaryItems))
         }
     }
 
@@ -470,7 +484,8 @@ final class DelegateFormTests: XCTestCase {
         XCTAssertEqual(
             modern.log.withLock { $0 },
             [
-                "didSelectShippingContact:handler:", "didSelectShippingContact:handler:", "didAuthorizePayment:handler:",
+                "didSelectShippingContact:handler:", "didSelectShippingContact:handler:",
+                "didAuthorizePayment:handler:",
                 "didFinish",
             ])
         XCTAssertEqual(h.sheet.statusesShown, [.success])

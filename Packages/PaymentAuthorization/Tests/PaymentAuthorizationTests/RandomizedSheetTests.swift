@@ -115,7 +115,8 @@ final class RandomizedSheetTests: XCTestCase {
         for seed in Self.schedules {
             var random = SplitMix64(seed: seed)
             let presentAnswer: ScriptedWalletSheet.PresentAnswer = random.next() % 10 == 0 ? .never : .show
-            let h = Harness(sheet: ScriptedWalletSheet(presentAnswer: presentAnswer, answersStatus: random.next() % 4 != 0))
+            let h = Harness(
+                sheet: ScriptedWalletSheet(presentAnswer: presentAnswer, answersStatus: random.next() % 4 != 0))
             let delegate = ChaosDelegate(seed: random.next())
             h.controller.delegate = delegate
             h.present()
@@ -145,14 +146,18 @@ final class RandomizedSheetTests: XCTestCase {
             if finished != (shown ? 1 : 0) { violations.append("seed \(seed): didFinish \(finished) (shown \(shown))") }
             if h.sheet.isPresenting { violations.append("seed \(seed): sheet still up") }
             if h.controller.finishReason == nil { violations.append("seed \(seed): never finished") }
-            if h.presentAnswers.all.count != 1 { violations.append("seed \(seed): present answered \(h.presentAnswers.all)") }
+            if h.presentAnswers.all.count != 1 {
+                violations.append("seed \(seed): present answered \(h.presentAnswers.all)")
+            }
             if h.sheet.statusesShown.count > 1 { violations.append("seed \(seed): two final statuses") }
             if h.controller.finishReason == .buyerCancelled && h.sheet.statusesShown == [.success] {
                 violations.append("seed \(seed): success shown, then reported cancelled")
             }
         }
         XCTAssertEqual(violations, [], "\(violations.prefix(5))")
-        print("RandomizedSheetTests(stub): \(Self.schedules.count) schedules, \(steps) random steps, \(violations.count) violations")
+        print(
+            "RandomizedSheetTests(stub): \(Self.schedules.count) schedules, \(steps) random steps, \(violations.count) violations"
+        )
     }
 
     func testNoControllerOutlivesItsSheet() {
@@ -201,8 +206,10 @@ final class RandomizedSheetTests: XCTestCase {
         let faults: [SandboxFault?] = [
             nil, nil,
             SandboxFault(endpoint: .authentication, kind: .latency(.milliseconds(30)), schedule: .next(1)),
-            SandboxFault(endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .next(1), processesRequest: true),
-            SandboxFault(endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true),
+            SandboxFault(
+                endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .next(1), processesRequest: true),
+            SandboxFault(
+                endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true),
             SandboxFault(endpoint: .authentication, kind: .status(503), schedule: .next(1)),
             SandboxFault(endpoint: .cardSessionCreate, kind: .status(500), schedule: .next(1), processesRequest: true),
         ]
@@ -212,7 +219,9 @@ final class RandomizedSheetTests: XCTestCase {
             sandbox.clearFaults()
             if let fault = faults[Int(random.next() % UInt64(faults.count))] { sandbox.inject(fault) }
             let clock = VirtualClock()
-            let script = (0..<Int(random.next() % 6)).map { _ in Self.actions[Int(random.next() % UInt64(Self.actions.count))] }
+            let script = (0..<Int(random.next() % 6)).map { _ in
+                Self.actions[Int(random.next() % UInt64(Self.actions.count))]
+            }
             let cards = [cardPool[Int(random.next() % 4)], cardPool[Int(random.next() % 4)]]
             let advanceAfterStart = random.next() % 4 == 0
             let cancelAfterStart = random.next() % 4 == 0

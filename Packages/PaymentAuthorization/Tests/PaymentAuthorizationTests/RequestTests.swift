@@ -28,7 +28,10 @@ final class RequestTests: XCTestCase {
             (.networkUnknown, { $0.supportedNetworks = [.visa, .unknown] }),
             (.capabilityMissing, { $0.merchantCapabilities = [.credit, .debit] }),
             (.summaryItemsEmpty, { $0.paymentSummaryItems = [] }),
-            (.totalNotFinal, { $0.paymentSummaryItems = [PaymentSummaryItem(label: "Shop", amount: 0, type: .pending)] }),
+            (
+                .totalNotFinal,
+                { $0.paymentSummaryItems = [PaymentSummaryItem(label: "Shop", amount: 0, type: .pending)] }
+            ),
             (.amountNegative, { $0.paymentSummaryItems = [PaymentSummaryItem(label: "Shop", amount: d("-1"))] }),
             (.itemUnlabelled, { $0.paymentSummaryItems.insert(PaymentSummaryItem(label: " ", amount: 1), at: 0) }),
             (
@@ -47,7 +50,8 @@ final class RequestTests: XCTestCase {
             XCTAssertEqual(rule(change), expected)
         }
         // A pending line of zero before a final total is fine; so is EMV without 3-D Secure.
-        XCTAssertNil(rule { $0.paymentSummaryItems.insert(PaymentSummaryItem(label: "Tip", amount: 0, type: .pending), at: 0) })
+        XCTAssertNil(
+            rule { $0.paymentSummaryItems.insert(PaymentSummaryItem(label: "Tip", amount: 0, type: .pending), at: 0) })
         XCTAssertNil(rule { $0.merchantCapabilities = [.emv] })
         XCTAssertEqual(
             Set(cases.map(\.0)), Set(PaymentAuthorizationRequestError.Rule.allCases), "every rule has a case")
@@ -130,7 +134,8 @@ final class RequestTests: XCTestCase {
         for (networks, capabilities, expected, why) in rows {
             let actual =
                 capabilities.map {
-                    PaymentAuthorizationController.canMakePayments(usingNetworks: networks, capabilities: $0, in: wallet)
+                    PaymentAuthorizationController.canMakePayments(
+                        usingNetworks: networks, capabilities: $0, in: wallet)
                 } ?? PaymentAuthorizationController.canMakePayments(usingNetworks: networks, in: wallet)
             XCTAssertEqual(actual, expected, why)
             XCTAssertFalse(

@@ -103,7 +103,9 @@ final class SheetExplorationTests: XCTestCase {
         var enabled: [SheetMachine.Event] {
             var events: [SheetMachine.Event] = [.present, .appDismiss]
             if let token = presentToken {
-                events += [.presenterAnswered(token: token, shown: true), .presenterAnswered(token: token, shown: false)]
+                events += [
+                    .presenterAnswered(token: token, shown: true), .presenterAnswered(token: token, shown: false),
+                ]
             }
             let actions: [SheetBuyerAction] = [
                 .selectContact(0), .selectContact(1), .selectShippingMethod("express"), .selectCard(1), .selectCard(2),

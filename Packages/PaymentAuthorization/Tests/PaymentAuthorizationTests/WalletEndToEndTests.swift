@@ -17,8 +17,10 @@ final class WalletEndToEndTests: XCTestCase {
         let run = try XCTUnwrap(
             WalletRun.run(
                 self,
-                script: [.selectContact(1), .selectContact(0), .selectShippingMethod("express"),
-                    .enterCouponCode("OLD"), .enterCouponCode("SAVE10"), .authorize],
+                script: [
+                    .selectContact(1), .selectContact(0), .selectShippingMethod("express"),
+                    .enterCouponCode("OLD"), .enterCouponCode("SAVE10"), .authorize,
+                ],
                 cards: ["4111 1111 1111 1111"]))
         XCTAssertEqual(run.result.outcome, .succeeded)
         XCTAssertEqual(run.result.shownStatus, .success)
@@ -108,7 +110,11 @@ final class WalletEndToEndTests: XCTestCase {
         XCTAssertNil(run.result.shownStatus, "the sheet was gone before the answer")
         XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
         XCTAssertEqual(
-            run.reports, [.deadlinePassed("didAuthorizePayment"), .answerIgnored(call: "didAuthorizePayment", reason: "after the sheet ended")])
+            run.reports,
+            [
+                .deadlinePassed("didAuthorizePayment"),
+                .answerIgnored(call: "didAuthorizePayment", reason: "after the sheet ended"),
+            ])
     }
 
     func testBuyerCancelWhileThePaymentRunsIsTheGatewaysTruth() throws {
@@ -124,7 +130,8 @@ final class WalletEndToEndTests: XCTestCase {
 
     func testLostCreationIsUnresolvedAndNeverRetried() throws {
         sandbox.inject(
-            SandboxFault(endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true))
+            SandboxFault(endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true)
+        )
         let run = try XCTUnwrap(
             WalletRun.run(
                 self, script: [.selectContact(0), .authorize, .selectCard(1), .authorize],

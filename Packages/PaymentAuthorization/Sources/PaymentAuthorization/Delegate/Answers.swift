@@ -20,9 +20,11 @@ public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, 
         case .success: PaymentAuthorizationResult(folded: .success, errors: [])
         case .failure: PaymentAuthorizationResult(folded: .failure, errors: [])
         case .invalidBillingPostalAddress:
-            PaymentAuthorizationResult(folded: .failure, errors: [PaymentRequestError.billingContactInvalid(.postalAddress)])
+            PaymentAuthorizationResult(
+                folded: .failure, errors: [PaymentRequestError.billingContactInvalid(.postalAddress)])
         case .invalidShippingPostalAddress:
-            PaymentAuthorizationResult(folded: .failure, errors: [PaymentRequestError.shippingContactInvalid(.postalAddress)])
+            PaymentAuthorizationResult(
+                folded: .failure, errors: [PaymentRequestError.shippingContactInvalid(.postalAddress)])
         case .invalidShippingContact:
             PaymentAuthorizationResult(folded: .failure, errors: [PaymentRequestError.shippingContactInvalid(nil)])
         }

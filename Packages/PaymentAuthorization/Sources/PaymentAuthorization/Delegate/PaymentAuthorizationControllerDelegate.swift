@@ -137,6 +137,8 @@ extension PaymentAuthorizationControllerDelegate {
         _ controller: PaymentAuthorizationController, didChangeCouponCode couponCode: String,
         handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
     ) {
-        handler(PaymentRequestUpdate(errors: [PaymentRequestError.couponCodeInvalid], summaryItems: controller.summaryItems))
+        handler(
+            PaymentRequestUpdate(errors: [PaymentRequestError.couponCodeInvalid], summaryItems: controller.summaryItems)
+        )
     }
 }

@@ -64,7 +64,9 @@ public final class PaymentAuthorizationController: Sendable {
     }
 
     /// Whether the wallet holds a card of one of `networks`.
-    public static func canMakePayments(usingNetworks networks: [CardBrand], in wallet: SimulatedWallet = .default)
+    public static func canMakePayments(
+        usingNetworks networks: [CardBrand], in wallet: SimulatedWallet = .default
+    )
         -> Bool
     {
         wallet.isDeviceSupported
@@ -109,18 +111,22 @@ public final class PaymentAuthorizationController: Sendable {
     /// Called on the callback queue.
     public func present(completion: (@Sendable (Bool) -> Void)? = nil) {
         let completion = completion ?? { _ in }
-        send(.present, onPresentRefused: completion, prepare: { core in
-            core.presentCompletion = completion
-            core.keepAlive = self
-        })
+        send(
+            .present, onPresentRefused: completion,
+            prepare: { core in
+                core.presentCompletion = completion
+                core.keepAlive = self
+            })
     }
 
     /// Ends the sheet now (if it is up: `didFinish` if not yet sent, an outstanding call's answer will be
     /// ignored) and calls `completion` on the callback queue once it is gone.
     public func dismiss(completion: (@Sendable () -> Void)? = nil) {
-        send(.appDismiss, prepare: { core in
-            if let completion { core.dismissCompletions.append(completion) }
-        })
+        send(
+            .appDismiss,
+            prepare: { core in
+                if let completion { core.dismissCompletions.append(completion) }
+            })
     }
 
     // MARK: - The sheet as it stands

@@ -71,6 +71,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         held?()
     }
 
+    /// Shows the sheet (or refuses, or stays silent, as configured) and keeps the buyer handle.
     public func presentSheet(
         _ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
     ) {
@@ -90,6 +91,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         }
     }
 
+    /// Keeps the rendering; when it is ready, takes the script's next actions.
     public func update(_ sheet: WalletSheet) {
         var ready = state.withLock { state -> Bool in
             guard state.isPresenting else { return false }
@@ -107,6 +109,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         }
     }
 
+    /// Records the status; confirms it at once unless told to hold it.
     public func showStatus(
         _ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void
     ) {
@@ -119,6 +122,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         if answersStatus { completion() }
     }
 
+    /// Takes the sheet down and drops the buyer handle; completes at once.
     public func dismissSheet(completion: @escaping @Sendable () -> Void) {
         state.withLock {
             if $0.isPresenting { $0.transcript.append("dismissed") }

@@ -312,7 +312,9 @@ struct SheetMachine {
     private mutating func apply(_ answer: Answer, to call: Call) -> [Action] {
         switch answer {
         case .authorization(let result):
-            guard call == .authorization else { return [.report(.answerIgnored(call: call.name, reason: "wrong kind"))] }
+            guard call == .authorization else {
+                return [.report(.answerIgnored(call: call.name, reason: "wrong kind"))]
+            }
             shownStatus = result.status
             errors = result.errors
             if result.status == .failure && !result.errors.isEmpty {
@@ -330,7 +332,8 @@ struct SheetMachine {
             let exponent = CurrencyExponent.of(request.currencyCode) ?? 2
             var updated = request
             updated.paymentSummaryItems = update.summaryItems
-            if case .shippingMethod = call {} else if let methods = update.shippingMethods {
+            if case .shippingMethod = call {
+            } else if let methods = update.shippingMethods {
                 updated.shippingMethods = methods
             }
             if let problem = PaymentAuthorizationRequest.summaryItemsProblem(update.summaryItems, exponent: exponent)

@@ -112,6 +112,7 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         }
     }
 
+    /// Refuses an unserviceable country; otherwise the request's methods and the current items.
     public func shippingContactChanged(
         _ contact: Contact, controller: PaymentAuthorizationController,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
@@ -119,13 +120,15 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         let update = state.withLock { state -> PaymentRequestUpdate in
             let items = items(method: state.method, coupon: state.coupon)
             if let country = contact.countryCode, state.unserviceable.contains(country) {
-                return PaymentRequestUpdate(errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: items)
+                return PaymentRequestUpdate(
+                    errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: items)
             }
             return PaymentRequestUpdate(summaryItems: items, shippingMethods: controller.paymentRequest.shippingMethods)
         }
         answer { handler(update) }
     }
 
+    /// Prices the method.
     public func shippingMethodChanged(
         _ method: ShippingMethod, controller: PaymentAuthorizationController,
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
@@ -137,6 +140,7 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         answer { handler(update) }
     }
 
+    /// Applies a known coupon; an expired or unknown one is an error and changes nothing.
     public func couponCodeChanged(
         _ code: String, controller: PaymentAuthorizationController,
         handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
@@ -145,10 +149,12 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
             switch state.coupons[code] {
             case .expired?:
                 return PaymentRequestUpdate(
-                    errors: [PaymentRequestError.couponCodeExpired], summaryItems: items(method: state.method, coupon: state.coupon))
+                    errors: [PaymentRequestError.couponCodeExpired],
+                    summaryItems: items(method: state.method, coupon: state.coupon))
             case .invalid?, nil:
                 return PaymentRequestUpdate(
-                    errors: [PaymentRequestError.couponCodeInvalid], summaryItems: items(method: state.method, coupon: state.coupon))
+                    errors: [PaymentRequestError.couponCodeInvalid],
+                    summaryItems: items(method: state.method, coupon: state.coupon))
             case let effect?:
                 state.coupon = (code, effect)
                 return PaymentRequestUpdate(summaryItems: items(method: state.method, coupon: state.coupon))

@@ -79,7 +79,8 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
     /// Gives the EGW payment (from the merchant backend) for an amount, or an error.
     public typealias PaymentSource =
         @Sendable (
-            _ amount: WalletPaymentAmount, _ completion: @escaping @Sendable (Result<CardPaymentRequest, any Error>) -> Void
+            _ amount: WalletPaymentAmount,
+            _ completion: @escaping @Sendable (Result<CardPaymentRequest, any Error>) -> Void
         ) -> Void
 
     /// The sheet's controller (its delegate is this context).
@@ -137,10 +138,12 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
 
     // MARK: - Delegate
 
+    /// Dismisses the sheet; the result follows once it is gone and no payment runs.
     public func paymentAuthorizationControllerDidFinish(_ controller: PaymentAuthorizationController) {
         controller.dismiss { [self] in sheetIsGone() }
     }
 
+    /// Asks the merchant (or keeps the items).
     public func paymentAuthorizationController(
         _ controller: PaymentAuthorizationController, didSelectShippingContact contact: Contact,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
@@ -149,6 +152,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         merchant.shippingContactChanged(contact, controller: controller, handler: handler)
     }
 
+    /// Asks the merchant (or keeps the items).
     public func paymentAuthorizationController(
         _ controller: PaymentAuthorizationController, didSelectShippingMethod shippingMethod: ShippingMethod,
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
@@ -157,6 +161,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         merchant.shippingMethodChanged(shippingMethod, controller: controller, handler: handler)
     }
 
+    /// Asks the merchant (or refuses the coupon).
     public func paymentAuthorizationController(
         _ controller: PaymentAuthorizationController, didChangeCouponCode couponCode: String,
         handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
@@ -169,6 +174,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         merchant.couponCodeChanged(couponCode, controller: controller, handler: handler)
     }
 
+    /// Gets the EGW payment for the total from the app and pays it with the wallet card.
     public func paymentAuthorizationController(
         _ controller: PaymentAuthorizationController, didAuthorizePayment payment: Payment,
         handler: @escaping @Sendable (PaymentAuthorizationResult) -> Void

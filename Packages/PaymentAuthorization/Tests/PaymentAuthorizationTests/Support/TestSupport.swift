@@ -30,7 +30,8 @@ final class VirtualClock: Sendable {
         let end = state.withLock { $0.now + seconds }
         while true {
             let due = state.withLock { state -> Timer? in
-                guard let next = state.timers.filter({ $0.at <= end }).min(by: { ($0.at, $0.order) < ($1.at, $1.order) })
+                guard
+                    let next = state.timers.filter({ $0.at <= end }).min(by: { ($0.at, $0.order) < ($1.at, $1.order) })
                 else { return nil }
                 state.timers.removeAll { $0.order == next.order }
                 state.now = next.at
@@ -111,7 +112,10 @@ final class StubDelegate: PaymentAuthorizationControllerDelegate {
         answer(policy, { handler(result) }, hold: { held in self.state.withLock { $0.heldAuthorization = held } })
     }
 
-    private func update(_ name: String, _ controller: PaymentAuthorizationController, _ handler: @escaping @Sendable (PaymentRequestUpdate) -> Void) {
+    private func update(
+        _ name: String, _ controller: PaymentAuthorizationController,
+        _ handler: @escaping @Sendable (PaymentRequestUpdate) -> Void
+    ) {
         record(name)
         let (policy, make) = state.withLock { ($0.updatePolicy, $0.update) }
         let update = make?(controller) ?? PaymentRequestUpdate(summaryItems: controller.summaryItems)
@@ -148,7 +152,9 @@ final class StubDelegate: PaymentAuthorizationControllerDelegate {
         update("didChangeCouponCode \(couponCode)", controller, handler)
     }
 
-    private func answer(_ policy: AnswerPolicy, _ give: @escaping @Sendable () -> Void, hold: (@escaping @Sendable () -> Void) -> Void) {
+    private func answer(
+        _ policy: AnswerPolicy, _ give: @escaping @Sendable () -> Void, hold: (@escaping @Sendable () -> Void) -> Void
+    ) {
         switch policy {
         case .synchronous: give()
         case .held: hold(give)
@@ -177,7 +183,8 @@ final class Reports: Sendable {
 
 enum Fixtures {
     static func card(_ number: String, code: String = "123") -> CardInput {
-        CardInput(cardholderName: "Jane Doe", cardNumber: number, expiryMonth: "12", expiryYear: "35", securityCode: code)
+        CardInput(
+            cardholderName: "Jane Doe", cardNumber: number, expiryMonth: "12", expiryYear: "35", securityCode: code)
     }
 
     static let home = Contact(
@@ -196,12 +203,15 @@ enum Fixtures {
             contacts: [home, abroad])
     }
 
-    static func request(total: Decimal = Decimal(string: "12.50")!, shipping: Bool = true) -> PaymentAuthorizationRequest {
+    static func request(
+        total: Decimal = Decimal(string: "12.50")!, shipping: Bool = true
+    ) -> PaymentAuthorizationRequest {
         var request = PaymentAuthorizationRequest(
             merchantIdentifier: "merchant.lv.example", countryCode: "LV", currencyCode: "EUR",
             supportedNetworks: [.visa, .mastercard, .maestro],
             paymentSummaryItems: [
-                PaymentSummaryItem(label: "Book", amount: total), PaymentSummaryItem(label: "Example shop", amount: total),
+                PaymentSummaryItem(label: "Book", amount: total),
+                PaymentSummaryItem(label: "Example shop", amount: total),
             ])
         if shipping {
             request.requiredShippingContactFields = [.postalAddress, .name]

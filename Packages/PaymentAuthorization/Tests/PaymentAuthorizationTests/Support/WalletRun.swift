@@ -29,11 +29,14 @@ final class WatchingSheet: WalletSheetPresenter {
         self.pageUp = pageUp
     }
 
-    func presentSheet(_ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void) {
+    func presentSheet(_ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void)
+    {
         inner.presentSheet(sheet, buyer: buyer, completion: completion)
     }
     func update(_ sheet: WalletSheet) { inner.update(sheet) }
-    func showStatus(_ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void) {
+    func showStatus(
+        _ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void
+    ) {
         if pageUp() { statusWhilePageUp.withLock { $0 += 1 } }
         inner.showStatus(status, on: sheet, completion: completion)
     }
@@ -62,7 +65,8 @@ struct WalletRun {
     }
 
     static func run(
-        _ testCase: XCTestCase, script: [SheetBuyerAction], cards: [String], networks: [CardBrand] = [.visa, .mastercard, .maestro],
+        _ testCase: XCTestCase, script: [SheetBuyerAction], cards: [String],
+        networks: [CardBrand] = [.visa, .mastercard, .maestro],
         challengeCode: String = "1234", requestTimeout: TimeInterval = 5, deadline: TimeInterval? = 30,
         clock: SheetClock = .live,
         afterStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
@@ -97,7 +101,8 @@ struct WalletRun {
         ) { amount, completion in
             let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
             created.withLock { $0.append(payment) }
-            completion(.success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
+            completion(
+                .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
             afterStart(scripted)
         }
         guard let context else {
