@@ -143,4 +143,21 @@ final class WalletEndToEndTests: XCTestCase {
         XCTAssertEqual(run.created.count, 1)
         XCTAssertEqual(run.sheet.remainingScript, [.selectCard(1), .authorize])
     }
+
+    /// The closing note's transcript: shipping, a coupon and a challenged card, printed whole.
+    func testTranscriptOfASheetWithShippingACouponAndAChallengedCard() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self,
+                script: [
+                    .selectContact(1), .selectContact(0), .selectShippingMethod("express"), .enterCouponCode("SAVE10"),
+                    .selectCard(1), .authorize,
+                ],
+                cards: ["4111 1111 1111 1111", "5555 5555 5555 4444"]))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.total, Decimal(string: "16.24"))
+        XCTAssertEqual(run.created.map(\.amount), [1624])
+        print(run.sheet.transcript.map { "  | " + $0 }.joined(separator: "\n"))
+        print("  | result: \(run.result)")
+    }
 }

@@ -58,7 +58,13 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
     public func perform(_ action: SheetBuyerAction) -> SheetBuyerReply {
         guard let buyer = state.withLock({ $0.buyer }) else { return .refused("no sheet") }
         let reply = buyer.perform(action)
-        state.withLock { $0.transcript.append("buyer: \(action) -> \(reply)") }
+        state.withLock { state in
+            var shown = "\(action)"
+            if case .selectCard(let index) = action, let cards = state.current?.cards, cards.indices.contains(index) {
+                shown += " (\(cards[index].displayName))"
+            }
+            state.transcript.append("buyer: \(shown) -> \(reply)")
+        }
         return reply
     }
 
@@ -96,7 +102,9 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         var ready = state.withLock { state -> Bool in
             guard state.isPresenting else { return false }
             state.current = sheet
-            state.transcript.append("sheet: \(sheet.state) total \(sheet.total) \(sheet.currencyCode)")
+            state.transcript.append(
+                "sheet: \(sheet.state) total \(sheet.total) \(sheet.currencyCode)"
+                    + (sheet.errors.isEmpty ? "" : " errors \(sheet.errors)"))
             return sheet.state == .ready
         }
         // A buyer goes on after a refused action; an accepted one waits for the next ready state, a busy
