@@ -1,5 +1,6 @@
 import Foundation
 import GatewaySandbox
+import Synchronization
 import XCTest
 
 @testable import PaymentAuthorization
@@ -159,5 +160,38 @@ final class WalletEndToEndTests: XCTestCase {
         XCTAssertEqual(run.created.map(\.amount), [1624])
         print(run.sheet.transcript.map { "  | " + $0 }.joined(separator: "\n"))
         print("  | result: \(run.result)")
+    }
+
+    func testASecondPresentGetsItsOwnRefusalAndTheFirstIsUntouched() throws {
+        let sandbox = SharedSandbox.instance
+        let kit = WalletRun.kit()
+        let sheet = ScriptedWalletSheet(script: [.selectContact(0), .authorize])
+        let context = try XCTUnwrap(
+            WalletPaymentContext(
+                paymentRequest: Fixtures.request(), sheetPresenter: sheet, wallet: Fixtures.wallet(),
+                paymentKit: kit, pagePresenter: NoPagePresenter()
+            ) { amount, completion in
+                let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
+                completion(
+                    .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey))
+                )
+            })
+        let results = Mutex<[WalletPaymentResult]>([])
+        let both = expectation(description: "two results")
+        both.expectedFulfillmentCount = 2
+        context.present { result in
+            results.withLock { $0.append(result) }
+            both.fulfill()
+        }
+        context.present { result in
+            results.withLock { $0.append(result) }
+            both.fulfill()
+        }
+        wait(for: [both], timeout: 30)
+        let all = results.withLock { $0 }
+        XCTAssertEqual(all.map(\.outcome), [.failed, .succeeded], "the refusal comes first, the payment after")
+        XCTAssertEqual(all.first?.finishReason, .presentationFailed)
+        XCTAssertEqual(all.first?.attempts, 0)
+        XCTAssertEqual(sheet.presentations, 1)
     }
 }

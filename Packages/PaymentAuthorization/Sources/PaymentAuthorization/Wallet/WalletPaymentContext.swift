@@ -121,7 +121,9 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
     }
 
     /// Shows the sheet; `completion` gets the one result, on the controller's callback queue, after the
-    /// sheet is gone and the last EGW payment ended. A second call is ignored.
+    /// sheet is gone and the last EGW payment ended. A context presents once: a second call gets a result
+    /// of its own at once (still asynchronously): `.failed`, `.presentationFailed`, no attempt, nothing
+    /// shown; the first is untouched.
     public func present(completion: @escaping @Sendable (WalletPaymentResult) -> Void) {
         let first = state.withLock { state -> Bool in
             guard state.completion == nil, !state.delivered else { return false }
@@ -129,7 +131,14 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
             state.keepAlive = self
             return true
         }
-        guard first else { return }
+        guard first else {
+            let refused = WalletPaymentResult(
+                outcome: .failed, shownStatus: nil, finishReason: .presentationFailed, attempts: 0,
+                total: controller.paymentRequest.paymentSummaryItems.last?.amount ?? 0,
+                currencyCode: controller.paymentRequest.currencyCode, payment: nil)
+            controller.options.callbackQueue.async { completion(refused) }
+            return
+        }
         controller.delegate = self
         controller.present { [self] shown in
             if !shown { sheetIsGone() }

@@ -64,6 +64,16 @@ struct WalletRun {
         return merchant
     }
 
+    /// A kit on the shared sandbox's base URLs.
+    static func kit(requestTimeout: TimeInterval = 5) -> PaymentKit {
+        let sandbox = SharedSandbox.instance
+        var configuration = PaymentFlow.Configuration(
+            apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
+            checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
+        configuration.requestTimeout = requestTimeout
+        return PaymentKit(configuration: configuration)
+    }
+
     static func run(
         _ testCase: XCTestCase, script: [SheetBuyerAction], cards: [String],
         networks: [CardBrand] = [.visa, .mastercard, .maestro],
@@ -73,11 +83,7 @@ struct WalletRun {
         file: StaticString = #filePath, line: UInt = #line
     ) -> WalletRun? {
         let sandbox = SharedSandbox.instance
-        var configuration = PaymentFlow.Configuration(
-            apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
-            checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
-        configuration.requestTimeout = requestTimeout
-        let kit = PaymentKit(configuration: configuration)
+        let kit = kit(requestTimeout: requestTimeout)
         let browser = HeadlessBrowserPresenter(
             script: .answering(challengeCode: challengeCode), options: .init(pageTimeout: 5))
         let scripted = ScriptedWalletSheet(script: script)
@@ -131,4 +137,12 @@ struct WalletRun {
             result: result, sheet: scripted, created: created.withLock { $0 },
             statusWhilePageUp: sheet.statusWhilePageUp.withLock { $0 }, reports: reports.all)
     }
+}
+
+/// A page presenter for payments that need no page (frictionless cards): it shows nothing.
+final class NoPagePresenter: PaymentPresenter {
+    func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
+        completion(false)
+    }
+    func dismiss(completion: @escaping @Sendable () -> Void) { completion() }
 }
