@@ -77,8 +77,11 @@ public struct PaymentAuthorizationRequest: Sendable, Equatable {
         return nil
     }
 
-    /// The summary-item rules, shared with the updates a delegate answers (items replace the request's).
-    static func summaryItemsProblem(_ items: [PaymentSummaryItem], exponent: Int) -> PaymentAuthorizationRequestError? {
+    /// The summary-item rules: the last is a final total of at least zero, every line labelled, pending
+    /// lines zero, no more fraction digits than `exponent`.
+    private static func summaryItemsProblem(
+        _ items: [PaymentSummaryItem], exponent: Int
+    ) -> PaymentAuthorizationRequestError? {
         guard let total = items.last else { return .init(.summaryItemsEmpty) }
         for item in items {
             if item.label.trimmingCharacters(in: .whitespaces).isEmpty { return .init(.itemUnlabelled) }

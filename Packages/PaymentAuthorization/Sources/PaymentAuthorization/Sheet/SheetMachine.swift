@@ -328,20 +328,16 @@ struct SheetMachine {
             guard call != .authorization else {
                 return [.report(.answerIgnored(call: call.name, reason: "wrong kind"))]
             }
-            var actions: [Action] = []
-            let exponent = CurrencyExponent.of(request.currencyCode) ?? 2
+            // The update replaces parts of the request: the whole request must still keep every rule.
             var updated = request
             updated.paymentSummaryItems = update.summaryItems
             if case .shippingMethod = call {
             } else if let methods = update.shippingMethods {
                 updated.shippingMethods = methods
             }
-            if let problem = PaymentAuthorizationRequest.summaryItemsProblem(update.summaryItems, exponent: exponent)
-                ?? updated.validationError()
-            {
-                actions.append(.report(.updateRefused(call: call.name, rule: problem.rule)))
+            if let problem = updated.validationError() {
                 errors = [PaymentRequestError.unknown("the merchant's update was unusable")]
-                return actions + [.render]
+                return [.report(.updateRefused(call: call.name, rule: problem.rule)), .render]
             }
             summaryItems = updated.paymentSummaryItems
             shippingMethods = updated.shippingMethods
@@ -357,7 +353,7 @@ struct SheetMachine {
             default:
                 break
             }
-            return actions + [.render]
+            return [.render]
         }
     }
 
