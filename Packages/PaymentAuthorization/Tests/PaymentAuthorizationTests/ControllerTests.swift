@@ -218,6 +218,66 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.reports.all, [.deadlinePassed("showStatus")])
     }
 
+    func testAPresenterThatNeverConfirmsTheDismissalIsNotWaitedOnForever() {
+        /// Shows the sheet but never says it is gone.
+        final class StuckSheet: WalletSheetPresenter {
+            let inner = ScriptedWalletSheet()
+            func presentSheet(
+                _ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
+            ) { inner.presentSheet(sheet, buyer: buyer, completion: completion) }
+            func update(_ sheet: WalletSheet) { inner.update(sheet) }
+            func showStatus(
+                _ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void
+            ) { completion() }
+            func dismissSheet(completion: @escaping @Sendable () -> Void) {}
+        }
+        let stuck = StuckSheet()
+        let clock = VirtualClock()
+        let callbacks = TestQueue()
+        let reports = Reports()
+        let delegate = StubDelegate()
+        weak var weakController: PaymentAuthorizationController?
+        let gone = Mutex(0)
+        do {
+            var options = PaymentAuthorizationController.Options()
+            options.clock = clock.clock
+            options.callbackQueue = callbacks.queue
+            options.observer = { reports.add($0) }
+            let controller = PaymentAuthorizationController(
+                paymentRequest: Fixtures.request(), presenter: stuck, wallet: Fixtures.wallet(), options: options)!
+            controller.delegate = delegate
+            delegate.set { $0.dismissInDidFinish = false }
+            controller.present()
+            callbacks.drain()  // shown
+            controller.dismiss { gone.withLock { $0 += 1 } }
+            weakController = controller
+        }
+        callbacks.drain()
+        XCTAssertEqual(delegate.calls, ["didFinish"])
+        XCTAssertEqual(gone.withLock { $0 }, 0, "not gone yet: the presenter has not said so")
+        XCTAssertNotNil(weakController)
+        clock.advance(by: 30)
+        callbacks.drain()
+        XCTAssertEqual(gone.withLock { $0 }, 1)
+        XCTAssertEqual(reports.all, [.deadlinePassed("dismissSheet")])
+        XCTAssertNil(weakController, "released after the dismissal's deadline")
+    }
+
+    func testDismissBeforeThePresenterAnsweredEndsItUnshown() {
+        let h = Harness()
+        let answers = h.presentAnswers
+        h.controller.present { shown in answers.add(shown) }
+        let gone = Mutex(0)
+        h.controller.dismiss { gone.withLock { $0 += 1 } }
+        h.callbacks.drain()
+        XCTAssertEqual(h.presentAnswers.all, [false])
+        XCTAssertEqual(h.delegate.calls, [], "no didFinish for a sheet that never showed")
+        XCTAssertEqual(gone.withLock { $0 }, 1)
+        XCTAssertFalse(h.sheet.isPresenting, "the half-shown sheet was taken down")
+        XCTAssertEqual(h.controller.finishReason, .dismissedByApp)
+        XCTAssertEqual(h.reports.all, [.answerIgnored(call: "present", reason: "after the sheet ended")])
+    }
+
     func testNoDeadlineMeansStepping() {
         let h = Harness(deadline: nil)
         h.delegate.set { $0.updatePolicy = .held }
