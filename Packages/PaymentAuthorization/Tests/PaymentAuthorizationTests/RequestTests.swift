@@ -14,6 +14,9 @@ final class RequestTests: XCTestCase {
 
     func testTheFixtureIsValid() {
         XCTAssertNil(Fixtures.request().validationError())
+        // The Objective-C-style names are the same types.
+        XCTAssertTrue(EGWPaymentAuthorizationController.self == PaymentAuthorizationController.self)
+        XCTAssertTrue(EGWPaymentAuthorizationStatus.self == PaymentAuthorizationStatus.self)
     }
 
     func testEveryRule() {
