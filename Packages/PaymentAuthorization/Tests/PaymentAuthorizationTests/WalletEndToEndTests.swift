@@ -118,6 +118,23 @@ final class WalletEndToEndTests: XCTestCase {
             ])
     }
 
+    /// The deadline passes while the merchant backend is still creating the payment: the sheet is gone, so
+    /// the payment it hands over afterwards is never started.
+    func testAPaymentHandedOverAfterTheSheetEndedIsNotStarted() throws {
+        let clock = VirtualClock()
+        let mark = sandbox.requestLog.last?.sequence ?? 0
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize], cards: ["4111 1111 1111 1111"], clock: clock.clock,
+                beforeStart: { _ in clock.advance(by: 30) }))
+        XCTAssertEqual(run.result.finishReason, .deadline)
+        XCTAssertEqual(run.result.outcome, .cancelled)
+        XCTAssertNil(run.result.payment)
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "INITIALIZED")
+        let sent = sandbox.requestLog.filter { $0.sequence > mark && $0.path.contains(run.created[0].paymentId) }
+        XCTAssertEqual(sent.map(\.path), [], "no card session was created")
+    }
+
     func testBuyerCancelWhileThePaymentRunsIsTheGatewaysTruth() throws {
         sandbox.inject(SandboxFault(endpoint: .authentication, kind: .latency(.milliseconds(400)), schedule: .next(1)))
         let run = try XCTUnwrap(

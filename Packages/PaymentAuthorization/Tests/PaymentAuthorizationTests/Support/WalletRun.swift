@@ -79,6 +79,7 @@ struct WalletRun {
         networks: [CardBrand] = [.visa, .mastercard, .maestro],
         challengeCode: String = "1234", requestTimeout: TimeInterval = 5, deadline: TimeInterval? = 30,
         clock: SheetClock = .live,
+        beforeStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
         afterStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
         file: StaticString = #filePath, line: UInt = #line
     ) -> WalletRun? {
@@ -107,6 +108,7 @@ struct WalletRun {
         ) { amount, completion in
             let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
             created.withLock { $0.append(payment) }
+            beforeStart(scripted)
             completion(
                 .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
             afterStart(scripted)
