@@ -266,9 +266,11 @@ final class ControllerTests: XCTestCase {
     func testDismissBeforeThePresenterAnsweredEndsItUnshown() {
         let h = Harness()
         let answers = h.presentAnswers
-        h.controller.present { shown in answers.add(shown) }
         let gone = Mutex(0)
+        h.callbacks.queue.suspend()  // the presenter gets no chance to answer before the dismiss
+        h.controller.present { shown in answers.add(shown) }
         h.controller.dismiss { gone.withLock { $0 += 1 } }
+        h.callbacks.queue.resume()
         h.callbacks.drain()
         XCTAssertEqual(h.presentAnswers.all, [false])
         XCTAssertEqual(h.delegate.calls, [], "no didFinish for a sheet that never showed")
