@@ -414,6 +414,15 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.sheet.current?.errors, [])
         XCTAssertEqual(h.sheet.current?.couponCode, "SAVE10")
         XCTAssertEqual(h.sheet.current?.total, Decimal(string: "11.25"))
+        let rendering = h.sheet.current.map { "\($0)" } ?? ""
+        for line in [
+            "sheet: ready  total 11.25 EUR", "  Book 12.50 EUR", "  Coupon SAVE10 -1.25 EUR",
+            "  = Example shop 11.25 EUR",
+            "  [x] standard: Standard 0.00 EUR", "  [ ] express: Express 4.99 EUR", "  card 0 *: Visa •••• 1111",
+            "  card 2: American Express •••• 0005 (not accepted)", "  coupon: SAVE10",
+        ] {
+            XCTAssertTrue(rendering.components(separatedBy: "\n").contains(line), "\(line) in\n\(rendering)")
+        }
         var noCoupons = Fixtures.request()
         noCoupons.supportsCouponCode = false
         let plain = Harness(request: noCoupons)

@@ -89,6 +89,12 @@ final class RequestTests: XCTestCase {
         XCTAssertEqual(CurrencyExponent.minorUnits(d("1500"), exponent: 0), 1500)
         XCTAssertEqual(CurrencyExponent.minorUnits(d("1.234"), exponent: 3), 1234)
         XCTAssertNil(CurrencyExponent.minorUnits(d("0.001"), exponent: 2))
+        // Shown with exactly the currency's digits.
+        XCTAssertEqual(CurrencyExponent.format(d("12.5"), currencyCode: "EUR"), "12.50 EUR")
+        XCTAssertEqual(CurrencyExponent.format(d("0"), currencyCode: "EUR"), "0.00 EUR")
+        XCTAssertEqual(CurrencyExponent.format(d("-1.25"), currencyCode: "EUR"), "-1.25 EUR")
+        XCTAssertEqual(CurrencyExponent.format(d("1500"), currencyCode: "JPY"), "1500 JPY")
+        XCTAssertEqual(CurrencyExponent.format(d("1.2"), currencyCode: "BHD"), "1.200 BHD")
     }
 
     /// The seed's enum lists Success, Failure, InvalidBillingPostalAddress, InvalidShippingPostalAddress,

@@ -181,6 +181,22 @@ public enum CurrencyExponent {
         return nil
     }
 
+    /// `amount` with exactly the currency's fraction digits and its code, e.g. `12.50 EUR`, `1500 JPY`
+    /// (rounded half up when it has more; an unknown currency gets two).
+    public static func format(_ amount: Decimal, currencyCode: String) -> String {
+        let exponent = of(currencyCode) ?? 2
+        var value = amount
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, exponent, .plain)
+        var text = "\(rounded)"
+        if exponent > 0 {
+            if !text.contains(".") { text += "." }
+            let fraction = text.split(separator: ".", omittingEmptySubsequences: false).last?.count ?? 0
+            text += String(repeating: "0", count: max(0, exponent - fraction))
+        }
+        return "\(text) \(currencyCode)"
+    }
+
     /// Whether `amount` has at most `exponent` fraction digits.
     public static func fits(_ amount: Decimal, exponent: Int) -> Bool {
         minorUnits(amount, exponent: exponent) != nil

@@ -103,7 +103,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
             guard state.isPresenting else { return false }
             state.current = sheet
             state.transcript.append(
-                "sheet: \(sheet.state) total \(sheet.total) \(sheet.currencyCode)"
+                "sheet: \(sheet.state) total \(CurrencyExponent.format(sheet.total, currencyCode: sheet.currencyCode))"
                     + (sheet.errors.isEmpty ? "" : " errors \(sheet.errors)"))
             return sheet.state == .ready
         }

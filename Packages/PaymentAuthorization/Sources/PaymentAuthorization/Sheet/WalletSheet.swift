@@ -105,11 +105,15 @@ public struct WalletSheet: Sendable, CustomStringConvertible {
 
     /// A multi-line rendering for a terminal.
     public var description: String {
-        var lines = ["sheet: \(state)  total \(total) \(currencyCode)"]
-        for item in summaryItems.dropLast() { lines.append("  \(item)") }
-        if let last = summaryItems.last { lines.append("  = \(last)") }
+        let money = { (amount: Decimal) in CurrencyExponent.format(amount, currencyCode: currencyCode) }
+        var lines = ["sheet: \(state)  total \(money(total))"]
+        for item in summaryItems.dropLast() {
+            lines.append("  \(item.label) \(item.type == .pending ? "pending" : money(item.amount))")
+        }
+        if let last = summaryItems.last { lines.append("  = \(last.label) \(money(last.amount))") }
         for method in shippingMethods {
-            lines.append("  [\(method.identifier == selectedShippingMethod ? "x" : " ")] \(method)")
+            let mark = method.identifier == selectedShippingMethod ? "x" : " "
+            lines.append("  [\(mark)] \(method.identifier): \(method.label) \(money(method.amount))")
         }
         for (index, contact) in contacts.enumerated() {
             lines.append("  contact \(index)\(index == selectedContact ? " *" : ""): \(contact)")

@@ -72,5 +72,7 @@ public struct Payment: Sendable, CustomStringConvertible {
     }
 
     /// `Payment(token, total currency)`; contacts left out.
-    public var description: String { "Payment(\(token), \(total) \(currencyCode))" }
+    public var description: String {
+        "Payment(\(token), \(CurrencyExponent.format(total, currencyCode: currencyCode)))"
+    }
 }

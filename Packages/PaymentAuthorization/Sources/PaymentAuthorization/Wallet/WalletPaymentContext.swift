@@ -13,7 +13,7 @@ public struct WalletPaymentAmount: Sendable, Equatable, CustomStringConvertible 
     public let currencyCode: String
 
     /// `12.50 EUR`.
-    public var description: String { "\(total) \(currencyCode)" }
+    public var description: String { CurrencyExponent.format(total, currencyCode: currencyCode) }
 }
 
 /// Why a card payment's failure lets the buyer try another card (shown on the sheet).
@@ -58,7 +58,7 @@ public struct WalletPaymentResult: Sendable, CustomStringConvertible {
     /// One line, without card data.
     public var description: String {
         "WalletPaymentResult(\(outcome), status: \(shownStatus.map { "\($0)" } ?? "-"), finish: "
-            + "\(finishReason.rawValue), attempts: \(attempts), total: \(total) \(currencyCode), payment: "
+            + "\(finishReason.rawValue), attempts: \(attempts), total: \(CurrencyExponent.format(total, currencyCode: currencyCode)), payment: "
             + "\(payment.map { "\($0)" } ?? "-"))"
     }
 }
