@@ -7,7 +7,7 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on.
 SWIFT_DIRS := Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
-              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Apps/egw-repl \
+              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Packages/PaymentAuthorization Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -86,6 +86,7 @@ bench: deps
 
 soak: deps
 	cd Packages/PaymentFlow && EGW_SCHEDULES=10000 swift test --filter RandomizedSchedule
+	cd Packages/PaymentAuthorization && EGW_SCHEDULES=10000 swift test --filter "RandomizedSheet|SheetExploration"
 
 lint:
 	swift format lint --strict --configuration .swift-format --recursive Packages Apps $(wildcard Tests/*/Sources Tests/*/Tests)
