@@ -20,7 +20,7 @@ help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite"
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
-	@echo "make soak   - PaymentFlow's randomized fault schedules, 10,000 of them"
+	@echo "make soak   - 10,000 randomized schedules each: PaymentFlow's faults and the payment sheet's"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
 	@echo "make deps   - install missing Debian packages (apt-get; sudo when not root)"
 	@echo "make clean  - remove build products"
