@@ -37,8 +37,9 @@ let package = Package(
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ],
             path: "Sources/ReplCore"),
-        .executableTarget(
-            name: "egw-repl",
+        // The shell itself: sessions, commands, the payment wait, output; tested in ReplShellTests.
+        .target(
+            name: "ReplShell",
             dependencies: [
                 "ReplCore", "CEditLineShim",
                 .product(name: "CardValidation", package: "CardValidation"),
@@ -49,7 +50,16 @@ let package = Package(
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ]
         ),
+        .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),
         .testTarget(name: "ReplCoreTests", dependencies: ["ReplCore"]),
+        // The shell driven by a fake line source and clock, and the built binary run as a process.
+        .testTarget(
+            name: "ReplShellTests",
+            dependencies: [
+                "ReplShell", "ReplCore",
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,7 +39,7 @@ import Testing
             "config set ",
             [
                 "api-base-url", "checkout-api-base-url", "checkout-base-url", "merchant-base-url",
-                "environment", "timeout", "challenge-timeout", "hosted-timeout", "log-level",
+                "environment", "timeout", "challenge-timeout", "hosted-timeout", "log-level", "verbose",
             ]
         ),
         ("config set check", ["checkout-api-base-url", "checkout-base-url"]),

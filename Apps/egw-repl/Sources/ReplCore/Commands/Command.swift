@@ -108,4 +108,6 @@ public enum ConfigKey: String, Sendable, CaseIterable {
     case hostedTimeout = "hosted-timeout"
     /// SDK log level shown in the shell.
     case logLevel = "log-level"
+    /// `on`: bodies and JWE headers of each exchange (as `-v`); `off`: one line per exchange.
+    case verbose
 }

@@ -415,6 +415,10 @@ public struct CommandParser: Sendable {
                     .invalidValue, "\(key.rawValue) must be a number of seconds from 0 to 86400", column: token.column,
                     length: token.length)
             }
+        case .verbose:
+            guard ["on", "off"].contains(token.text.lowercased()) else {
+                throw ReplError(.invalidValue, "verbose must be on or off", column: token.column, length: token.length)
+            }
         case .logLevel:
             guard CommandTable.logLevels.contains(token.text.lowercased()) else {
                 throw ReplError(

@@ -68,7 +68,8 @@ public struct CommandTable: Sendable {
                         timeout is in seconds (each network call). challenge-timeout (default 600) and \
                         hosted-timeout (default 1800) are how long a 3-D Secure challenge or the hosted \
                         page may stay open before the SDK closes it and asks the gateway. log-level is one of \
-                        \(logLevels.joined(separator: ", ")).
+                        \(logLevels.joined(separator: ", ")). verbose on shows the redacted bodies and JWE \
+                        headers of each exchange (as -v); off, one line per exchange.
                         """,
                     arguments: [
                         ArgumentSpec("KEY", .choices(ConfigKey.allCases.map(\.rawValue))),

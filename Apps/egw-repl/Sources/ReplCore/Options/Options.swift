@@ -27,6 +27,8 @@ public struct Options: Equatable, Sendable {
     public var timeout: Double?
     /// SDK log level (`--log-level`, `EGW_LOG_LEVEL`).
     public var logLevel: String?
+    /// How much a payment prints (`-q`/`--quiet`, `-v`/`--verbose`); the last flag wins.
+    public var verbosity: Verbosity = .normal
 
     /// Creates the defaults.
     public init() {}
@@ -60,6 +62,8 @@ public struct Options: Equatable, Sendable {
           --script FILE                 run the commands in FILE, then exit
           --bail                        stop at the first failing command     (EGW_BAIL=1)
           --json                        print results as JSON
+          -v, --verbose                 show redacted bodies and JWE headers of each exchange
+          -q, --quiet                   print results only
           --no-color                    never colour (also NO_COLOR, TERM=dumb)
           --history FILE                history file (default ~/.egw_repl_history; EGW_HISTORY)
           --version                     print the version
@@ -151,6 +155,10 @@ public struct Options: Equatable, Sendable {
                 options.bail = true
             case "--json":
                 options.json = true
+            case "--verbose", "-v":
+                options.verbosity = .verbose
+            case "--quiet", "-q":
+                options.verbosity = .quiet
             case "--no-color", "--no-colour":
                 options.noColor = true
             case "--history":
@@ -170,7 +178,7 @@ public struct Options: Equatable, Sendable {
                 }
                 throw ReplError(.usage, "unexpected argument '\(argument)' (use --script FILE to run a file)")
             }
-            if inline != nil && ["--no-sandbox", "--bail", "--json", "--no-color", "--no-colour"].contains(name) {
+            if inline != nil && ["--no-sandbox", "--bail", "--json", "--no-color", "--no-colour", "--verbose", "--quiet"].contains(name) {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }

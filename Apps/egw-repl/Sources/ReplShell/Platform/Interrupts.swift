@@ -44,6 +44,7 @@ final class Interrupts {
                 Platform.write("\negw-repl: interrupted\n", to: 2)
                 _exit(130)
             }
+            DispatchQueue.main.async {}  // wakes a payment's wait
         }
         source.resume()
     }

@@ -11,7 +11,7 @@ extension Shell {
             throw ReplError(.notAvailable, "no payment has finished yet (pay card or pay hosted)")
         }
         if json || options.json {
-            console.out(resultJSON(result).text)
+            console.out(JSONValue.object(renderer.resultMembers(result)).text)
             return
         }
         console.table([
@@ -28,24 +28,6 @@ extension Shell {
         ])
     }
 
-    /// The result as the JSON object `result --json` prints.
-    func resultJSON(_ result: PaymentResult) -> JSONValue {
-        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        var error = JSONValue.null
-        if let nsError = result.error {
-            error = .object([
-                ("domain", .string(nsError.domain)), ("code", .number(nsError.code)),
-                ("name", optional(PaymentError.code(of: nsError)?.description)),
-                ("message", .string(redact(nsError.localizedDescription))),
-            ])
-        }
-        return .object([
-            ("outcome", .string(result.outcome.description)), ("paymentId", .string(result.paymentId)),
-            ("paymentStatus", optional(result.paymentStatus)), ("orderNumber", optional(result.orderNumber)),
-            ("sessionId", optional(result.sessionId)), ("error", error),
-        ])
-    }
-
     /// `status [PAYMENT_ID]`: the status lookup of CONTRACT.md section 3,
     /// `GET {apiBaseURL}/checkout/api/egw/v1/payments/{id}`, over the SDK's libcurl transport.
     func lookUpStatus(_ paymentId: String?) throws(ReplError) {
@@ -55,8 +37,8 @@ extension Shell {
         guard let key = knownKeys[target] else {
             throw ReplError(.notAvailable, "the verification key of \(target) is unknown: payment use \(target) KEY")
         }
-        guard let base = configuration.apiBaseURL,
-            let url = URL(string: base + "/checkout/api/egw/v1/payments/" + target)
+        guard let base = configuration.kit.apiBaseURL,
+            let url = URL(string: base.absoluteString + "/checkout/api/egw/v1/payments/" + target)
         else {
             throw ReplError(.notAvailable, "api-base-url is not set (config set api-base-url URL)")
         }
@@ -65,10 +47,10 @@ extension Shell {
             headers: [
                 HTTPHeader("Obp-Verification-Key", key), HTTPHeader("X-Request-Id", UUID().uuidString.lowercased()),
                 HTTPHeader("Accept", "application/json"),
-            ], timeout: configuration.timeout)
+            ], timeout: configuration.kit.timeout)
         let inbox = LookupInbox()
         let started = Date()
-        CurlTransport(options: .init(requireHTTPS: configuration.environment == "live"))
+        CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
             .send(request, completion: inbox.completion())
         let outcome = waitFor(inbox)
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
@@ -82,7 +64,7 @@ extension Shell {
             guard response.status == 200 else {
                 throw ReplError(
                     .commandFailed,
-                    "the status lookup answered \(response.status): \(shorten(redact(body), limit: 200))")
+                    "the status lookup answered \(response.status): \(ReportRenderer.shorten(redact(body), limit: 200))")
             }
             // EGWWire's strict parser: a reply with two paymentStatus members is not read as either.
             let object = try? StrictJSONParser.parse(response.body)
@@ -117,7 +99,7 @@ extension Shell {
             if interrupts.received != seen {
                 return nil
             }
-            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.02))
+            waitForEvents(5)
         }
     }
 }
@@ -131,6 +113,9 @@ final class LookupInbox: Sendable {
     }
 
     func completion() -> @Sendable (Result<HTTPResponse, TransportError>) -> Void {
-        { [self] result in slot.withLock { $0 = result } }
+        { [self] result in
+            slot.withLock { $0 = result }
+            DispatchQueue.main.async {}  // wakes the wait
+        }
     }
 }

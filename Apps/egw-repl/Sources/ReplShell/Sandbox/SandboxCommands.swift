@@ -19,15 +19,15 @@ extension Shell {
         let amount = amount ?? 1250
         let currency = currency ?? "EUR"
         let created: CurrentPayment
-        if let sandbox, configuration.merchantBaseURL == sandbox.merchantBaseURL.absoluteString {
+        if let sandbox, configuration.merchantBaseURL == sandbox.merchantBaseURL {
             let made = sandbox.createPayment(amount: amount, currency: currency, orderNumber: orderNumber)
             created = CurrentPayment(
                 paymentId: made.paymentId, verificationKey: made.verificationKey,
-                checkoutURL: made.checkoutURL.absoluteString, returnURL: made.shopRedirectURL.absoluteString,
+                checkoutURL: made.checkoutURL, returnURL: made.shopRedirectURL,
                 amount: made.amount, currency: made.currency, orderNumber: made.orderNumber)
         } else if let merchant = configuration.merchantBaseURL {
             created = try createPaymentOverHTTP(
-                merchant: merchant, amount: amount, currency: currency, orderNumber: orderNumber)
+                merchant: merchant.absoluteString, amount: amount, currency: currency, orderNumber: orderNumber)
         } else {
             throw ReplError(
                 .notAvailable, "no merchant backend: config set merchant-base-url URL, or payment use ID KEY")
@@ -62,9 +62,9 @@ extension Shell {
         let request = HTTPRequest(
             method: "POST", url: url,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
-            body: bytes, timeout: configuration.timeout)
+            body: bytes, timeout: configuration.kit.timeout)
         let inbox = LookupInbox()
-        CurlTransport(options: .init(requireHTTPS: configuration.environment == "live"))
+        CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
             .send(request, completion: inbox.completion())
         switch waitFor(inbox) {
         case .none:
@@ -79,12 +79,12 @@ extension Shell {
                 let paymentId = object?[member: "paymentId"]?.stringValue,
                 let key = object?[member: "verificationKey"]?.stringValue
             else {
-                let text = shorten(redact(String(decoding: response.body, as: UTF8.self)), limit: 200)
+                let text = ReportRenderer.shorten(redact(String(decoding: response.body, as: UTF8.self)), limit: 200)
                 throw ReplError(.commandFailed, "the merchant backend answered \(response.status): \(text)")
             }
             return CurrentPayment(
-                paymentId: paymentId, verificationKey: key, checkoutURL: links?[member: "href"]?.stringValue,
-                returnURL: object?[member: "shopRedirectUrl"]?.stringValue, amount: amount, currency: currency,
+                paymentId: paymentId, verificationKey: key, checkoutURL: links?[member: "href"]?.stringValue.flatMap(URL.init(string:)),
+                returnURL: object?[member: "shopRedirectUrl"]?.stringValue.flatMap(URL.init(string:)), amount: amount, currency: currency,
                 orderNumber: object?[member: "orderNumber"]?.stringValue)
         }
     }

@@ -17,13 +17,15 @@ final class Console {
     }
 
     let usesColor: Bool
+    let sink: OutputSink
     /// Whether stdout is a terminal (a transient progress line can be redrawn in place).
     let isTerminal: Bool
     /// A progress line is on screen and the next output must erase it first.
     private var transientShown = false
 
-    init(usesColor: Bool, isTerminal: Bool = Platform.isTerminal(1)) {
+    init(usesColor: Bool, isTerminal: Bool = Platform.isTerminal(1), sink: OutputSink = .process) {
         self.usesColor = usesColor
+        self.sink = sink
         self.isTerminal = isTerminal
     }
 
@@ -32,14 +34,14 @@ final class Console {
         guard isTerminal else {
             return
         }
-        Platform.write("\r\u{1B}[K" + text, to: 1)
+        sink.write("\r\u{1B}[K" + text, .out)
         transientShown = true
     }
 
     private func clearTransient() {
         if transientShown {
             transientShown = false
-            Platform.write("\r\u{1B}[K", to: 1)
+            sink.write("\r\u{1B}[K", .out)
         }
     }
 
@@ -51,19 +53,19 @@ final class Console {
     /// One line (or several) to stdout.
     func out(_ text: String) {
         clearTransient()
-        Platform.write(text + "\n", to: 1)
+        sink.write(text + "\n", .out)
     }
 
     /// Text to stdout without a newline.
     func outRaw(_ text: String) {
         clearTransient()
-        Platform.write(text, to: 1)
+        sink.write(text, .out)
     }
 
     /// One line (or several) to stderr.
     func err(_ text: String) {
         clearTransient()
-        Platform.write(text + "\n", to: 2)
+        sink.write(text + "\n", .err)
     }
 
     /// An error report, `line N[:col]: error: ...`, to stderr.

@@ -6,7 +6,7 @@ import PaymentFlow
 final class PaymentRun {
     let kit: PaymentKit
     let inbox: PaymentInbox
-    let flow: String
+    let flow: PaymentFlowKind
     /// Pause at each step (`pay ... --step`, until `continue`).
     var stepping: Bool
     /// A step waiting for `step`, `continue` or `cancel`.
@@ -17,10 +17,12 @@ final class PaymentRun {
     var stepCount = 0
     /// Set once `cancel` or Ctrl-C asked for cancellation.
     var cancelRequested = false
+    /// The input ended while the payment ran.
+    var inputClosed = false
     /// The one result.
     var result: PaymentResult?
 
-    init(kit: PaymentKit, inbox: PaymentInbox, flow: String, stepping: Bool) {
+    init(kit: PaymentKit, inbox: PaymentInbox, flow: PaymentFlowKind, stepping: Bool) {
         self.kit = kit
         self.inbox = inbox
         self.flow = flow

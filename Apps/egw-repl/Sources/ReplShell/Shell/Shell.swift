@@ -1,4 +1,5 @@
 import CardValidation
+import Foundation
 import GatewaySandbox
 import PaymentFlow
 import ReplCore
@@ -22,12 +23,15 @@ final class Shell {
     let source: LineSource
     let console: Console
     let interrupts: Interrupts
+    /// Monotonic nanoseconds (the progress line); injected so tests need no wall clock.
+    let clock: ShellClock
     /// The embedded sandbox gateway, unless `--no-sandbox` (or it failed to start).
     let sandbox: Sandbox?
     var interpreter = Interpreter()
     var configuration = ShellConfiguration()
     var payment: CurrentPayment?
-    var buyerSteps: [BuyerStep] = []
+    /// What the buyer does on the pages the SDK opens.
+    var buyer = BuyerDialog()
     /// The card `pay card` pays with; only ever shown masked.
     let card = CardInput()
     /// The payment in progress, while `pay` waits for it.
@@ -39,30 +43,42 @@ final class Shell {
     /// Set when any command failed (the exit status of a script).
     private(set) var anyFailed = false
 
-    init(options: Options, source: LineSource, console: Console, interrupts: Interrupts, sandbox: Sandbox?) {
+    /// A shell over `source`, on the embedded `sandbox` unless flags name other URLs.
+    ///
+    /// - Throws: ``ReplError`` when a flag's value is not usable (a URL that does not
+    ///   parse, plain http in the live environment).
+    init(
+        options: Options, source: LineSource, console: Console, interrupts: Interrupts, sandbox: Sandbox?,
+        clock: ShellClock = .monotonic
+    ) throws(ReplError) {
         self.options = options
         self.interrupts = interrupts
         self.sandbox = sandbox
-        if let sandbox {
-            configuration.apiBaseURL = sandbox.apiBaseURL.absoluteString
-            configuration.checkoutAPIBaseURL = sandbox.checkoutAPIBaseURL.absoluteString
-            configuration.checkoutBaseURL = sandbox.checkoutBaseURL.absoluteString
-            configuration.merchantBaseURL = sandbox.merchantBaseURL.absoluteString
-        }
         self.source = source
         self.console = console
-        // Explicit URLs win over the embedded sandbox's.
-        configuration.apiBaseURL = options.apiBaseURL ?? configuration.apiBaseURL
-        configuration.checkoutAPIBaseURL = options.checkoutAPIBaseURL ?? configuration.checkoutAPIBaseURL
-        configuration.checkoutBaseURL = options.checkoutBaseURL ?? configuration.checkoutBaseURL
-        configuration.merchantBaseURL = options.merchantBaseURL ?? configuration.merchantBaseURL
-        configuration.environment = options.environment
-        if let timeout = options.timeout {
-            configuration.timeout = timeout
+        self.clock = clock
+        if let sandbox {
+            configuration.kit.apiBaseURL = sandbox.apiBaseURL
+            configuration.kit.checkoutAPIBaseURL = sandbox.checkoutAPIBaseURL
+            configuration.kit.checkoutBaseURL = sandbox.checkoutBaseURL
+            configuration.merchantBaseURL = sandbox.merchantBaseURL
+            buyer.challengeHint = "the sandbox passes 1234"
         }
-        if let level = options.logLevel {
-            configuration.logLevel = level
+        // Explicit settings win over the embedded sandbox's.
+        let given: [(ConfigKey, String?)] = [
+            (.apiBaseURL, options.apiBaseURL), (.checkoutAPIBaseURL, options.checkoutAPIBaseURL),
+            (.checkoutBaseURL, options.checkoutBaseURL), (.merchantBaseURL, options.merchantBaseURL),
+            (.environment, options.environment), (.timeout, options.timeout.map { "\($0)" }),
+            (.logLevel, options.logLevel),
+        ]
+        for case (let key, let value?) in given {
+            do {
+                try configuration.set(key, value)
+            } catch {
+                throw ReplError(.usage, "--\(key.rawValue): \(error.message)")
+            }
         }
+        configuration.verbosity = options.verbosity
     }
 
     var prompt: String { "egw> " }
@@ -150,7 +166,8 @@ final class Shell {
             try createPayment(amount: amount, currency: currency, orderNumber: orderNumber)
         case .paymentUse(let paymentId, let key, let checkoutURL, let returnURL):
             payment = CurrentPayment(
-                paymentId: paymentId, verificationKey: key, checkoutURL: checkoutURL, returnURL: returnURL)
+                paymentId: paymentId, verificationKey: key, checkoutURL: checkoutURL.flatMap(URL.init(string:)),
+                returnURL: returnURL.flatMap(URL.init(string:)))
             knownKeys[paymentId] = key
             note("Using payment \(paymentId) (verification key \(SecretPolicy.maskedKey(key))).")
         case .paymentShow:
@@ -164,7 +181,7 @@ final class Shell {
         case .buyerShow:
             showBuyer()
         case .buyerClear:
-            buyerSteps.removeAll()
+            buyer.clear()
             note("Buyer actions cleared.")
         case .step, .continue, .cancel:
             try drive(command)
@@ -234,15 +251,7 @@ final class Shell {
     }
 
     func setConfiguration(_ key: ConfigKey, _ value: String) throws(ReplError) {
-        var updated = configuration
-        updated.set(key, value)
-        if updated.environment == "live" {
-            let urls = [updated.apiBaseURL, updated.checkoutAPIBaseURL, updated.checkoutBaseURL].compactMap { $0 }
-            if let plain = urls.first(where: { !$0.lowercased().hasPrefix("https://") }) {
-                throw ReplError(.commandFailed, "the live environment needs https URLs (\(plain) is not)")
-            }
-        }
-        configuration = updated
+        try configuration.set(key, value)
         note("\(key.rawValue) = \(configuration.value(of: key))")
     }
 
@@ -257,8 +266,8 @@ final class Shell {
                 JSONValue.object([
                     ("paymentId", .string(payment.paymentId)),
                     ("verificationKey", .string(SecretPolicy.maskedKey(payment.verificationKey))),
-                    ("checkoutURL", payment.checkoutURL.map(JSONValue.string) ?? .null),
-                    ("returnURL", payment.returnURL.map(JSONValue.string) ?? .null),
+                    ("checkoutURL", payment.checkoutURL.map { .string($0.absoluteString) } ?? .null),
+                    ("returnURL", payment.returnURL.map { .string($0.absoluteString) } ?? .null),
                 ]).text)
             return
         }
@@ -271,29 +280,29 @@ final class Shell {
         if let order = payment.orderNumber {
             rows.append(("order number", order))
         }
-        rows.append(("checkout URL", payment.checkoutURL ?? "(none: pay hosted needs one)"))
-        rows.append(("return URL", payment.returnURL ?? "(none)"))
+        rows.append(("checkout URL", payment.checkoutURL?.absoluteString ?? "(none: pay hosted needs one)"))
+        rows.append(("return URL", payment.returnURL?.absoluteString ?? "(none)"))
         console.table(rows)
     }
 
     // MARK: buyer
 
     func queueBuyer(_ step: BuyerStep) {
-        buyerSteps.append(step)
-        note("Buyer will: \(step) (\(buyerSteps.count) queued).")
+        buyer.queue(step)
+        note("Buyer will: \(step) (\(buyer.queued.count) queued).")
     }
 
     func showBuyer() {
         if options.json {
-            console.out(JSONValue.array(buyerSteps.map { .string($0.description) }).text)
+            console.out(JSONValue.array(buyer.queued.map { .string($0.description) }).text)
             return
         }
-        if buyerSteps.isEmpty {
+        if buyer.queued.isEmpty {
             let fallback = source.isInteractive ? "the shell will ask you" : "pages will be closed"
             console.out("No buyer actions queued: \(fallback).")
             return
         }
-        for (index, step) in buyerSteps.enumerated() {
+        for (index, step) in buyer.queued.enumerated() {
             console.out("  \(index + 1). \(step)")
         }
     }

@@ -1,4 +1,5 @@
 internal import CEditLineShim
+import Dispatch
 import ReplCore
 import Synchronization
 
@@ -26,9 +27,11 @@ protocol LineSource: AnyObject {
     var isInteractive: Bool { get }
     /// Reads the next line, blocking; `nil` at end of input (Ctrl-D).
     func readLine(prompt: String) -> String?
-    /// Looks for a line without blocking longer than `milliseconds`, so the
-    /// caller can keep the main queue running (used while a payment runs).
-    func pollLine(milliseconds: Int32) -> PolledInput
+    /// A line if one is there now, without blocking (used while a payment runs).
+    func pollLine() -> PolledInput
+    /// While `true`, input arriving wakes the main queue (a read source on the
+    /// descriptor), so a waiting payment sleeps until there is something to read.
+    func watchInput(_ watching: Bool)
     /// Records a line in the history when the secret policy allows it.
     func remember(_ line: String)
     /// Saves the history, if there is one.
@@ -36,13 +39,30 @@ protocol LineSource: AnyObject {
 }
 
 /// A buffered line reader over a file descriptor (no FILE*, no libedit).
+@MainActor
 final class DescriptorLineReader {
     let fd: Int32
     private var buffer: [UInt8] = []
     private(set) var reachedEnd = false
+    /// Wakes the main queue while the descriptor is readable; only while watched.
+    private var readSource: (any DispatchSourceRead)?
 
     init(fd: Int32) {
         self.fd = fd
+    }
+
+    /// Starts or stops waking the main queue when input arrives. The handler only
+    /// wakes the run loop: the reading is done by ``pollLine()``.
+    func watch(_ on: Bool) {
+        if on, readSource == nil {
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+            source.setEventHandler {}
+            source.activate()
+            readSource = source
+        } else if !on, let source = readSource {
+            source.cancel()
+            readSource = nil
+        }
     }
 
     /// Takes a complete line out of the buffer, if there is one.
@@ -98,15 +118,15 @@ final class DescriptorLineReader {
         }
     }
 
-    /// A line if one is ready within `milliseconds`.
-    func pollLine(milliseconds: Int32) -> PolledInput {
+    /// A line if one is ready now.
+    func pollLine() -> PolledInput {
         if let line = takeLine() {
             return .line(line)
         }
         if reachedEnd {
             return .endOfInput
         }
-        guard Platform.waitReadable(fd, milliseconds: milliseconds) else {
+        guard Platform.waitReadable(fd, milliseconds: 0) else {
             return .nothing
         }
         _ = fill()
@@ -132,8 +152,12 @@ final class PlainLineSource: LineSource {
         reader.readLine()
     }
 
-    func pollLine(milliseconds: Int32) -> PolledInput {
-        reader.pollLine(milliseconds: milliseconds)
+    func pollLine() -> PolledInput {
+        reader.pollLine()
+    }
+
+    func watchInput(_ watching: Bool) {
+        reader.watch(watching)
     }
 
     func remember(_ line: String) {}
@@ -172,8 +196,12 @@ final class EditLineSource: LineSource {
         return String(cString: raw)
     }
 
-    func pollLine(milliseconds: Int32) -> PolledInput {
-        switch busyReader.pollLine(milliseconds: milliseconds) {
+    func watchInput(_ watching: Bool) {
+        busyReader.watch(watching)
+    }
+
+    func pollLine() -> PolledInput {
+        switch busyReader.pollLine() {
         case .endOfInput:
             return .nothing  // Ctrl-D while a payment runs: ignored
         case let other:

@@ -1,13 +1,15 @@
+import Dispatch
 import HeadlessBrowser
 import PaymentFlow
 import Synchronization
 
 /// Where everything the SDK, the browser and the buyer script report while a
 /// payment runs is posted, from whatever queue they run on, to be handled in
-/// order on the main thread by the shell's wait loop.
+/// order on the main thread by the shell's wait.
 ///
-/// The hooks are built here, outside any actor, so the SDK may call them from
-/// its own queues without tripping Swift's actor-isolation checks.
+/// Each post wakes the main queue, so the wait sleeps until something happens
+/// (no polling). The hooks are built here, outside any actor, so the SDK may
+/// call them from its own queues.
 final class PaymentInbox: Sendable {
     /// One report.
     enum Item: Sendable {
@@ -27,9 +29,10 @@ final class PaymentInbox: Sendable {
 
     private let items = Mutex<[Item]>([])
 
-    /// Adds a report (any thread).
+    /// Adds a report (any thread) and wakes the main queue.
     func post(_ item: Item) {
         items.withLock { $0.append(item) }
+        DispatchQueue.main.async {}
     }
 
     /// Takes every report posted so far, oldest first.
