@@ -14,7 +14,7 @@ extension Shell {
         guard let payment else {
             throw ReplError(.notAvailable, "no payment yet: payment create (or payment use ID KEY) first")
         }
-        let inbox = PaymentInbox()
+        let inbox = PaymentInbox(wake: events.wake)
         let presenter = HeadlessBrowserPresenter(
             script: inbox.buyerScript(), options: .init(pageTimeout: configuration.kit.timeout),
             onEvent: inbox.browserObserver())

@@ -7,7 +7,7 @@ import Synchronization
 /// payment runs is posted, from whatever queue they run on, to be handled in
 /// order on the main thread by the shell's wait.
 ///
-/// Each post wakes the main queue, so the wait sleeps until something happens
+/// Each post wakes the shell's event loop, so the wait sleeps until something happens
 /// (no polling). The hooks are built here, outside any actor, so the SDK may
 /// call them from its own queues.
 final class PaymentInbox: Sendable {
@@ -28,11 +28,17 @@ final class PaymentInbox: Sendable {
     }
 
     private let items = Mutex<[Item]>([])
+    private let wake: @Sendable () -> Void
 
-    /// Adds a report (any thread) and wakes the main queue.
+    /// An inbox that calls `wake` after each post (``EventLoop/wake``).
+    init(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
+
+    /// Adds a report (any thread) and wakes the shell's wait.
     func post(_ item: Item) {
         items.withLock { $0.append(item) }
-        DispatchQueue.main.async {}
+        wake()
     }
 
     /// Takes every report posted so far, oldest first.

@@ -48,7 +48,7 @@ extension Shell {
                 HTTPHeader("Obp-Verification-Key", key), HTTPHeader("X-Request-Id", UUID().uuidString.lowercased()),
                 HTTPHeader("Accept", "application/json"),
             ], timeout: configuration.kit.timeout)
-        let inbox = LookupInbox()
+        let inbox = LookupInbox(wake: events.wake)
         let started = Date()
         CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
             .send(request, completion: inbox.completion())
@@ -107,6 +107,11 @@ extension Shell {
 /// The answer of one HTTP request, posted from libcurl's thread.
 final class LookupInbox: Sendable {
     private let slot = Mutex<Result<HTTPResponse, TransportError>?>(nil)
+    private let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
 
     var outcome: Result<HTTPResponse, TransportError>? {
         slot.withLock { $0 }
@@ -115,7 +120,7 @@ final class LookupInbox: Sendable {
     func completion() -> @Sendable (Result<HTTPResponse, TransportError>) -> Void {
         { [self] result in
             slot.withLock { $0 = result }
-            DispatchQueue.main.async {}  // wakes the wait
+            wake()
         }
     }
 }

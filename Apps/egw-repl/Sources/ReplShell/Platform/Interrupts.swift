@@ -23,7 +23,9 @@ final class Interrupts {
         /// Outside a payment, Ctrl-C ends the process (scripts); else it is ignored (terminal).
         let exitsWhenIdle: Bool
 
-        init(exitsWhenIdle: Bool) {
+        ///
+    /// `wake` is called after each delivery (``EventLoop/wake``), so a payment's wait notices at once.
+    init(exitsWhenIdle: Bool, wake: @escaping @Sendable () -> Void = EventLoop.mainRunLoop.wake) {
             self.exitsWhenIdle = exitsWhenIdle
         }
     }
@@ -33,7 +35,9 @@ final class Interrupts {
 
     /// Installs the handler. With `exitsWhenIdle` (scripts and piped input), Ctrl-C
     /// outside a payment ends the process with status 130, as a shell would.
-    init(exitsWhenIdle: Bool) {
+    ///
+    /// `wake` is called after each delivery (``EventLoop/wake``), so a payment's wait notices at once.
+    init(exitsWhenIdle: Bool, wake: @escaping @Sendable () -> Void = EventLoop.mainRunLoop.wake) {
         counter = Counter(exitsWhenIdle: exitsWhenIdle)
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "egw-repl.sigint"))
@@ -44,7 +48,7 @@ final class Interrupts {
                 Platform.write("\negw-repl: interrupted\n", to: 2)
                 _exit(130)
             }
-            DispatchQueue.main.async {}  // wakes a payment's wait
+            wake()
         }
         source.resume()
     }

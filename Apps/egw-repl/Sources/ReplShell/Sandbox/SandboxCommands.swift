@@ -63,7 +63,7 @@ extension Shell {
             method: "POST", url: url,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
             body: bytes, timeout: configuration.kit.timeout)
-        let inbox = LookupInbox()
+        let inbox = LookupInbox(wake: events.wake)
         CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
             .send(request, completion: inbox.completion())
         switch waitFor(inbox) {

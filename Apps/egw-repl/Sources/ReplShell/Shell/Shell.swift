@@ -25,6 +25,8 @@ final class Shell {
     let interrupts: Interrupts
     /// Monotonic nanoseconds (the progress line); injected so tests need no wall clock.
     let clock: ShellClock
+    /// How the shell sleeps while the SDK works, and where the SDK calls back.
+    let events: EventLoop
     /// The embedded sandbox gateway, unless `--no-sandbox` (or it failed to start).
     let sandbox: Sandbox?
     var interpreter = Interpreter()
@@ -49,8 +51,9 @@ final class Shell {
     ///   parse, plain http in the live environment).
     init(
         options: Options, source: LineSource, console: Console, interrupts: Interrupts, sandbox: Sandbox?,
-        clock: ShellClock = .monotonic
+        clock: ShellClock = .monotonic, events: EventLoop = .mainRunLoop
     ) throws(ReplError) {
+        self.events = events
         self.options = options
         self.interrupts = interrupts
         self.sandbox = sandbox
