@@ -107,4 +107,41 @@ import Testing
         #expect(exchanges.first?.hasPrefix("  ⇄ GET /gateway-checkout/checkout/.well-known/jwks.json → 200 in ") == true)
         #expect(exchanges.allSatisfy { $0.hasSuffix(" ms") })
     }
+
+    /// The request lines `sandbox log` printed (`  METHOD /path -> status (N ms)`).
+    private func sandboxLog(_ stdout: String) -> [Substring] {
+        stdout.split(separator: "\n").filter { ($0.hasPrefix("  GET /") || $0.hasPrefix("  POST /")) && $0.contains(" -> ") }
+    }
+
+    @Test func aSecondCardPaymentInASessionMakesTwoRequests() throws {
+        sharedSandbox.clearRequestLog()
+        let run = try runShell([
+            "payment create", "card test visa-frictionless", "pay card", "payment create", "pay card",
+            "config set verbose on", "payment create", "pay card", "sandbox log",
+        ])
+        let log = sandboxLog(run.stdout)
+        // GATEWAY.md's frictionless card flow: the key (once per kit), the session, the authentication.
+        // One kit for the session: the first payment makes 3 requests, each later one 2; verbosity
+        // is not something the kit depends on, so changing it keeps the kit and its key.
+        #expect(log.count == 3 + 2 + 2, "\(log)")
+        #expect(log.filter { $0.contains("jwks.json") }.count == 1)
+        #expect(log.first?.contains("GET /gateway-checkout/checkout/.well-known/jwks.json -> 200") == true)
+    }
+
+    @Test func changingWhatTheKitDependsOnRebuildsIt() throws {
+        sharedSandbox.clearRequestLog()
+        let run = try runShell([
+            "payment create", "card test visa-frictionless", "pay card", "config set timeout 12", "payment create",
+            "pay card", "sandbox log",
+        ])
+        let log = sandboxLog(run.stdout)
+        #expect(log.filter { $0.contains("jwks.json") }.count == 2, "a new kit fetches the key again: \(log)")
+        #expect(log.count == 3 + 3)
+    }
+
+    @Test func statusAsksTheSDK() throws {
+        let run = try runShell(["buyer hosted pay", "payment create", "pay hosted", "status", "status pay_unknown"])
+        #expect(run.stdout.contains(": SETTLED → outcome succeeded, order ORDER-"))
+        #expect(run.stderr.contains("line 5: error: the verification key of pay_unknown is unknown"))
+    }
 }

@@ -15,11 +15,13 @@ extension Shell {
             throw ReplError(.notAvailable, "no payment yet: payment create (or payment use ID KEY) first")
         }
         let inbox = PaymentInbox(wake: events.wake)
+        logRelay.route(to: inbox)  // the kit's log lines belong to this payment until it ends
+        defer { logRelay.route(to: nil) }
         let presenter = HeadlessBrowserPresenter(
             script: inbox.buyerScript(), options: .init(pageTimeout: configuration.kit.timeout),
             onEvent: inbox.browserObserver())
         let flow: PaymentFlowKind = hosted ? .hostedCheckout : .card
-        let kit = paymentKit(for: inbox)
+        let kit = sessionKit()
         let paymentOptions = PaymentOptions(observer: inbox.observer(), stepGate: step ? inbox.stepGate() : nil)
         let run = PaymentRun(kit: kit, inbox: inbox, flow: flow, stepping: step)
         let hint = step ? " — step mode: step, continue or cancel at each pause" : " (Ctrl-C cancels)"

@@ -1,4 +1,3 @@
-import EGWWire
 import Foundation
 import PaymentFlow
 import ReplCore
@@ -28,8 +27,8 @@ extension Shell {
         ])
     }
 
-    /// `status [PAYMENT_ID]`: the status lookup of CONTRACT.md section 3,
-    /// `GET {apiBaseURL}/checkout/api/egw/v1/payments/{id}`, over the SDK's libcurl transport.
+    /// `status [PAYMENT_ID]`: the SDK's status lookup (`PaymentKit.lookUpStatus`, CONTRACT.md
+    /// section 3) on the session's kit: its transport, headers, percent-encoding and guards.
     func lookUpStatus(_ paymentId: String?) throws(ReplError) {
         guard let target = paymentId ?? payment?.paymentId else {
             throw ReplError(.notAvailable, "no payment yet: give PAYMENT_ID, or payment create first")
@@ -37,64 +36,41 @@ extension Shell {
         guard let key = knownKeys[target] else {
             throw ReplError(.notAvailable, "the verification key of \(target) is unknown: payment use \(target) KEY")
         }
-        guard let base = configuration.kit.apiBaseURL,
-            let url = URL(string: base.absoluteString + "/checkout/api/egw/v1/payments/" + target)
-        else {
+        guard configuration.kit.apiBaseURL != nil else {
             throw ReplError(.notAvailable, "api-base-url is not set (config set api-base-url URL)")
         }
-        let request = HTTPRequest(
-            method: "GET", url: url,
-            headers: [
-                HTTPHeader("Obp-Verification-Key", key), HTTPHeader("X-Request-Id", UUID().uuidString.lowercased()),
-                HTTPHeader("Accept", "application/json"),
-            ], timeout: configuration.kit.timeout)
-        let inbox = LookupInbox(wake: events.wake)
-        let started = Date()
-        CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
-            .send(request, completion: inbox.completion())
-        let outcome = waitFor(inbox)
-        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        switch outcome {
+        let answer = Answer<Result<PaymentStatusReport, NSError>>(wake: events.wake)
+        sessionKit().lookUpStatus(paymentId: target, verificationKey: key, completion: answer.completion())
+        switch waitFor(answer) {
         case .none:
-            throw ReplError(.commandFailed, "the status lookup was cancelled")
+            throw ReplError(.commandFailed, "the status lookup was interrupted")
         case .some(.failure(let error)):
-            throw ReplError(.commandFailed, "the status lookup failed: \(error.message)")
-        case .some(.success(let response)):
-            let body = String(decoding: response.body, as: UTF8.self)
-            guard response.status == 200 else {
-                throw ReplError(
-                    .commandFailed,
-                    "the status lookup answered \(response.status): \(ReportRenderer.shorten(redact(body), limit: 200))")
-            }
-            // EGWWire's strict parser: a reply with two paymentStatus members is not read as either.
-            let object = try? StrictJSONParser.parse(response.body)
-            let status = object?[member: "paymentStatus"]?.stringValue
-            let order = object?[member: "orderNumber"]?.stringValue
+            let name = PaymentError.code(of: error).map { "\($0): " } ?? ""
+            throw ReplError(.commandFailed, "the status lookup failed: \(name)\(redact(error.localizedDescription))")
+        case .some(.success(let report)):
             if options.json {
                 console.out(
                     JSONValue.object([
-                        ("paymentId", .string(target)), ("paymentStatus", status.map(JSONValue.string) ?? .null),
-                        ("orderNumber", order.map(JSONValue.string) ?? .null),
-                        ("outcome", .string(PaymentOutcome(platformStatus: status).description)),
+                        ("paymentId", .string(report.paymentId)), ("paymentStatus", .string(report.paymentStatus)),
+                        ("orderNumber", report.orderNumber.map(JSONValue.string) ?? .null),
+                        ("outcome", .string(report.outcome.description)),
                     ]).text)
                 return
             }
             console.out(
-                "  ⇄ GET \(url.absoluteString) → \(response.status) in \(milliseconds) ms")
-            console.out(
-                "\(target): \(status ?? "(no status)") → outcome \(PaymentOutcome(platformStatus: status))"
-                    + (order.map { ", order \($0)" } ?? ""))
+                "\(report.paymentId): \(report.paymentStatus) → outcome \(report.outcome)"
+                    + (report.orderNumber.map { ", order \($0)" } ?? ""))
         }
     }
 
-    /// Runs the main queue until `inbox` has an answer or Ctrl-C.
-    func waitFor(_ inbox: LookupInbox) -> Result<HTTPResponse, TransportError>? {
+    /// Sleeps until `answer` has its value, or Ctrl-C (`nil`: the late answer is ignored).
+    func waitFor<Value: Sendable>(_ answer: Answer<Value>) -> Value? {
         interrupts.isBusy = true
         defer { interrupts.isBusy = false }
         let seen = interrupts.received
         while true {
-            if let outcome = inbox.outcome {
-                return outcome
+            if let value = answer.value {
+                return value
             }
             if interrupts.received != seen {
                 return nil
@@ -104,22 +80,25 @@ extension Shell {
     }
 }
 
-/// The answer of one HTTP request, posted from libcurl's thread.
-final class LookupInbox: Sendable {
-    private let slot = Mutex<Result<HTTPResponse, TransportError>?>(nil)
+/// The one answer of an asynchronous call (the SDK's status lookup, an HTTP request),
+/// posted from whatever queue it arrives on; each post wakes the shell's wait.
+final class Answer<Value: Sendable>: Sendable {
+    private let slot = Mutex<Value?>(nil)
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
         self.wake = wake
     }
 
-    var outcome: Result<HTTPResponse, TransportError>? {
+    /// The answer, once it came.
+    var value: Value? {
         slot.withLock { $0 }
     }
 
-    func completion() -> @Sendable (Result<HTTPResponse, TransportError>) -> Void {
-        { [self] result in
-            slot.withLock { $0 = result }
+    /// The callback that records the answer.
+    func completion() -> @Sendable (Value) -> Void {
+        { [self] value in
+            slot.withLock { $0 = value }
             wake()
         }
     }

@@ -63,10 +63,10 @@ extension Shell {
             method: "POST", url: url,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
             body: bytes, timeout: configuration.kit.timeout)
-        let inbox = LookupInbox(wake: events.wake)
+        let answer = Answer<Result<HTTPResponse, TransportError>>(wake: events.wake)
         CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
-            .send(request, completion: inbox.completion())
-        switch waitFor(inbox) {
+            .send(request, completion: answer.completion())
+        switch waitFor(answer) {
         case .none:
             throw ReplError(.commandFailed, "payment create was interrupted")
         case .some(.failure(let error)):

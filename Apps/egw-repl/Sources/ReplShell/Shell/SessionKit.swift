@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PaymentFlow
+import Synchronization
 
 /// Monotonic time in nanoseconds: the live clock, or a test's.
 struct ShellClock: Sendable {
@@ -39,12 +40,36 @@ struct EventLoop: Sendable {
     }
 }
 
+/// Sends the session kit's log lines to the payment that runs (the log sink is the kit's,
+/// not a payment's); lines outside a payment are dropped.
+final class LogRelay: Sendable {
+    private let target = Mutex<PaymentInbox?>(nil)
+
+    /// Where lines go from now on (`nil`: nowhere).
+    func route(to inbox: PaymentInbox?) {
+        target.withLock { $0 = inbox }
+    }
+
+    /// The sink the kit is built with.
+    func sink() -> PaymentLogSink {
+        { [self] record in target.withLock { $0 }?.post(.log(record)) }
+    }
+}
+
 extension Shell {
-    /// The kit a payment runs on, with this payment's log sink.
-    func paymentKit(for inbox: PaymentInbox) -> PaymentKit {
-        var sdk = configuration.sdkConfiguration(logSink: inbox.logSink())
+    /// The session's one ``PaymentKit``: built on first use and rebuilt only when `config set`
+    /// changed something the kit is built from (``ShellConfiguration/KitSettings``), so its
+    /// card-encryption key cache serves every payment of the session. Observers and step
+    /// gates are per payment (`PaymentOptions`).
+    func sessionKit() -> PaymentKit {
+        if let built = builtKit, built.settings == configuration.kit {
+            return built.kit
+        }
+        var sdk = configuration.sdkConfiguration(logSink: logRelay.sink())
         sdk.callbackQueue = events.callbackQueue
-        return PaymentKit(configuration: sdk)
+        let kit = PaymentKit(configuration: sdk)
+        builtKit = (configuration.kit, kit)
+        return kit
     }
 
     /// Sleeps until something happens (the SDK's callbacks, an inbox post, input, Ctrl-C)

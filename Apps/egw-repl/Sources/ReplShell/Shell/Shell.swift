@@ -42,6 +42,10 @@ final class Shell {
     var lastResult: PaymentResult?
     /// Verification keys of the payments this session created or was given (for `status ID`).
     var knownKeys: [String: String] = [:]
+    /// The session's kit and the settings it was built from (see ``sessionKit()``).
+    var builtKit: (settings: ShellConfiguration.KitSettings, kit: PaymentKit)?
+    /// Routes the kit's log lines to the running payment.
+    let logRelay = LogRelay()
     /// Set when any command failed (the exit status of a script).
     private(set) var anyFailed = false
 
