@@ -190,6 +190,25 @@ class Terminal(unittest.TestCase):
         repl.send("Enter")
         repl.wait_for("[exited 0]", what="quit")
 
+    def test_ctrl_c_at_the_prompt_drops_the_line_and_twice_says_how_to_leave(self):
+        # As bash and psql: the half-typed line is dropped (never run), a fresh prompt follows.
+        repl = self.start()
+        repl.type("config set timeout 7")
+        repl.wait_for("egw> config set timeout 7", what="the typed line")
+        repl.send("C-c")
+        repl.wait_for("config set timeout 7^C", what="^C after the dropped line")
+        repl.type("config set timeout 6")
+        repl.send("Enter")
+        repl.wait_for("timeout = 6s", what="the next line runs on its own")
+        self.assertNotIn("timeout = 7s", repl.screen())
+        self.assertNotIn("error", repl.screen())
+        repl.send("C-c")
+        repl.send("C-c")
+        repl.wait_for("To leave, type quit or exit, or press Ctrl-D", what="the hint after two Ctrl-C")
+        repl.type("quit")
+        repl.send("Enter")
+        repl.wait_for("[exited 0]", what="quit")
+
     def test_colour_on_a_terminal_but_not_with_no_color(self):
         # An error is red (SGR 31) on a terminal...
         repl = self.start()

@@ -188,13 +188,33 @@ final class EditLineSource: LineSource {
 
     var isInteractive: Bool { true }
 
+    /// Ctrl-C pressed on empty lines in a row (the second one says how to leave).
+    private var emptyInterrupts = 0
+
     func readLine(prompt: String) -> String? {
-        guard let raw = egw_el_readline(prompt) else {
-            return nil
+        while true {
+            guard let raw = egw_el_readline(prompt) else {
+                return nil
+            }
+            let line = String(cString: raw)
+            free(raw)
+            guard egw_el_was_interrupted() != 0 else {
+                emptyInterrupts = 0
+                return line
+            }
+            // Ctrl-C, as in bash and psql: the line typed so far is dropped, a fresh prompt follows.
+            if line.allSatisfy(\.isWhitespace) {
+                emptyInterrupts += 1
+                if emptyInterrupts >= 2 {
+                    Platform.write("(To leave, type quit or exit, or press Ctrl-D.)\n", to: 1)
+                    emptyInterrupts = 0
+                }
+            } else {
+                emptyInterrupts = 0
+            }
         }
-        defer { free(raw) }
-        return String(cString: raw)
     }
+
 
     func watchInput(_ watching: Bool) {
         busyReader.watch(watching)
@@ -229,6 +249,12 @@ final class EditLineSource: LineSource {
             Platform.restrictToOwner(historyPath)
         }
     }
+}
+
+/// Ends the line being typed at the libedit prompt, as Ctrl-C does: the shim prints `^C`
+/// and a newline and the line is dropped (any thread; one write(2); see `Interrupts`).
+@Sendable func interruptLineBeingTyped() {
+    egw_el_interrupt()
 }
 
 /// The C completion hook: candidates for the word under the cursor, in

@@ -71,7 +71,9 @@ public enum Launcher {
         let color =
             !scriptMode && source.isInteractive
             && Platform.usesColor(fd: 1, noColorFlag: options.noColor, environment: environment)
-        let interrupts = Interrupts(exitsWhenIdle: !source.isInteractive)
+        let interrupts =
+            source.isInteractive
+            ? Interrupts(exitsWhenIdle: false, idle: interruptLineBeingTyped) : Interrupts(exitsWhenIdle: true)
         completionProvider.withLock {
             $0.context = CompletionContext(testCardNames: Sandbox.testCards.map(\.name))
         }
