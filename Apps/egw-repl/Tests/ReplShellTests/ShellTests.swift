@@ -104,13 +104,16 @@ import Testing
         let run = try runShell(["payment create", "card test visa-frictionless", "pay card"])
         let exchanges = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  ⇄ ") }
         #expect(exchanges.count == 3)
-        #expect(exchanges.first?.hasPrefix("  ⇄ GET /gateway-checkout/checkout/.well-known/jwks.json → 200 in ") == true)
+        #expect(
+            exchanges.first?.hasPrefix("  ⇄ GET /gateway-checkout/checkout/.well-known/jwks.json → 200 in ") == true)
         #expect(exchanges.allSatisfy { $0.hasSuffix(" ms") })
     }
 
     /// The request lines `sandbox log` printed (`  METHOD /path -> status (N ms)`).
     private func sandboxLog(_ stdout: String) -> [Substring] {
-        stdout.split(separator: "\n").filter { ($0.hasPrefix("  GET /") || $0.hasPrefix("  POST /")) && $0.contains(" -> ") }
+        stdout.split(separator: "\n").filter {
+            ($0.hasPrefix("  GET /") || $0.hasPrefix("  POST /")) && $0.contains(" -> ")
+        }
     }
 
     @Test func aSecondCardPaymentInASessionMakesTwoRequests() throws {

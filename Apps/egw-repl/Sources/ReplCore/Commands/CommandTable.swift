@@ -70,7 +70,8 @@ public struct CommandTable: Sendable {
         let hostedChoice = ArgumentSpec("CHOICE", .choices(HostedChoice.allCases.map(\.rawValue)))
         let challengeCode = ArgumentSpec("CODE", secret: true)
         let step = FlagSpec("--step", "Pause at each state transition")
-        let method = FlagSpec("--method", "Open the page on one method", value: ArgumentSpec("METHOD", .choices(methodHints)))
+        let method = FlagSpec(
+            "--method", "Open the page on one method", value: ArgumentSpec("METHOD", .choices(methodHints)))
         let json = FlagSpec("--json", "Print it as one JSON object")
         let statusId = ArgumentSpec("PAYMENT_ID", optional: true)
         let number = ArgumentSpec("N", rest: true, secret: true)
@@ -113,7 +114,8 @@ public struct CommandTable: Sendable {
                         guard let key = invocation.text(configKey).flatMap(ConfigKey.init(rawValue:)),
                             let value = invocation.token(configValue)
                         else {
-                            throw ReplError(.missingArgument, "'config set' needs KEY VALUE", column: invocation.endColumn)
+                            throw ReplError(
+                                .missingArgument, "'config set' needs KEY VALUE", column: invocation.endColumn)
                         }
                         try CommandParser.validateConfigValue(key: key, token: value)
                         return .configSet(key: key, value: value.text)
@@ -158,7 +160,8 @@ public struct CommandTable: Sendable {
                         let back = invocation.token(returnURL)
                         if checkout != nil, back == nil {
                             throw ReplError(
-                                .missingArgument, "a CHECKOUT_URL needs its RETURN_URL too", column: invocation.endColumn)
+                                .missingArgument, "a CHECKOUT_URL needs its RETURN_URL too",
+                                column: invocation.endColumn)
                         }
                         for url in [checkout, back].compactMap({ $0 }) {
                             try CommandParser.requireHTTPURL(url, name: "URL")
@@ -195,7 +198,8 @@ public struct CommandTable: Sendable {
                         arguments: [securityCode]
                     ) { invocation throws(ReplError) in
                         if let given = invocation.token(securityCode) {
-                            guard (3...4).contains(given.text.count), given.text.allSatisfy({ $0.isASCII && $0.isNumber })
+                            guard (3...4).contains(given.text.count),
+                                given.text.allSatisfy({ $0.isASCII && $0.isNumber })
                             else {
                                 throw ReplError(
                                     .invalidValue, "the security code is 3 or 4 digits", column: given.column,
@@ -227,7 +231,8 @@ public struct CommandTable: Sendable {
                         arguments: [hostedChoice]
                     ) { invocation throws(ReplError) in
                         guard let choice = invocation.text(hostedChoice).flatMap(HostedChoice.init(rawValue:)) else {
-                            throw ReplError(.missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
+                            throw ReplError(
+                                .missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
                         }
                         return .buyerHosted(choice)
                     },
@@ -270,7 +275,9 @@ public struct CommandTable: Sendable {
                 "status", "Look up a payment's status (the current payment by default)", arguments: [statusId]
             ) { .status(paymentId: $0.text(statusId)) },
             CommandSpec("brand", "Detect a card number's brand", arguments: [number]) { .brand($0.text(number) ?? "") },
-            CommandSpec("luhn", "Check a card number's Luhn digit", arguments: [number]) { .luhn($0.text(number) ?? "") },
+            CommandSpec("luhn", "Check a card number's Luhn digit", arguments: [number]) {
+                .luhn($0.text(number) ?? "")
+            },
             CommandSpec("format", "Show how a card number is grouped (digits masked)", arguments: [number]) {
                 .format($0.text(number) ?? "")
             },

@@ -178,7 +178,10 @@ public struct Options: Equatable, Sendable {
                 }
                 throw ReplError(.usage, "unexpected argument '\(argument)' (use --script FILE to run a file)")
             }
-            if inline != nil && ["--no-sandbox", "--bail", "--json", "--no-color", "--no-colour", "--verbose", "--quiet"].contains(name) {
+            if inline != nil
+                && ["--no-sandbox", "--bail", "--json", "--no-color", "--no-colour", "--verbose", "--quiet"].contains(
+                    name)
+            {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }

@@ -215,7 +215,6 @@ final class EditLineSource: LineSource {
         }
     }
 
-
     func watchInput(_ watching: Bool) {
         busyReader.watch(watching)
     }

@@ -62,7 +62,10 @@ struct ReportRenderer {
         case .started(let flow, let paymentId):
             return Rendered(
                 level: .normal, text: style("▸ \(flow) payment \(paymentId) started", .cyan),
-                json: [("event", .string("started")), ("flow", .string(flow.description)), ("paymentId", .string(paymentId))])
+                json: [
+                    ("event", .string("started")), ("flow", .string(flow.description)),
+                    ("paymentId", .string(paymentId)),
+                ])
         case .transition(let transition):
             let next = transition.action == "none" ? "" : style("  → \(redact(transition.action))", .dim)
             return Rendered(
@@ -70,7 +73,8 @@ struct ReportRenderer {
                 text: "  ↳ " + style("\(transition.from) → \(transition.to)", .blue) + " on \(redact(transition.event))"
                     + next,
                 json: [
-                    ("event", .string("transition")), ("from", .string(transition.from)), ("to", .string(transition.to)),
+                    ("event", .string("transition")), ("from", .string(transition.from)),
+                    ("to", .string(transition.to)),
                     ("on", optional(transition.event)), ("next", optional(transition.action)),
                 ])
         case .http(let exchange):
@@ -187,7 +191,8 @@ struct ReportRenderer {
         case .loaded(let page):
             ("▢", "page loaded: \(page.kind)\(page.title.map { " “\($0)”" } ?? "") (\(page.status))", .normal)
         case .redirect(let status, _, let to): ("↪", "\(status) to \(to.absoluteString)", .verbose)
-        case .autoSubmitted(_, let formID): ("▢", "the page submitted itself\(formID.map { " (\($0))" } ?? "")", .verbose)
+        case .autoSubmitted(_, let formID):
+            ("▢", "the page submitted itself\(formID.map { " (\($0))" } ?? "")", .verbose)
         case .buyerAction(let action, _):
             action == .wait ? nil : ("▢", "buyer did: \(BuyerDialog.describe(action))", .verbose)
         case .navigation, .failed, .closedByBuyer, .dismissed: nil  // the SDK's page events report these
@@ -209,7 +214,9 @@ struct ReportRenderer {
         var text = style("● \(result.outcome)", color) + "  " + parts.joined(separator: ", ")
         if let error = result.error {
             let name = PaymentError.code(of: error).map { " \($0)" } ?? ""
-            text += "\n" + style("  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", color)
+            text +=
+                "\n"
+                + style("  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", color)
         }
         return Rendered(level: .quiet, text: text, json: resultMembers(result))
     }

@@ -43,7 +43,9 @@ extension Shell {
             let number = card.cardNumber.isEmpty ? "no card number" : CardNumber.masked(card.cardNumber) + brand
             info(console.styled("Paying \(payment.paymentId) by card (\(number))", .bold) + hint)
             if !card.isValid {
-                info(console.styled("  the card does not pass validation: the SDK will refuse it before any request", .dim))
+                info(
+                    console.styled(
+                        "  the card does not pass validation: the SDK will refuse it before any request", .dim))
             }
             kit.startCardPayment(
                 request, card: card, from: presenter, options: paymentOptions, completion: inbox.completion())

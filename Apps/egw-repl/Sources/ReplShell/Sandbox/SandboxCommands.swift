@@ -83,8 +83,10 @@ extension Shell {
                 throw ReplError(.commandFailed, "the merchant backend answered \(response.status): \(text)")
             }
             return CurrentPayment(
-                paymentId: paymentId, verificationKey: key, checkoutURL: links?[member: "href"]?.stringValue.flatMap(URL.init(string:)),
-                returnURL: object?[member: "shopRedirectUrl"]?.stringValue.flatMap(URL.init(string:)), amount: amount, currency: currency,
+                paymentId: paymentId, verificationKey: key,
+                checkoutURL: links?[member: "href"]?.stringValue.flatMap(URL.init(string:)),
+                returnURL: object?[member: "shopRedirectUrl"]?.stringValue.flatMap(URL.init(string:)), amount: amount,
+                currency: currency,
                 orderNumber: object?[member: "orderNumber"]?.stringValue)
         }
     }

@@ -122,7 +122,8 @@ struct ShellConfiguration: Equatable {
     static func logLevel(_ text: String) throws(ReplError) -> LogLevel {
         guard let level = LogLevel.allCases.first(where: { $0.description == text.lowercased() }) else {
             throw ReplError(
-                .invalidValue, "log-level must be one of: \(LogLevel.allCases.map(\.description).joined(separator: ", "))")
+                .invalidValue,
+                "log-level must be one of: \(LogLevel.allCases.map(\.description).joined(separator: ", "))")
         }
         return level
     }
