@@ -98,6 +98,9 @@ import Testing
         #expect(run.stdout.contains("JWE header {"))
         // -v shows the full URL, the default the path only.
         #expect(run.stdout.contains("⇄ GET http://127.0.0.1:"))
+        // Response bodies hold session ids (`cs_` and hex): shown whole, never half-masked.
+        #expect(run.stdout.contains(#"response  {"sessionId":"cs_"#))
+        #expect(run.stdout.range(of: #"[0-9a-z]••••"#, options: .regularExpression) == nil)
     }
 
     @Test func aDefaultExchangeIsOneLineWithMethodPathStatusAndTime() throws {
