@@ -40,9 +40,17 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "egw-sandbox", dependencies: ["GatewaySandbox"]),
+        // OpenSSL's libssl for the tests' own TLS client (an HTTPS client independent of the server).
+        .systemLibrary(
+            name: "CSandboxTestSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .testTarget(
             name: "GatewaySandboxTests",
-            dependencies: ["GatewaySandbox", .product(name: "JWE", package: "JWE")]
+            dependencies: [
+                "GatewaySandbox", "CSandboxTestSSL", .product(name: "JWE", package: "JWE"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
