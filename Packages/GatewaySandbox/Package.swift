@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "GatewaySandbox", targets: ["GatewaySandbox"]),
         .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
+        // A delaying, counting TCP proxy for PaymentFlow's bench and tests (no dependency).
+        .library(name: "LatencyProxy", targets: ["LatencyProxy"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
@@ -40,6 +42,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "egw-sandbox", dependencies: ["GatewaySandbox"]),
+        .target(name: "LatencyProxy"),
         // OpenSSL's libssl for the tests' own TLS client (an HTTPS client independent of the server).
         .systemLibrary(
             name: "CSandboxTestSSL",
@@ -49,7 +52,7 @@ let package = Package(
         .testTarget(
             name: "GatewaySandboxTests",
             dependencies: [
-                "GatewaySandbox", "CSandboxTestSSL", .product(name: "JWE", package: "JWE"),
+                "GatewaySandbox", "LatencyProxy", "CSandboxTestSSL", .product(name: "JWE", package: "JWE"),
             ]
         ),
     ],
