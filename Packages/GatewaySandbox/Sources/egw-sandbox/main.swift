@@ -125,7 +125,7 @@ do {
     fail(error.description, status: 1)
 }
 
-// With HTTPS, what a client needs to trust the server (an empty line otherwise, which ends the list).
+// With HTTPS, what a client needs to trust the server, after `seed` (nothing for plain HTTP).
 let trustLines =
     sandbox.tlsTrust.map {
         """
