@@ -153,6 +153,16 @@ public final class Sandbox: Sendable {
 
     deinit { stop() }
 
+    /// Puts `port` instead of the listening port into every URL the sandbox hands out from now
+    /// on (its base URLs, `checkoutRedirect`, default `shopRedirectUrl`, form actions, `acsUrl`),
+    /// so that clients reach it through something in front of it, such as a `LatencyProxy`
+    /// forwarding to ``port``. The sandbox still listens on ``port`` only.
+    public func advertise(port advertised: UInt16) {
+        let origin = core.origin
+        guard let colon = origin.lastIndex(of: ":") else { return }
+        core.origin = origin[..<colon] + ":\(advertised)"
+    }
+
     /// The merchant backend's status API: `http://127.0.0.1:P/merchant-api` (`https` when
     /// serving HTTPS, as are the other base URLs).
     public var apiBaseURL: URL { Self.url(core.apiBase) }

@@ -135,6 +135,32 @@ extension HTTPTests {
             #expect(throws: RawHTTPError.self) { try RawHTTPClient.roundTrip(port: port, bytes: Self.request("/")) }
         }
 
+        @Test func anAdvertisedPortSendsEveryLinkThroughTheProxy() throws {
+            let sandbox = try Self.plainSandbox()
+            let proxy = try LatencyProxy(configuration: .init(targetPort: sandbox.port))
+            defer {
+                proxy.stop()
+                sandbox.stop()
+            }
+            sandbox.advertise(port: proxy.port)
+            #expect(sandbox.merchantBaseURL.port == Int(proxy.port))
+            #expect(sandbox.checkoutAPIBaseURL.port == Int(proxy.port))
+            let payment = sandbox.createPayment()
+            #expect(payment.checkoutURL.port == Int(proxy.port))
+            #expect(payment.shopRedirectURL.port == Int(proxy.port))
+            // The hosted page, fetched through the proxy, posts its form through the proxy too.
+            let page = try RawHTTPClient.request("GET", payment.checkoutURL)
+            #expect(page.status == 200)
+            #expect(page.text.contains("action=\"http://127.0.0.1:\(proxy.port)/gateway-checkout/checkout/pay/"))
+            let chosen = try RawHTTPClient.request(
+                "POST", payment.checkoutURL, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("choice=pay".utf8))
+            #expect(chosen.status == 303)
+            #expect(chosen.header("Location") == payment.shopRedirectURL.absoluteString)
+            #expect(proxy.statistics.connections == 2)
+            #expect(sandbox.paymentStatus(payment.paymentId) == "SETTLED")
+        }
+
         @Test func refusesATargetThatIsNotANumericAddress() {
             #expect(throws: LatencyProxyError.self) {
                 try LatencyProxy(configuration: .init(targetHost: "localhost", targetPort: 1))
