@@ -27,6 +27,9 @@ extension Shell {
         sdk.challengeTimeout = configuration.challengeTimeout
         sdk.hostedPageTimeout = configuration.hostedTimeout
         sdk.logLevel = LogLevel.allCases.first { $0.description == configuration.logLevel } ?? .warning
+        if let authority = trustedAuthorityFile {
+            sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
+        }
         return sdk
     }
 
@@ -42,9 +45,11 @@ extension Shell {
         sdk.logSink = inbox.logSink()
         let paymentOptions = PaymentOptions(observer: inbox.observer(), stepGate: step ? inbox.stepGate() : nil)
         let kit = PaymentKit(configuration: sdk)
+        // With --sandbox-tls the buyer's browser trusts the sandbox's CA too.
         let presenter = HeadlessBrowserPresenter(
-            script: inbox.buyerScript(), options: .init(pageTimeout: configuration.timeout),
-            onEvent: inbox.browserObserver())
+            script: inbox.buyerScript(),
+            transport: trustedAuthorityFile != nil ? CurlTransport(configuration: sdk) : CurlTransport(),
+            options: .init(pageTimeout: configuration.timeout), onEvent: inbox.browserObserver())
         let run = PaymentRun(kit: kit, inbox: inbox, flow: hosted ? "hosted" : "card", stepping: step)
 
         if hosted {

@@ -68,8 +68,11 @@ extension Shell {
             ], timeout: configuration.timeout)
         let inbox = LookupInbox()
         let started = Date()
-        CurlTransport(options: .init(requireHTTPS: configuration.environment == "live"))
-            .send(request, completion: inbox.completion())
+        CurlTransport(
+            options: .init(
+                requireHTTPS: configuration.environment == "live", trustedCertificatesPath: trustedAuthorityFile)
+        )
+        .send(request, completion: inbox.completion())
         let outcome = waitFor(inbox)
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         switch outcome {

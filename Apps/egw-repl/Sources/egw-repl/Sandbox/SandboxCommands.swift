@@ -64,8 +64,11 @@ extension Shell {
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
             body: bytes, timeout: configuration.timeout)
         let inbox = LookupInbox()
-        CurlTransport(options: .init(requireHTTPS: configuration.environment == "live"))
-            .send(request, completion: inbox.completion())
+        CurlTransport(
+            options: .init(
+                requireHTTPS: configuration.environment == "live", trustedCertificatesPath: trustedAuthorityFile)
+        )
+        .send(request, completion: inbox.completion())
         switch waitFor(inbox) {
         case .none:
             throw ReplError(.commandFailed, "payment create was interrupted")
