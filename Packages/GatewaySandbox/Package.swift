@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "GatewaySandbox", targets: ["GatewaySandbox"]),
         .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
+        // A delaying, counting TCP proxy for PaymentFlow's bench and tests (no dependency).
+        .library(name: "LatencyProxy", targets: ["LatencyProxy"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
@@ -40,9 +42,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "egw-sandbox", dependencies: ["GatewaySandbox"]),
+        .target(name: "LatencyProxy"),
+        // OpenSSL's libssl for the tests' own TLS client (an HTTPS client independent of the server).
+        .systemLibrary(
+            name: "CSandboxTestSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .testTarget(
             name: "GatewaySandboxTests",
-            dependencies: ["GatewaySandbox", .product(name: "JWE", package: "JWE")]
+            dependencies: [
+                "GatewaySandbox", "LatencyProxy", "CSandboxTestSSL", .product(name: "JWE", package: "JWE"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -43,6 +43,7 @@ let package = Package(
                 "PaymentFlow",
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "LatencyProxy", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
@@ -54,6 +55,7 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "LoopbackTestServer", package: "HeadlessBrowser"),
+                .product(name: "LatencyProxy", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),

@@ -18,8 +18,8 @@ extension Shell {
         logRelay.route(to: inbox)  // the kit's log lines belong to this payment until it ends
         defer { logRelay.route(to: nil) }
         let presenter = HeadlessBrowserPresenter(
-            script: inbox.buyerScript(), options: .init(pageTimeout: configuration.kit.timeout),
-            onEvent: inbox.browserObserver())
+            script: inbox.buyerScript(), transport: buyerTransport(),
+            options: .init(pageTimeout: configuration.kit.timeout), onEvent: inbox.browserObserver())
         let flow: PaymentFlowKind = hosted ? .hostedCheckout : .card
         let kit = sessionKit()
         let paymentOptions = PaymentOptions(observer: inbox.observer(), stepGate: step ? inbox.stepGate() : nil)

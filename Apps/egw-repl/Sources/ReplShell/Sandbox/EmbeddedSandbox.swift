@@ -19,9 +19,10 @@ import Glibc
 /// `EGW_SANDBOX_KEY` names another file (a private JWK or PKCS#8 PEM);
 /// `EGW_SANDBOX_KEY=none` makes a fresh key every start and stores nothing.
 enum EmbeddedSandbox {
-    /// The sandbox, or the reason it could not start.
-    static func start(environment: [String: String]) -> Result<Sandbox, SandboxError> {
+    /// The sandbox, or the reason it could not start; over HTTPS from a fresh test CA with `tls`.
+    static func start(environment: [String: String], tls: Bool = false) -> Result<Sandbox, SandboxError> {
         var configuration = Sandbox.Configuration()
+        configuration.tls = tls ? Sandbox.TLS() : nil
         if let explicit = environment["EGW_SANDBOX_KEY"], !explicit.isEmpty, explicit != "none" {
             configuration.privateKey = loadKey(at: explicit)
         } else if let path = keyPath(environment: environment) {

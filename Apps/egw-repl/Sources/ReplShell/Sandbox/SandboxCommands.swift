@@ -64,8 +64,11 @@ extension Shell {
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
             body: bytes, timeout: configuration.kit.timeout)
         let answer = Answer<Result<HTTPResponse, TransportError>>(wake: events.wake)
-        CurlTransport(options: .init(requireHTTPS: configuration.kit.environment == .live))
-            .send(request, completion: answer.completion())
+        CurlTransport(
+            options: .init(
+                requireHTTPS: configuration.kit.environment == .live, trustedCertificatesPath: trustedAuthorityFile)
+        )
+        .send(request, completion: answer.completion())
         switch waitFor(answer) {
         case .none:
             throw ReplError(.commandFailed, "payment create was interrupted")

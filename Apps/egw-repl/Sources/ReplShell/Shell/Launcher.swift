@@ -79,7 +79,7 @@ public enum Launcher {
         }
         var sandbox: Sandbox?
         if options.startsSandbox {
-            switch EmbeddedSandbox.start(environment: environment) {
+            switch EmbeddedSandbox.start(environment: environment, tls: options.sandboxTLS) {
             case .success(let started):
                 sandbox = started
             case .failure(let error):

@@ -67,9 +67,20 @@ extension Shell {
         }
         var sdk = configuration.sdkConfiguration(logSink: logRelay.sink())
         sdk.callbackQueue = events.callbackQueue
+        if let authority = trustedAuthorityFile {
+            sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
+        }
         let kit = PaymentKit(configuration: sdk)
         builtKit = (configuration.kit, kit)
         return kit
+    }
+
+    /// The buyer's browser transport: with --sandbox-tls it trusts the sandbox's CA too.
+    func buyerTransport() -> CurlTransport {
+        guard let authority = trustedAuthorityFile else { return CurlTransport() }
+        var sdk = configuration.sdkConfiguration(logSink: logRelay.sink())
+        sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
+        return CurlTransport(configuration: sdk)
     }
 
     /// Sleeps until something happens (the SDK's callbacks, an inbox post, input, Ctrl-C)

@@ -246,16 +246,26 @@ final class Shell {
     // MARK: config
 
     func showConfiguration() {
+        // With --sandbox-tls: the test CA the SDK trusts, and its SHA-256 fingerprint (read-only rows).
+        let trust: [(String, String)] =
+            sandbox?.tlsTrust.map {
+                [("sandbox-ca", $0.certificateAuthorityFile), ("sandbox-ca-sha256", $0.certificateAuthoritySHA256)]
+            } ?? []
         if options.json {
             var object: [(String, JSONValue)] = []
             for key in ConfigKey.allCases {
                 object.append((key.rawValue, .string(configuration.value(of: key))))
             }
+            object += trust.map { ($0.0, .string($0.1)) }
             console.out(JSONValue.object(object).text)
             return
         }
-        console.table(ConfigKey.allCases.map { ($0.rawValue, configuration.value(of: $0)) })
+        console.table(ConfigKey.allCases.map { ($0.rawValue, configuration.value(of: $0)) } + trust)
     }
+
+    /// The CA file of the embedded sandbox when it serves HTTPS (`--sandbox-tls`): every transport of the
+    /// shell (the SDK's, the buyer's browser, `payment create`, `status`) trusts it.
+    var trustedAuthorityFile: String? { sandbox?.tlsTrust?.certificateAuthorityFile }
 
     func setConfiguration(_ key: ConfigKey, _ value: String) throws(ReplError) {
         try configuration.set(key, value)
