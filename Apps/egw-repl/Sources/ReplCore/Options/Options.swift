@@ -184,10 +184,11 @@ public struct Options: Equatable, Sendable {
                 }
                 throw ReplError(.usage, "unexpected argument '\(argument)' (use --script FILE to run a file)")
             }
-            if inline != nil
-                && ["--no-sandbox", "--sandbox-tls", "--bail", "--json", "--no-color", "--no-colour", "--verbose", "--quiet"]
-                    .contains(name)
-            {
+            let flags = [
+                "--no-sandbox", "--sandbox-tls", "--bail", "--json", "--no-color", "--no-colour", "--verbose",
+                "--quiet",
+            ]
+            if inline != nil && flags.contains(name) {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }
