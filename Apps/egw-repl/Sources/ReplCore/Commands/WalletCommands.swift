@@ -43,10 +43,15 @@ public enum SheetAction: Equatable, Sendable {
 
 /// A contact for the wallet, from `"NAME, STREET, CITY, POSTCODE, CC"`.
 public struct WalletContact: Equatable, Sendable {
+    /// The name.
     public var name: String
+    /// The street and house.
     public var street: String
+    /// The city.
     public var city: String
+    /// The postal code.
     public var postalCode: String
+    /// ISO 3166 two letters, upper case.
     public var countryCode: String
 
     /// Creates a contact.
@@ -112,6 +117,13 @@ extension CommandTable {
     public static let sheetNetworks = ["visa", "mastercard", "amex", "maestro", "discover"]
     /// Contact fields `sheet new --require` accepts.
     public static let sheetContactFields = ["name", "address", "email", "phone"]
+
+    /// `commands` with `wallet`, `sheet` and `merchant` before `quit`.
+    static func insertingWalletCommands(_ commands: [CommandSpec]) -> [CommandSpec] {
+        var all = commands
+        all.insert(contentsOf: walletCommands, at: all.firstIndex { $0.name == "quit" } ?? all.endIndex)
+        return all
+    }
 
     /// `wallet`, `sheet` and `merchant`: the payment sheet of PaymentAuthorization.
     static var walletCommands: [CommandSpec] {
