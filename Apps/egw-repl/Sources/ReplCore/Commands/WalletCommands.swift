@@ -128,6 +128,7 @@ extension CommandTable {
     /// `wallet`, `sheet` and `merchant`: the payment sheet of PaymentAuthorization.
     static var walletCommands: [CommandSpec] {
         let testCard = ArgumentSpec("TESTCARD", .testCard)
+        let add = ArgumentSpec("add", .choices(["add"]))
         // A contact is personal data: declared secret, so the line stays out of the history.
         let contact = ArgumentSpec("CONTACT", secret: true)
         let amount = ArgumentSpec("AMOUNT")
@@ -155,21 +156,16 @@ extension CommandTable {
                         .wallet(.add(testCard: ($0.text(testCard) ?? "").lowercased()))
                     },
                     CommandSpec(
-                        "contact", "The wallet's contacts",
-                        subcommands: [
-                            CommandSpec(
-                                "add", "Add a contact: wallet contact add \"NAME, STREET, CITY, POSTCODE, CC\"",
-                                arguments: [contact]
-                            ) { invocation throws(ReplError) in
-                                guard let given = invocation.token(contact) else {
-                                    throw ReplError(
-                                        .missingArgument,
-                                        "'wallet contact add' needs \"NAME, STREET, CITY, POSTCODE, CC\"",
-                                        column: invocation.endColumn)
-                                }
-                                return .wallet(.addContact(try parseContact(given)))
-                            }
-                        ]),
+                        "contact", "Add a contact: wallet contact add \"NAME, STREET, CITY, POSTCODE, CC\"",
+                        arguments: [add, contact]
+                    ) { invocation throws(ReplError) in
+                        guard let given = invocation.token(contact) else {
+                            throw ReplError(
+                                .missingArgument, "'wallet contact add' needs \"NAME, STREET, CITY, POSTCODE, CC\"",
+                                column: invocation.endColumn)
+                        }
+                        return .wallet(.addContact(try parseContact(given)))
+                    },
                     CommandSpec("show", "Show the wallet's cards (masked) and contacts (city, country)") { _ in
                         .wallet(.show)
                     },
@@ -216,18 +212,13 @@ extension CommandTable {
                                     } ?? [], coupons: invocation.has(coupons))))
                     },
                     CommandSpec(
-                        "item", "The sheet's goods lines",
-                        subcommands: [
-                            CommandSpec(
-                                "add", "Add a goods line: sheet item add LABEL AMOUNT", arguments: [itemLabel, amount]
-                            ) { invocation throws(ReplError) in
-                                .wallet(
-                                    .addItem(
-                                        label: invocation.text(itemLabel) ?? "",
-                                        amount: try requiredAmount(invocation.token(amount), end: invocation.endColumn))
-                                )
-                            }
-                        ]),
+                        "item", "Add a goods line: sheet item add LABEL AMOUNT", arguments: [add, itemLabel, amount]
+                    ) { invocation throws(ReplError) in
+                        .wallet(
+                            .addItem(
+                                label: invocation.text(itemLabel) ?? "",
+                                amount: try requiredAmount(invocation.token(amount), end: invocation.endColumn)))
+                    },
                     CommandSpec(
                         "method",
                         "Add a shipping method (sheet method add ID LABEL AMOUNT), or pick one (sheet method ID)",

@@ -56,10 +56,9 @@ final class ObservedWalletSheet: WalletSheetPresenter {
     func presentSheet(
         _ rendering: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
     ) {
-        sheet.presentSheet(rendering, buyer: buyer) { [inbox] shown in
-            if shown { inbox.post(.rendered(rendering)) }
-            completion(shown)
-        }
+        // The controller renders the sheet again once it has taken the answer: that rendering, not
+        // this one, says the buyer may act.
+        sheet.presentSheet(rendering, buyer: buyer, completion: completion)
     }
 
     func update(_ rendering: WalletSheet) {
