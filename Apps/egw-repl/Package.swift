@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "../../Packages/JWE"),
         .package(path: "../../Packages/PaymentFlow"),
         .package(path: "../../Packages/HeadlessBrowser"),
+        .package(path: "../../Packages/PaymentAuthorization"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -48,6 +49,7 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),
         .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),

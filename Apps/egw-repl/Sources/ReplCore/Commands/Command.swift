@@ -78,6 +78,8 @@ public enum Command: Equatable, Sendable {
     case sandboxFaultsClear
     /// `sandbox log`.
     case sandboxLog
+    /// `wallet ...`, `sheet ...`, `merchant ...` (WalletCommands.swift).
+    case wallet(WalletCommand)
 
     /// True for the commands that only make sense while a payment runs.
     public var drivesRunningPayment: Bool {

@@ -86,7 +86,7 @@ public struct CommandTable: Sendable {
             value: ArgumentSpec("P", .positiveNumber))
         let clear = ArgumentSpec("clear", .choices(["clear"]), optional: true)
 
-        return CommandTable(commands: [
+        let table = CommandTable(commands: [
             CommandSpec(
                 "help", "Show the commands, or the details of one (help card, help card cvc)",
                 arguments: [helpTopic]
@@ -321,5 +321,6 @@ public struct CommandTable: Sendable {
             CommandSpec("quit", "Leave the shell (exit and Ctrl-D too)") { _ in .quit },
             CommandSpec("exit", "Leave the shell") { _ in .quit },
         ])
+        return CommandTable(commands: insertingWalletCommands(table.commands))
     }()
 }

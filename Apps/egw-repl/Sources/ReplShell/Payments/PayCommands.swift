@@ -66,7 +66,8 @@ extension Shell {
     /// each post, the input's read source wakes it when a line may be there (only
     /// while the run waits for one), and Ctrl-C's signal source wakes it too. A timer
     /// bounds each sleep (the progress line on a terminal; a watchdog otherwise).
-    func waitForPayment(_ run: PaymentRun) {
+    /// `settled` ends the wait too (a wallet sheet's own condition; checked after each batch of reports).
+    func waitForPayment(_ run: PaymentRun, until settled: (() -> Bool)? = nil) {
         interrupts.isBusy = true
         defer {
             interrupts.isBusy = false
@@ -80,7 +81,7 @@ extension Shell {
             for item in items {
                 handle(item, of: run)
             }
-            if run.result != nil {
+            if run.result != nil || settled?() == true {
                 return
             }
             if interrupts.received != seenInterrupts {

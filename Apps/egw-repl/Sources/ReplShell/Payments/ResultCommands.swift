@@ -6,11 +6,21 @@ import Synchronization
 extension Shell {
     /// `result [--json]`.
     func showResult(json: Bool) throws(ReplError) {
+        // A sheet's result carries its EGW payment's (the "wallet" object; none when nothing was paid).
+        let sheet = walletResultMember()
         guard let result = lastResult else {
+            if let sheet, json || options.json {
+                console.out(JSONValue.object([sheet]).text)
+                return
+            }
             throw ReplError(.notAvailable, "no payment has finished yet (pay card or pay hosted)")
         }
         if json || options.json {
-            console.out(JSONValue.object(renderer.resultMembers(result)).text)
+            var members = renderer.resultMembers(result)
+            if let sheet {
+                members.append(sheet)
+            }
+            console.out(JSONValue.object(members).text)
             return
         }
         console.table([

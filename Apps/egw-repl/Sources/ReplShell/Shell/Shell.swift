@@ -44,6 +44,8 @@ final class Shell {
     var knownKeys: [String: String] = [:]
     /// The session's kit and the settings it was built from (see ``sessionKit()``).
     var builtKit: (settings: ShellConfiguration.KitSettings, kit: PaymentKit)?
+    /// The simulated wallet, the sheet being set up or shown, and its last result (`wallet`, `sheet`).
+    var wallet = WalletSession()
     /// Routes the kit's log lines to the running payment.
     let logRelay = LogRelay()
     /// Set when any command failed (the exit status of a script).
@@ -239,6 +241,8 @@ final class Shell {
             try showResult(json: json)
         case .status(let paymentId):
             try lookUpStatus(paymentId)
+        case .wallet(let command):
+            try runWallet(command)
         }
         return .proceed
     }
