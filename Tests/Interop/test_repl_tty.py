@@ -202,7 +202,12 @@ class Terminal(unittest.TestCase):
         repl.wait_for("timeout = 6s", what="the next line runs on its own")
         self.assertNotIn("timeout = 7s", repl.screen())
         self.assertNotIn("error", repl.screen())
+        # Each Ctrl-C is sent once its prompt is on screen: one typed before the prompt
+        # appears is not for that line (the shell drops it), which would make this racy.
+        repl.wait_for(lambda screen: screen.rstrip().endswith("egw>"), what="the prompt after the command")
         repl.send("C-c")
+        repl.wait_for(lambda screen: screen.count("^C") >= 2, what="the first ^C on the empty line")
+        repl.wait_for(lambda screen: screen.rstrip().endswith("egw>"), what="the prompt after one Ctrl-C")
         repl.send("C-c")
         repl.wait_for("To leave, type quit or exit, or press Ctrl-D", what="the hint after two Ctrl-C")
         repl.type("quit")
