@@ -12,7 +12,8 @@ import Testing
 ///
 /// At each state every event the world could produce next is tried: each outstanding gateway call
 /// answered in every way (ok, refused, lost after or before the gateway applied it, 5xx after or
-/// before, malformed after it applied, unreachable, the watchdog firing first), the presenter
+/// before, malformed after it applied, unreachable, a creation refused with `UNKNOWN_KEY`, the watchdog
+/// firing first), the presenter
 /// answering present/dismiss or never (its timer fires), the buyer acting on the page (answering the
 /// challenge right or wrong, pressing pay or cancel on the hosted page), closing it, a page failing to
 /// load, the page's deadline, host `cancel()`, the step gate proceeding or cancelling, a resolver
@@ -312,6 +313,13 @@ import Testing
                     case .unreachable: reply = .unreachable(FlowError(.networkError, "refused"))
                     }
                     steps.append(feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(kind)"))
+                }
+                if case .createSession = call, canFault {
+                    // The key rotated: the gateway refuses the card unread (the SDK refetches the key).
+                    steps.append(
+                        feed(base, .answered(token: token, .sessionAnswered(call, .unknownKey)), "UNKNOWN_KEY") {
+                            $0.faults += 1
+                        })
                 }
             }
             // The watchdog fires first (the request may or may not have been applied).
