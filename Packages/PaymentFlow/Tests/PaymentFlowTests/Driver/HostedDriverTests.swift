@@ -414,7 +414,9 @@ final class HostedDriverTests: XCTestCase {
         let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
             DispatchQueue.global().async {
-                while !presenter.snapshot.shown { usleep(200) }
+                // Bounded: a page that never shows fails the harness, and this loop must not spin on.
+                let giveUp = DispatchTime.now() + 30
+                while !presenter.snapshot.shown, DispatchTime.now() < giveUp { usleep(200) }
                 kit.cancel()
                 kit.cancel()
             }
