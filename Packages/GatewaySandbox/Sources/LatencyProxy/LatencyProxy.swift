@@ -67,6 +67,9 @@ public final class LatencyProxy: Sendable {
     private let counters = Mutex(LatencyProxyStatistics())
     /// Signalled when a thread of the proxy ends, for `stop()`.
     private let threadsEnded = NSCondition()
+    /// The kernel thread ids of every thread the proxy started, so tests can ask the kernel
+    /// (`/proc/self/task`) whether exactly those threads are gone, whatever else the process runs.
+    let startedThreadIDs = Mutex<[Int32]>([])
 
     /// Starts listening and forwarding; returns once the socket listens.
     ///
@@ -82,7 +85,10 @@ public final class LatencyProxy: Sendable {
         self.port = port
         self.configuration = configuration
         state.withLock { $0.threads = 1 }
-        let thread = Thread { [self] in acceptLoop() }
+        let thread = Thread { [self] in
+            noteThreadStarted()
+            acceptLoop()
+        }
         thread.name = "egw.proxy.accept"
         thread.start()
     }
@@ -123,6 +129,13 @@ public final class LatencyProxy: Sendable {
         threadsEnded.lock()
         while state.withLock({ $0.threads }) > 0, threadsEnded.wait(until: deadline) {}
         threadsEnded.unlock()
+    }
+
+    private func noteThreadStarted() {
+        // /proc/thread-self names the calling thread: "<pid>/task/<tid>".
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        guard let id = link.split(separator: "/").last.flatMap({ Int32($0) }) else { return }
+        startedThreadIDs.withLock { $0.append(id) }
     }
 
     private func threadEnded() {
@@ -168,6 +181,7 @@ public final class LatencyProxy: Sendable {
             counters.withLock { $0.connections += 1 }
             for direction in [Direction.toServer, .toClient] {
                 let thread = Thread { [self] in
+                    noteThreadStarted()
                     pump(connection, direction)
                     threadEnded()
                 }

@@ -1,8 +1,8 @@
 import Foundation
-import LatencyProxy
 import Testing
 
 @testable import GatewaySandbox
+@testable import LatencyProxy
 
 #if canImport(Glibc)
 import Glibc
@@ -114,9 +114,13 @@ extension HTTPTests {
         }
 
         @Test func stopEndsEveryThreadAndFreesThePort() throws {
+            // The kernel's own list of this process's threads (/proc/self/task) is the witness;
+            // only the proxy's own thread ids are looked at, since other suites run alongside.
+            func alive(_ ids: [Int32]) -> [Int32] {
+                ids.filter { FileManager.default.fileExists(atPath: "/proc/self/task/\($0)") }
+            }
             let sandbox = try Self.plainSandbox()
             defer { sandbox.stop() }
-            let baseline = Lifecycle.threadCount()
             let proxy = try LatencyProxy(configuration: .init(targetPort: sandbox.port))
             let port = proxy.port
             var open: [Int32] = []
@@ -127,11 +131,22 @@ extension HTTPTests {
                 _ = try Self.readOneResponse(fd)
                 open.append(fd)
             }
-            #expect(Lifecycle.threadCount() >= baseline + 10)
+            // One accept thread and two per connection, each running now.
+            let ids = proxy.startedThreadIDs.withLock { $0 }
+            #expect(ids.count == 11)
+            #expect(Set(ids).count == 11)
+            #expect(alive(ids).count == 11)
             proxy.stop()
             proxy.stop()  // idempotent
+            // The clients still hold their ends open: stop() itself must end the pumps.
+            // It returns once each thread has said it ends; the kernel reaps it right after.
+            var left = alive(ids)
+            for _ in 0..<200 where !left.isEmpty {
+                usleep(10_000)
+                left = alive(ids)
+            }
+            #expect(left.isEmpty, "proxy threads still running after stop: \(left)")
             for fd in open { close(fd) }
-            #expect(Lifecycle.threadCount() <= baseline + 1)
             #expect(throws: RawHTTPError.self) { try RawHTTPClient.roundTrip(port: port, bytes: Self.request("/")) }
         }
 
