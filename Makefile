@@ -7,7 +7,7 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on.
 SWIFT_DIRS := Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
-              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Apps/egw-repl \
+              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Packages/PaymentAuthorization Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -35,7 +35,7 @@ help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite"
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
-	@echo "make soak   - PaymentFlow's randomized fault schedules, 10,000 of them"
+	@echo "make soak   - 10,000 randomized schedules each: PaymentFlow's faults and the payment sheet's"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
 	@echo "make fuzz   - every libFuzzer target for FUZZ_SECONDS (default 300) each; crashes go to Fuzz/<target>/regressions"
 	@echo "make sanitize - every package's tests under ThreadSanitizer, then AddressSanitizer + LeakSanitizer"
@@ -103,6 +103,7 @@ bench: deps
 
 soak: deps
 	cd Packages/PaymentFlow && EGW_SCHEDULES=10000 swift test --filter RandomizedSchedule
+	cd Packages/PaymentAuthorization && EGW_SCHEDULES=10000 swift test --filter "RandomizedSheet|SheetExploration"
 
 lint:
 	swift format lint --strict --configuration .swift-format --recursive Packages Apps $(wildcard Tests/*/Sources Tests/*/Tests)

@@ -16,6 +16,7 @@ let package = Package(
         .package(path: "../../Packages/PaymentFlow"),
         .package(path: "../../Packages/HeadlessBrowser"),
         .package(path: "../../Packages/FuzzSupport"),
+        .package(path: "../../Packages/PaymentAuthorization"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -38,8 +39,9 @@ let package = Package(
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ],
             path: "Sources/ReplCore"),
-        .executableTarget(
-            name: "egw-repl",
+        // The shell itself: sessions, commands, the payment wait, output; tested in ReplShellTests.
+        .target(
+            name: "ReplShell",
             dependencies: [
                 "ReplCore", "CEditLineShim",
                 .product(name: "CardValidation", package: "CardValidation"),
@@ -48,8 +50,10 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),
+        .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),
         .executableTarget(
             name: "ReplCoreFuzz",
             dependencies: ["ReplCore", .product(name: "FuzzSupport", package: "FuzzSupport")],
@@ -59,6 +63,15 @@ let package = Package(
             name: "ReplCoreTests",
             dependencies: ["ReplCore", "ReplCoreFuzz", .product(name: "FuzzSupport", package: "FuzzSupport")]
         ),
+        // The shell driven by a fake line source and clock, and the built binary run as a process.
+        .testTarget(
+            name: "ReplShellTests",
+            dependencies: [
+                "ReplShell", "ReplCore",
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "GatewaySandbox", targets: ["GatewaySandbox"]),
         .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
+        // A delaying, counting TCP proxy for PaymentFlow's bench and tests (no dependency).
+        .library(name: "LatencyProxy", targets: ["LatencyProxy"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
@@ -49,10 +51,17 @@ let package = Package(
             ],
             path: "Fuzz/Harness"
         ),
+        .target(name: "LatencyProxy"),
+        // OpenSSL's libssl for the tests' own TLS client (an HTTPS client independent of the server).
+        .systemLibrary(
+            name: "CSandboxTestSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .testTarget(
             name: "GatewaySandboxTests",
             dependencies: [
-                "GatewaySandbox", "GatewaySandboxFuzz", .product(name: "JWE", package: "JWE"),
+                "GatewaySandbox", "GatewaySandboxFuzz", "LatencyProxy", "CSandboxTestSSL", .product(name: "JWE", package: "JWE"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
             ]
         ),

@@ -44,6 +44,7 @@ let package = Package(
                 "PaymentFlow",
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "LatencyProxy", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
@@ -60,6 +61,7 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "LoopbackTestServer", package: "HeadlessBrowser"),
+                .product(name: "LatencyProxy", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
             ]
         ),

@@ -17,12 +17,13 @@ BIN = os.environ.get("EGW_SANDBOX_BIN", "")
 class SandboxProcess:
     """A running egw-sandbox; use as a context manager (stops it with SIGTERM)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, last="seed"):
+        """`last` is the banner line to read up to (`serverPublicKeyPin` with --tls)."""
         self.process = subprocess.Popen(
             [BIN, "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.urls = {}
         deadline = time.monotonic() + 30
-        while "seed" not in self.urls:
+        while last not in self.urls:
             if time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("egw-sandbox did not print its URLs in time")

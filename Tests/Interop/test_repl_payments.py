@@ -8,6 +8,7 @@ verification keys.
 
 import json
 import os
+import re
 import subprocess
 import time
 import unittest
@@ -73,13 +74,34 @@ class HostedPayments(unittest.TestCase):
         self.assertEqual(results(result.stdout)[-1]["outcome"], "cancelled")
 
     def test_every_transition_and_http_exchange_is_shown(self):
+        # Default level: each transition, one line per exchange (method, path, status, time), no bodies.
         result = run_repl("payment create\nbuyer hosted pay\npay hosted\n")
         out = result.stdout
         self.assertIn("▸ hosted payment", out)
         self.assertRegex(out, r"↳ \w+ → \w+ on ")
         # The status lookup of CONTRACT.md section 3, with its status and time.
-        self.assertRegex(out, r"⇄ GET http://127\.0\.0\.1:\d+/merchant-api/checkout/api/egw/v1/payments/pay_\w+ → 200 in \d+ ms")
-        self.assertIn("response  {", out)
+        self.assertRegex(out, r"⇄ GET /merchant-api/checkout/api/egw/v1/payments/pay_\w+ → 200 in \d+ ms")
+        self.assertNotIn("response  {", out)
+        # -v: the full URL and the redacted bodies.
+        verbose = run_repl("payment create\nbuyer hosted pay\npay hosted\n", args=["-v"]).stdout
+        self.assertRegex(verbose, r"⇄ GET http://127\.0\.0\.1:\d+/merchant-api/checkout/api/egw/v1/payments/pay_\w+ → 200 in \d+ ms")
+        self.assertIn("response  {", verbose)
+        # -q: results only.
+        quiet = run_repl("payment create\nbuyer hosted pay\npay hosted\n", args=["-q"]).stdout
+        self.assertNotIn("⇄", quiet)
+        self.assertNotIn("↳", quiet)
+        self.assertIn("● succeeded", quiet)
+
+    def test_one_kit_per_session_fetches_the_key_once(self):
+        # Issue 11: the shell keeps one PaymentKit, so a second card payment reuses the cached key:
+        # GATEWAY.md's frictionless flow is key + session + authentication, then session + authentication.
+        script = ("payment create\ncard test visa-frictionless\npay card\npayment create\npay card\n"
+                  "sandbox log\n")
+        result = run_repl(script, args=["-q"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        log = [line for line in result.stdout.splitlines() if re.match(r"  (GET|POST) /.* -> \d+", line)]
+        self.assertEqual(len(log), 5, log)
+        self.assertEqual(sum("jwks.json" in line for line in log), 1)
 
     def test_status_lookup(self):
         result = run_repl("payment create\nbuyer hosted pending\npay hosted\nstatus\n", args=["--json"])
@@ -161,7 +183,7 @@ class CardPayments(unittest.TestCase):
         self.assertIn("The sandbox has answered no request yet.", result.stdout)
 
     def test_the_wire_is_shown_with_the_jwe_header_and_no_card_data(self):
-        result = run_repl("payment create\ncard test visa-frictionless\npay card\n")
+        result = run_repl("payment create\ncard test visa-frictionless\npay card\n", args=["-v"])
         out = result.stdout
         self.assertRegex(out, r"⇄ GET http://127\.0\.0\.1:\d+/gateway-checkout/checkout/\.well-known/jwks\.json → 200")
         self.assertRegex(out, r"⇄ POST http://127\.0\.0\.1:\d+/gateway-api/checkout/api/egw/v1/payments/pay_\w+/card-sessions → 201")
@@ -177,7 +199,7 @@ class JSONOutput(unittest.TestCase):
         script = ("payment create\ncard test mastercard-challenge\nbuyer challenge 1234\npay card --step\nstep\n"
                   "continue\ncard show\ncard check\nbuyer hosted pay\npayment create\npay hosted\nresult\nstatus\n"
                   "sandbox log\nsandbox cards\nconfig set timeout 9\n")
-        result = run_repl(script, args=["--json"])
+        result = run_repl(script, args=["--json", "-v"])
         self.assertEqual(result.returncode, 0, result.stderr)
         events = [json.loads(line) for line in result.stdout.splitlines()]
         kinds = {event.get("event") for event in events if isinstance(event, dict)}

@@ -190,6 +190,30 @@ class Terminal(unittest.TestCase):
         repl.send("Enter")
         repl.wait_for("[exited 0]", what="quit")
 
+    def test_ctrl_c_at_the_prompt_drops_the_line_and_twice_says_how_to_leave(self):
+        # As bash and psql: the half-typed line is dropped (never run), a fresh prompt follows.
+        repl = self.start()
+        repl.type("config set timeout 7")
+        repl.wait_for("egw> config set timeout 7", what="the typed line")
+        repl.send("C-c")
+        repl.wait_for("config set timeout 7^C", what="^C after the dropped line")
+        repl.type("config set timeout 6")
+        repl.send("Enter")
+        repl.wait_for("timeout = 6s", what="the next line runs on its own")
+        self.assertNotIn("timeout = 7s", repl.screen())
+        self.assertNotIn("error", repl.screen())
+        # Each Ctrl-C is sent once its prompt is on screen: one typed before the prompt
+        # appears is not for that line (the shell drops it), which would make this racy.
+        repl.wait_for(lambda screen: screen.rstrip().endswith("egw>"), what="the prompt after the command")
+        repl.send("C-c")
+        repl.wait_for(lambda screen: screen.count("^C") >= 2, what="the first ^C on the empty line")
+        repl.wait_for(lambda screen: screen.rstrip().endswith("egw>"), what="the prompt after one Ctrl-C")
+        repl.send("C-c")
+        repl.wait_for("To leave, type quit or exit, or press Ctrl-D", what="the hint after two Ctrl-C")
+        repl.type("quit")
+        repl.send("Enter")
+        repl.wait_for("[exited 0]", what="quit")
+
     def test_colour_on_a_terminal_but_not_with_no_color(self):
         # An error is red (SGR 31) on a terminal...
         repl = self.start()

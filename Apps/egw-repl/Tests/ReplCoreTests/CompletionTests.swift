@@ -12,7 +12,7 @@ import Testing
             "",
             [
                 "help", "config", "payment", "card", "buyer", "pay", "step", "continue", "cancel", "result", "status",
-                "brand", "luhn", "format", "jwe", "sandbox", "quit", "exit",
+                "brand", "luhn", "format", "jwe", "sandbox", "wallet", "sheet", "merchant", "quit", "exit",
             ]
         ),
         ("c", ["config", "card", "continue", "cancel"]),
@@ -39,7 +39,7 @@ import Testing
             "config set ",
             [
                 "api-base-url", "checkout-api-base-url", "checkout-base-url", "merchant-base-url",
-                "environment", "timeout", "challenge-timeout", "hosted-timeout", "log-level",
+                "environment", "timeout", "challenge-timeout", "hosted-timeout", "log-level", "verbose",
             ]
         ),
         ("config set check", ["checkout-api-base-url", "checkout-base-url"]),
@@ -67,7 +67,7 @@ import Testing
             "help ",
             [
                 "help", "config", "payment", "card", "buyer", "pay", "step", "continue", "cancel", "result", "status",
-                "brand", "luhn", "format", "jwe", "sandbox", "quit", "exit",
+                "brand", "luhn", "format", "jwe", "sandbox", "wallet", "sheet", "merchant", "quit", "exit",
             ]
         ),
         ("help card c", ["cvc", "check", "clear"]),

@@ -39,6 +39,13 @@ import Testing
         #expect(options.logLevel == "debug")
     }
 
+    @Test func sandboxTLSIsAFlagWithoutAValue() throws {
+        #expect(try !run([]).sandboxTLS)
+        #expect(try run(["--sandbox-tls", "--environment", "live"]).sandboxTLS)
+        #expect(throws: ReplError.self) { try Options.parse(arguments: ["--sandbox-tls=yes"], environment: [:]) }
+        #expect(Options.usage.contains("--sandbox-tls"))
+    }
+
     @Test func environmentVariablesAndFlagsWin() throws {
         let environment = [
             "EGW_API_BASE_URL": "https://env.example", "EGW_ENVIRONMENT": "live", "EGW_NO_SANDBOX": "1",

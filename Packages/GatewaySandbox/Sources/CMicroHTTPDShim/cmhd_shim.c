@@ -12,6 +12,7 @@ struct MHD_Daemon *cmhd_start_daemon(const char *host, uint16_t port,
                                      MHD_RequestCompletedCallback completed, void *completed_cls,
                                      unsigned int connection_timeout_seconds,
                                      unsigned int connection_limit,
+                                     const struct cmhd_tls *tls,
                                      int *error_out) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -35,19 +36,39 @@ struct MHD_Daemon *cmhd_start_daemon(const char *host, uint16_t port,
         return NULL;
     }
 
+    // The options go through MHD_OPTION_ARRAY so the TLS ones can be left out for plain HTTP.
     // Left at its default, libmicrohttpd sets SO_REUSEADDR (a stopped server's port can be
     // bound again at once) but not SO_REUSEPORT (a port in use is a bind error).
+    struct MHD_OptionItem options[8];
+    size_t count = 0;
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)address};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds, NULL};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
+    if (tls != NULL) {
+        if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+            if (error_out) *error_out = ENOTSUP;
+            return NULL;
+        }
+        flags |= MHD_USE_TLS;
+        // libmicrohttpd hands both PEM buffers to GnuTLS while the daemon starts.
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls->key_pem};
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls->certificate_pem};
+        if (tls->priorities != NULL) {
+            options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)tls->priorities};
+        }
+    }
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+
     errno = 0;
     struct MHD_Daemon *daemon = MHD_start_daemon(
-        flags, port, NULL, NULL, handler, handler_cls,
-        MHD_OPTION_SOCK_ADDR, address,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_END);
-    if (daemon == NULL && error_out) *error_out = errno != 0 ? errno : EADDRINUSE;
+        flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    // A refused certificate or priority string fails inside GnuTLS without setting errno.
+    if (daemon == NULL && error_out) *error_out = errno != 0 ? errno : (tls != NULL ? EPROTO : EADDRINUSE);
     return daemon;
 }
+
+int cmhd_tls_supported(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
 
 uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

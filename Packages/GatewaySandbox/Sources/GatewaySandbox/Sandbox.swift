@@ -37,6 +37,8 @@ public final class Sandbox: Sendable {
         public var sleep: @Sendable (Duration) -> Void
         /// Called on the serving thread after each request is logged (for live logs). Default `nil`.
         public var requestObserver: (@Sendable (SandboxRequestLogEntry) -> Void)?
+        /// HTTPS settings; `nil` (default) serves plain HTTP. See ``Sandbox/TLS``.
+        public var tls: TLS?
 
         /// A configuration; unspecified members take their defaults.
         public init(
@@ -59,14 +61,18 @@ public final class Sandbox: Sendable {
 
     private let core: SandboxCore
     private let server: HTTPServer
+    private let certificateAuthorityFile: CertificateAuthorityFile?
     /// The bound port (the real one when the configuration asked for 0).
     public let port: UInt16
+    /// What a client needs to trust this sandbox when it serves HTTPS; `nil` for plain HTTP.
+    public let tlsTrust: SandboxTLSTrust?
 
     /// Starts serving; returns once the server listens.
     ///
     /// - Throws: `SandboxError` `.bindFailed` when the address cannot be bound,
     ///   `.invalidConfiguration` for a host that is not a numeric address or a bad limit,
-    ///   `.keyUnavailable` when no key could be generated or the given one is unusable.
+    ///   `.keyUnavailable` when no key could be generated or the given one is unusable,
+    ///   `.tlsUnavailable` when HTTPS was asked for and cannot be served.
     public convenience init(configuration: Configuration = .init()) throws(SandboxError) {
         try self.init(configuration: configuration, keys: try Self.makeKeys(configuration))
     }
@@ -82,13 +88,57 @@ public final class Sandbox: Sendable {
         let core = SandboxCore(settings: settings, keys: keys)
         // "localhost" is common on command lines; the server itself only takes numeric addresses.
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
+        var served: HTTPServer.TLSSettings?
+        var identity: SandboxTLSIdentity?
+        if let tls = configuration.tls {
+            let hosts = Self.certificateHosts(listeningOn: host)
+            let chosen: SandboxTLSIdentity
+            if let given = tls.identity {
+                chosen = given
+            } else {
+                chosen = try SandboxTLSIdentity.generate(hosts: hosts)
+            }
+            identity = chosen
+            served = HTTPServer.TLSSettings(
+                certificateChainPEM: chosen.certificateChainPEM, privateKeyPEM: chosen.privateKeyPEM,
+                priorities: tls.priorities)
+        }
         let server = try HTTPServer(
-            host: host, port: configuration.port, bodyLimit: configuration.bodyLimit,
+            host: host, port: configuration.port, bodyLimit: configuration.bodyLimit, tls: served,
             handler: { request in core.handle(request) })
-        core.origin = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        let scheme = served == nil ? "http" : "https"
+        core.origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        var file: CertificateAuthorityFile?
+        if let identity, let tls = configuration.tls {
+            do throws(SandboxError) {
+                file = try CertificateAuthorityFile(
+                    pem: identity.certificateAuthorityPEM, path: tls.certificateAuthorityFile)
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
         self.core = core
         self.server = server
         self.port = server.port
+        self.certificateAuthorityFile = file
+        self.tlsTrust = identity.flatMap { identity in
+            file.map {
+                SandboxTLSTrust(
+                    certificateAuthorityPEM: identity.certificateAuthorityPEM, certificateAuthorityFile: $0.path,
+                    certificateAuthoritySHA256: identity.certificateAuthoritySHA256,
+                    certificateAuthorityPublicKeyPin: identity.certificateAuthorityPublicKeyPin,
+                    serverPublicKeyPin: identity.serverPublicKeyPin)
+            }
+        }
+    }
+
+    /// The names a generated certificate covers: the loopback names, plus the listening
+    /// address when it is a specific one (not a wildcard).
+    static func certificateHosts(listeningOn host: String) -> [String] {
+        var hosts = SandboxTLSIdentity.defaultHosts
+        if !hosts.contains(host), host != "0.0.0.0", host != "::" { hosts.insert(host, at: 0) }
+        return hosts
     }
 
     /// Stops serving and releases the port; idempotent. Waits for requests in progress
@@ -98,11 +148,23 @@ public final class Sandbox: Sendable {
     public func stop() {
         core.beginStopping()
         server.stop()
+        certificateAuthorityFile?.remove()
     }
 
     deinit { stop() }
 
-    /// The merchant backend's status API: `http://127.0.0.1:P/merchant-api`.
+    /// Puts `port` instead of the listening port into every URL the sandbox hands out from now
+    /// on (its base URLs, `checkoutRedirect`, default `shopRedirectUrl`, form actions, `acsUrl`),
+    /// so that clients reach it through something in front of it, such as a `LatencyProxy`
+    /// forwarding to ``port``. The sandbox still listens on ``port`` only.
+    public func advertise(port advertised: UInt16) {
+        let origin = core.origin
+        guard let colon = origin.lastIndex(of: ":") else { return }
+        core.origin = origin[..<colon] + ":\(advertised)"
+    }
+
+    /// The merchant backend's status API: `http://127.0.0.1:P/merchant-api` (`https` when
+    /// serving HTTPS, as are the other base URLs).
     public var apiBaseURL: URL { Self.url(core.apiBase) }
     /// The client-facing checkout API (card sessions): `http://127.0.0.1:P/gateway-api`.
     public var checkoutAPIBaseURL: URL { Self.url(core.checkoutAPIBase) }

@@ -10,6 +10,9 @@ public struct SandboxError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let bindFailed = Code(rawValue: "bindFailed")
         /// The card-encryption key could not be generated or loaded.
         public static let keyUnavailable = Code(rawValue: "keyUnavailable")
+        /// HTTPS was asked for and cannot be served: libmicrohttpd was built without TLS,
+        /// libcrypto could not make the test certificates, or GnuTLS refused them.
+        public static let tlsUnavailable = Code(rawValue: "tlsUnavailable")
 
         /// The code's stable name.
         public let rawValue: String

@@ -19,6 +19,7 @@ pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 let usage = """
     usage: egw-sandbox [--host ADDRESS] [--port N] [--key FILE] [--seed N] [--key-max-age SECONDS] [--verbose]
+                       [--tls [--tls-cert FILE --tls-key FILE] [--ca-file FILE] [--tls-max-version 1.1|1.2|1.3]]
 
       --host ADDRESS         numeric address to listen on (default 127.0.0.1; "localhost" is accepted)
       --port N               port, 0 for any free one (default 0)
@@ -26,6 +27,13 @@ let usage = """
       --seed N               seed for ids and fault probabilities (default 1)
       --key-max-age SECONDS  Cache-Control max-age of the key endpoint (default 300)
       --verbose              print each request (method, path, status, time) to stderr
+      --tls                  serve HTTPS; without --tls-cert, issue a test CA and a certificate for
+                             127.0.0.1, ::1 and localhost (ECDSA P-256, valid one day) at start
+      --tls-cert FILE        PEM certificate chain to serve, leaf first; the last one is the CA clients
+                             trust (--key already names the card-decryption key)
+      --tls-key FILE         PEM private key of the --tls-cert leaf
+      --ca-file FILE         where to write the CA certificate (default: a temporary file removed on stop)
+      --tls-max-version V    newest TLS version spoken (1.1 only to test that clients refuse it)
       --help                 this text
 
     """
@@ -39,6 +47,9 @@ func fail(_ message: String, status: Int32) -> Never {
 var configuration = Sandbox.Configuration()
 var keyFile: String?
 var verbose = false
+var tls: Sandbox.TLS?
+var tlsCertificateFile: String?
+var tlsKeyFile: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     func value() -> String {
@@ -61,6 +72,20 @@ while let argument = arguments.popFirst() {
         configuration.keyMaxAge = age
     case "--key": keyFile = value()
     case "--verbose": verbose = true
+    case "--tls": tls = tls ?? Sandbox.TLS()
+    case "--tls-cert": tlsCertificateFile = value()
+    case "--tls-key": tlsKeyFile = value()
+    case "--ca-file":
+        let file = value()
+        tls = tls ?? Sandbox.TLS()
+        tls?.certificateAuthorityFile = file
+    case "--tls-max-version":
+        let text = value()
+        guard let version = SandboxTLSVersion(rawValue: text) else {
+            fail("--tls-max-version must be 1.1, 1.2 or 1.3", status: 64)
+        }
+        tls = tls ?? Sandbox.TLS()
+        tls?.maximumVersion = version
     case "--help", "-h":
         print(usage, terminator: "")
         exit(0)
@@ -75,6 +100,18 @@ if let keyFile {
         fail(error.description, status: 1)
     }
 }
+if (tlsCertificateFile == nil) != (tlsKeyFile == nil) {
+    fail("--tls-cert and --tls-key go together", status: 64)
+}
+if tlsCertificateFile != nil || tlsKeyFile != nil, tls == nil { fail("--tls-cert needs --tls", status: 64) }
+if let tlsCertificateFile, let tlsKeyFile {
+    do {
+        tls?.identity = try SandboxTLSIdentity.load(certificateFile: tlsCertificateFile, keyFile: tlsKeyFile)
+    } catch {
+        fail(error.description, status: 1)
+    }
+}
+configuration.tls = tls
 if verbose {
     configuration.requestObserver = { entry in
         FileHandle.standardError.write(Data("\(entry)\n".utf8))
@@ -88,6 +125,18 @@ do {
     fail(error.description, status: 1)
 }
 
+// With HTTPS, what a client needs to trust the server, after `seed` (nothing for plain HTTP).
+let trustLines =
+    sandbox.tlsTrust.map {
+        """
+        certificateAuthorityFile=\($0.certificateAuthorityFile)
+        certificateAuthoritySHA256=\($0.certificateAuthoritySHA256)
+        certificateAuthorityPublicKeyPin=\($0.certificateAuthorityPublicKeyPin)
+        serverPublicKeyPin=\($0.serverPublicKeyPin)
+
+        """
+    } ?? ""
+
 // Written straight to the file descriptor (no stdio buffering) so a parent process reading
 // a pipe sees the URLs at once.
 let announcement = """
@@ -97,15 +146,15 @@ let announcement = """
     merchantBaseURL=\(sandbox.merchantBaseURL.absoluteString)
     kid=\(sandbox.currentKeyID)
     seed=\(configuration.seed)
-
+    \(trustLines)
     """
 FileHandle.standardOutput.write(Data(announcement.utf8))
 FileHandle.standardError.write(
     Data(
         """
         egw-sandbox: serving on \(sandbox.merchantBaseURL.absoluteString) (Ctrl-C to stop)
-          create a payment: curl -s -X POST \(sandbox.merchantBaseURL.absoluteString)/sandbox/payments -d '{"amount":1250,"currency":"EUR"}'
-
+          create a payment: curl -s\(sandbox.tlsTrust.map { " --cacert \($0.certificateAuthorityFile)" } ?? "") -X POST \(sandbox.merchantBaseURL.absoluteString)/sandbox/payments -d '{"amount":1250,"currency":"EUR"}'
+        \(sandbox.tlsTrust.map { "  the test CA clients must trust:\n" + $0.certificateAuthorityPEM } ?? "")
         """.utf8))
 
 // Wait for SIGINT or SIGTERM (blocked since the start, so none is lost), then stop cleanly.

@@ -40,6 +40,13 @@ func residentKiB() -> Int {
 }
 
 let arguments = CommandLine.arguments
+// `bench.sh latency` runs only the round-trip figures (issue 13); a full run prints them last.
+let latencyPayments = Int(ProcessInfo.processInfo.environment["EGW_BENCH_LATENCY_PAYMENTS"] ?? "") ?? 20
+let latencyRoundTrip = Duration.milliseconds(Int(ProcessInfo.processInfo.environment["EGW_BENCH_RTT_MS"] ?? "") ?? 50)
+if arguments.dropFirst().first == "latency" {
+    runLatencyBench(payments: latencyPayments, roundTrip: latencyRoundTrip)
+    exit(0)
+}
 let paymentsPerRound = Int(ProcessInfo.processInfo.environment["EGW_BENCH_PAYMENTS"] ?? "") ?? 2000
 let memoryTotal = Int(ProcessInfo.processInfo.environment["EGW_BENCH_MEMORY_PAYMENTS"] ?? "") ?? 10_000
 
@@ -314,3 +321,5 @@ print(
 )
 print("  payment runs still alive after every payment of this run: \(liveRuns)")
 sandbox.stop()
+
+runLatencyBench(payments: latencyPayments, roundTrip: latencyRoundTrip)

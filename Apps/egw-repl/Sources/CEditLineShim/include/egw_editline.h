@@ -16,7 +16,16 @@ typedef char *_Nullable *_Nullable (*egw_el_completer)(const char *_Nonnull line
 void egw_el_setup(const char *_Nonnull program_name, egw_el_completer _Nullable completer);
 
 /// Reads one line with editing; returns a malloc'ed string or NULL at end of input.
+/// When Ctrl-C ends the line (see egw_el_interrupt), the text typed so far is returned
+/// and egw_el_was_interrupted() is 1 until the next call.
 char *_Nullable egw_el_readline(const char *_Nonnull prompt);
+
+/// 1 when Ctrl-C ended the line egw_el_readline last returned.
+int egw_el_was_interrupted(void);
+
+/// Ends the line being read as by Ctrl-C (prints ^C and a newline). Async-signal-safe: one
+/// write(2) to a private pipe; callable from any thread.
+void egw_el_interrupt(void);
 
 /// Adds a line to the in-memory history.
 void egw_el_add_history(const char *_Nonnull line);

@@ -78,6 +78,8 @@ public enum Command: Equatable, Sendable {
     case sandboxFaultsClear
     /// `sandbox log`.
     case sandboxLog
+    /// `wallet ...`, `sheet ...`, `merchant ...` (WalletCommands.swift).
+    case wallet(WalletCommand)
 
     /// True for the commands that only make sense while a payment runs.
     public var drivesRunningPayment: Bool {
@@ -108,4 +110,6 @@ public enum ConfigKey: String, Sendable, CaseIterable {
     case hostedTimeout = "hosted-timeout"
     /// SDK log level shown in the shell.
     case logLevel = "log-level"
+    /// `on`: bodies and JWE headers of each exchange (as `-v`); `off`: one line per exchange.
+    case verbose
 }

@@ -1,5 +1,3 @@
-import HeadlessBrowser
-
 /// A line matched against the command table, before it becomes a ``Command``.
 public struct Invocation: Equatable, Sendable {
     /// The command path (`["card", "number"]`), canonical lower case.
@@ -11,6 +9,26 @@ public struct Invocation: Equatable, Sendable {
     public var flags: [String: Token]
     /// The column just past the end of the line (where a missing word would go).
     public var endColumn: Int
+
+    /// The word given for `argument` (joined words for a rest argument), if any.
+    public func token(_ argument: ArgumentSpec) -> Token? {
+        arguments[argument.name]
+    }
+
+    /// The text given for `argument`, if any.
+    public func text(_ argument: ArgumentSpec) -> String? {
+        arguments[argument.name]?.text
+    }
+
+    /// The value given with `flag` (or the flag's own word when it takes none), if present.
+    public func token(_ flag: FlagSpec) -> Token? {
+        flags[flag.name]
+    }
+
+    /// Whether `flag` is on the line.
+    public func has(_ flag: FlagSpec) -> Bool {
+        flags[flag.name] != nil
+    }
 }
 
 /// Turns one input line into a ``Command`` using a ``CommandTable``.
@@ -33,7 +51,12 @@ public struct CommandParser: Sendable {
         guard let invocation = try match(line) else {
             return nil
         }
-        return try Self.build(invocation)
+        guard let build = table.spec(at: invocation.path)?.build else {
+            throw ReplError(
+                .unknownCommand, "'\(invocation.path.joined(separator: " "))' has no handler", column: 1,
+                length: invocation.path.first?.count ?? 1)
+        }
+        return try build(invocation)
     }
 
     /// Matches `line` against the table without building a command.
@@ -204,166 +227,43 @@ public struct CommandParser: Sendable {
         return token
     }
 
-    /// Builds the typed command from a matched invocation.
-    static func build(_ invocation: Invocation) throws(ReplError) -> Command {
-        let args = invocation.arguments
-        func text(_ name: String) -> String? { args[name]?.text }
-        switch invocation.path {
-        case ["help"]:
-            return .help(topic: (text("COMMAND") ?? "").split(separator: " ").map { $0.lowercased() })
-        case ["quit"], ["exit"]:
-            return .quit
-        case ["config"]:
-            return .configShow
-        case ["config", "set"]:
-            guard let keyText = text("KEY"), let key = ConfigKey(rawValue: keyText), let valueToken = args["VALUE"]
-            else {
-                throw ReplError(.missingArgument, "'config set' needs KEY VALUE", column: invocation.endColumn)
+    /// `sandbox fault ENDPOINT KIND [ARG] [--times N | --probability P]`, its values checked.
+    static func fault(
+        endpoint: String, kind: String, argument: Token?, times: Token?, probability: Token?, endColumn: Int
+    ) throws(ReplError) -> Command {
+        var value: Int?
+        switch kind {
+        case "latency", "status", "status-no-body":
+            let range = kind == "latency" ? 0...60_000 : 100...599
+            guard let argument else {
+                let what = kind == "latency" ? "MS (milliseconds)" : "CODE (HTTP status)"
+                throw ReplError(.missingArgument, "a \(kind) fault needs \(what)", column: endColumn)
             }
-            try validateConfigValue(key: key, token: valueToken)
-            return .configSet(key: key, value: valueToken.text)
-        case ["payment", "create"]:
-            var currency = text("CURRENCY")
-            if let token = args["CURRENCY"] {
-                let upper = token.text.uppercased()
-                guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                    throw ReplError(
-                        .invalidValue, "CURRENCY must be a three-letter code such as EUR",
-                        column: token.column, length: token.length)
-                }
-                currency = upper
-            }
-            return .paymentCreate(
-                amount: text("AMOUNT").flatMap { Int($0) }, currency: currency,
-                orderNumber: invocation.flags["--order"]?.text)
-        case ["payment", "use"]:
-            let checkout = args["CHECKOUT_URL"]
-            if checkout != nil, args["RETURN_URL"] == nil {
+            guard let number = Int(argument.text), range.contains(number) else {
                 throw ReplError(
-                    .missingArgument, "a CHECKOUT_URL needs its RETURN_URL too", column: invocation.endColumn)
+                    .invalidValue, "\(kind) takes a whole number from \(range.lowerBound) to \(range.upperBound)",
+                    column: argument.column, length: argument.length)
             }
-            for token in [checkout, args["RETURN_URL"]].compactMap({ $0 }) {
-                try requireHTTPURL(token, name: "URL")
-            }
-            return .paymentUse(
-                paymentId: text("ID") ?? "", verificationKey: text("VERIFICATION_KEY") ?? "",
-                checkoutURL: checkout?.text, returnURL: text("RETURN_URL"))
-        case ["payment", "show"]:
-            return .paymentShow
-        case ["card", "number"]:
-            return .cardNumber(text("N"))
-        case ["card", "name"]:
-            return .cardName(text("NAME") ?? "")
-        case ["card", "expiry"]:
-            guard let token = args["MM/YY"], let (month, year) = parseExpiry(token.text) else {
-                let token = args["MM/YY"]
-                throw ReplError(
-                    .invalidValue, "expiry must be MM/YY, e.g. 12/30", column: token?.column ?? invocation.endColumn,
-                    length: token?.length ?? 1)
-            }
-            return .cardExpiry(month: month, year: year)
-        case ["card", "cvc"]:
-            if let token = args["CODE"] {
-                guard (3...4).contains(token.text.count), token.text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                    throw ReplError(
-                        .invalidValue, "the security code is 3 or 4 digits", column: token.column,
-                        length: token.length)
-                }
-            }
-            return .cardSecurityCode(text("CODE"))
-        case ["card", "test"]:
-            return .cardTest(name: (text("NAME") ?? "").lowercased())
-        case ["card", "show"]:
-            return .cardShow
-        case ["card", "check"]:
-            return .cardCheck
-        case ["card", "clear"]:
-            return .cardClear
-        case ["buyer", "hosted"]:
-            guard let choice = text("CHOICE").flatMap(HostedChoice.init(rawValue:)) else {
-                throw ReplError(.missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
-            }
-            return .buyerHosted(choice)
-        case ["buyer", "challenge"]:
-            return .buyerChallenge(code: text("CODE") ?? "")
-        case ["buyer", "close"]:
-            return .buyerClose
-        case ["buyer", "show"]:
-            return .buyerShow
-        case ["buyer", "clear"]:
-            return .buyerClear
-        case ["pay", "card"]:
-            return .payCard(step: invocation.flags["--step"] != nil)
-        case ["pay", "hosted"]:
-            return .payHosted(method: invocation.flags["--method"]?.text, step: invocation.flags["--step"] != nil)
-        case ["step"]:
-            return .step
-        case ["continue"]:
-            return .continue
-        case ["cancel"]:
-            return .cancel
-        case ["result"]:
-            return .result(json: invocation.flags["--json"] != nil)
-        case ["status"]:
-            return .status(paymentId: text("PAYMENT_ID"))
-        case ["brand"]:
-            return .brand(text("N") ?? "")
-        case ["luhn"]:
-            return .luhn(text("N") ?? "")
-        case ["format"]:
-            return .format(text("N") ?? "")
-        case ["jwe", "header"]:
-            return .jweHeader(text("TOKEN") ?? "")
-        case ["sandbox", "cards"]:
-            return .sandboxCards(numbers: invocation.flags["--numbers"] != nil)
-        case ["sandbox", "fault"]:
-            let kind = text("KIND") ?? ""
-            let argument = args["ARG"]
-            var value: Int?
-            switch kind {
-            case "latency", "status", "status-no-body":
-                let range = kind == "latency" ? 0...60_000 : 100...599
-                guard let argument else {
-                    let what = kind == "latency" ? "MS (milliseconds)" : "CODE (HTTP status)"
-                    throw ReplError(.missingArgument, "a \(kind) fault needs \(what)", column: invocation.endColumn)
-                }
-                guard let number = Int(argument.text), range.contains(number) else {
-                    throw ReplError(
-                        .invalidValue, "\(kind) takes a whole number from \(range.lowerBound) to \(range.upperBound)",
-                        column: argument.column, length: argument.length)
-                }
-                value = number
-            default:
-                if let argument {
-                    throw ReplError(
-                        .unexpectedArgument, "a \(kind) fault takes no argument", column: argument.column,
-                        length: argument.length)
-                }
-            }
-            let times = invocation.flags["--times"].flatMap { Int($0.text) }
-            let probability = invocation.flags["--probability"]
-            if let probability, Double(probability.text).map({ $0 > 1 }) ?? true {
-                throw ReplError(
-                    .invalidValue, "P must be a number from 0 to 1", column: probability.column,
-                    length: probability.length)
-            }
-            if times != nil, let probability {
-                throw ReplError(
-                    .invalidValue, "--times and --probability do not go together", column: probability.column,
-                    length: probability.length)
-            }
-            return .sandboxFault(
-                endpoint: text("ENDPOINT") ?? "", kind: kind, argument: value, times: times,
-                probability: probability.flatMap { Double($0.text) })
-        case ["sandbox", "faults"]:
-            return args["clear"] == nil ? .sandboxFaults : .sandboxFaultsClear
-        case ["sandbox", "log"]:
-            return .sandboxLog
+            value = number
         default:
-            throw ReplError(
-                .unknownCommand, "'\(invocation.path.joined(separator: " "))' has no handler", column: 1,
-                length: invocation.path.first?.count ?? 1)
+            if let argument {
+                throw ReplError(
+                    .unexpectedArgument, "a \(kind) fault takes no argument", column: argument.column,
+                    length: argument.length)
+            }
         }
+        if let probability, Double(probability.text).map({ $0 > 1 }) ?? true {
+            throw ReplError(
+                .invalidValue, "P must be a number from 0 to 1", column: probability.column, length: probability.length)
+        }
+        if times != nil, let probability {
+            throw ReplError(
+                .invalidValue, "--times and --probability do not go together", column: probability.column,
+                length: probability.length)
+        }
+        return .sandboxFault(
+            endpoint: endpoint, kind: kind, argument: value, times: times.flatMap { Int($0.text) },
+            probability: probability.flatMap { Double($0.text) })
     }
 
     /// `MM/YY`, `MM/YYYY` or `MMYY` -> two-digit month and year.
@@ -414,6 +314,10 @@ public struct CommandParser: Sendable {
                 throw ReplError(
                     .invalidValue, "\(key.rawValue) must be a number of seconds from 0 to 86400", column: token.column,
                     length: token.length)
+            }
+        case .verbose:
+            guard ["on", "off"].contains(token.text.lowercased()) else {
+                throw ReplError(.invalidValue, "verbose must be on or off", column: token.column, length: token.length)
             }
         case .logLevel:
             guard CommandTable.logLevels.contains(token.text.lowercased()) else {

@@ -1,9 +1,15 @@
-/// The grammar and help text of one command or sub-command.
+/// The grammar, help text and construction of one command or sub-command.
 ///
 /// The whole REPL vocabulary is a table of these (``CommandTable``): the
 /// parser, `help` and tab completion all read the same table, so a command
 /// cannot be parsable but undocumented, or documented but not completable.
+/// A runnable spec carries ``build``, which turns its matched words into the
+/// ``Command``, reading them through the very ``ArgumentSpec`` and ``FlagSpec``
+/// values it declares: no command path or argument name is spelled twice.
 public struct CommandSpec: Sendable {
+    /// Turns a line matched against this spec into its command.
+    public typealias Builder = @Sendable (Invocation) throws(ReplError) -> Command
+
     /// The word that selects it (`"card"`, `"number"`).
     public var name: String
     /// One line for `help`.
@@ -18,12 +24,15 @@ public struct CommandSpec: Sendable {
     /// unless ``runsAlone`` is true.
     public var subcommands: [CommandSpec]
     /// True when the command also runs with no sub-command (`config`).
-    public var runsAlone: Bool
+    public var runsAlone: Bool { build != nil && !subcommands.isEmpty }
+    /// Builds the command; `nil` for a command that only groups sub-commands.
+    public var build: Builder?
 
-    /// Creates a spec.
+    /// Creates a spec; `build` makes the command from the matched line (leave it out only for a
+    /// command that needs a sub-command).
     public init(
         _ name: String, _ summary: String, details: String = "", arguments: [ArgumentSpec] = [],
-        flags: [FlagSpec] = [], subcommands: [CommandSpec] = [], runsAlone: Bool = false
+        flags: [FlagSpec] = [], subcommands: [CommandSpec] = [], build: Builder? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -31,13 +40,18 @@ public struct CommandSpec: Sendable {
         self.arguments = arguments
         self.flags = flags
         self.subcommands = subcommands
-        self.runsAlone = runsAlone
+        self.build = build
     }
 
     /// The sub-command named `word` (case-insensitive).
     public func subcommand(_ word: String) -> CommandSpec? {
         let lower = word.lowercased()
         return subcommands.first { $0.name == lower }
+    }
+
+    /// Whether it, or any of its sub-commands, takes a secret argument.
+    public var takesSecrets: Bool {
+        arguments.contains { $0.isSecret } || subcommands.contains { $0.takesSecrets }
     }
 
     /// The flag named `word` (`"--step"`).

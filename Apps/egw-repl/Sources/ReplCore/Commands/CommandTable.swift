@@ -48,180 +48,279 @@ public struct CommandTable: Sendable {
         "latency", "status", "status-no-body", "malformed", "truncated", "drop", "rotate-key",
     ]
 
-    /// The table of the egw-repl shell.
-    public static let standard = CommandTable(commands: [
-        CommandSpec(
-            "help", "Show the commands, or the details of one (help card, help card cvc)",
-            arguments: [ArgumentSpec("COMMAND", .command, optional: true, rest: true)]),
-        CommandSpec(
-            "config", "Show the configuration, or change one setting",
-            details: """
-                With no sub-command, shows the three gateway URLs, the merchant backend used by \
-                `payment create`, the environment, the network timeout and the log level.
-                Keys: \(ConfigKey.allCases.map(\.rawValue).joined(separator: ", ")).
-                """,
-            subcommands: [
-                CommandSpec(
-                    "set", "Change one setting (config set timeout 10)",
-                    details: """
-                        URLs must be http or https; in the live environment every URL must be https. \
-                        timeout is in seconds (each network call). challenge-timeout (default 600) and \
-                        hosted-timeout (default 1800) are how long a 3-D Secure challenge or the hosted \
-                        page may stay open before the SDK closes it and asks the gateway. log-level is one of \
-                        \(logLevels.joined(separator: ", ")).
-                        """,
-                    arguments: [
-                        ArgumentSpec("KEY", .choices(ConfigKey.allCases.map(\.rawValue))),
-                        ArgumentSpec("VALUE"),
-                    ])
-            ],
-            runsAlone: true),
-        CommandSpec(
-            "payment", "Create or choose the payment to pay",
-            subcommands: [
-                CommandSpec(
-                    "create", "Create a payment on the merchant backend (amount in minor units: 1250 = 12.50)",
-                    details: """
-                        Creates it on the sandbox's merchant backend, POST {merchant-base-url}/sandbox/payments \
-                        (the embedded sandbox by default, or an egw-sandbox elsewhere), and makes it the current \
-                        payment. AMOUNT defaults to 1250, CURRENCY to EUR.
-                        """,
-                    arguments: [
-                        ArgumentSpec("AMOUNT", .integer(1...99_999_999_999), optional: true),
-                        ArgumentSpec("CURRENCY", optional: true),
-                    ],
-                    flags: [FlagSpec("--order", "The merchant's order number", value: ArgumentSpec("N"))]),
-                CommandSpec(
-                    "use", "Use a payment your own backend created",
-                    details: """
-                        The checkout URL and return URL are needed for `pay hosted` only. The verification \
-                        key is never shown again and this line is never written to the history file.
-                        """,
-                    arguments: [
-                        ArgumentSpec("ID"), ArgumentSpec("VERIFICATION_KEY", secret: true),
-                        ArgumentSpec("CHECKOUT_URL", optional: true), ArgumentSpec("RETURN_URL", optional: true),
-                    ]),
-                CommandSpec("show", "Show the current payment (the verification key masked)"),
-            ]),
-        CommandSpec(
-            "card", "Enter the card to pay with (shown masked)",
-            details: "Card data stays in memory: it is never printed in full, logged or written to history.",
-            subcommands: [
-                CommandSpec(
-                    "number", "Set the card number; with no number, type it with live formatting",
-                    arguments: [ArgumentSpec("N", optional: true, rest: true, secret: true)]),
-                CommandSpec("name", "Set the cardholder name", arguments: [ArgumentSpec("NAME", rest: true)]),
-                CommandSpec("expiry", "Set the expiry date", arguments: [ArgumentSpec("MM/YY")]),
-                CommandSpec(
-                    "cvc", "Set the security code; with no code, type it masked (never echoed)",
-                    arguments: [ArgumentSpec("CODE", optional: true, secret: true)]),
-                CommandSpec(
-                    "test", "Fill in a sandbox test card by name (see: sandbox cards)",
-                    details: "Sets the number, a future expiry, a name and a security code of the right length.",
-                    arguments: [ArgumentSpec("NAME", .testCard)]),
-                CommandSpec("show", "Show the card, masked"),
-                CommandSpec("check", "Validate each field and show its state (valid, incomplete, invalid)"),
-                CommandSpec("clear", "Forget the card"),
-            ]),
-        CommandSpec(
-            "buyer", "Script what the buyer does on the next page",
-            details: """
-                Actions queue up and each page takes the first one that fits it. Without one, on a \
-                terminal the shell asks when the page appears; in a script the page is closed.
-                """,
-            subcommands: [
-                CommandSpec(
-                    "hosted", "On the hosted checkout page: pay, decline, cancel, abandon or leave pending",
-                    arguments: [ArgumentSpec("CHOICE", .choices(HostedChoice.allCases.map(\.rawValue)))]),
-                CommandSpec(
-                    "challenge", "On the 3-D Secure challenge page: enter this code (1234 passes)",
-                    arguments: [ArgumentSpec("CODE", secret: true)]),
-                CommandSpec("close", "Close whichever page appears next"),
-                CommandSpec("show", "Show the queued buyer actions"),
-                CommandSpec("clear", "Forget the queued buyer actions"),
-            ]),
-        CommandSpec(
-            "pay", "Run a payment and show every step",
-            details: """
-                Shows every state transition and HTTP exchange (method, URL, status, time, redacted body, \
-                the JWE protected header). Ctrl-C cancels the payment. With --step the flow pauses before \
-                each transition: `step` runs one, `continue` runs to the end, `cancel` cancels.
-                """,
-            subcommands: [
-                CommandSpec(
-                    "card", "Pay the current payment with the card (native card form)",
-                    flags: [FlagSpec("--step", "Pause at each state transition")]),
-                CommandSpec(
-                    "hosted", "Pay the current payment on the hosted checkout page",
-                    flags: [
-                        FlagSpec(
-                            "--method", "Open the page on one method",
-                            value: ArgumentSpec("METHOD", .choices(methodHints))),
-                        FlagSpec("--step", "Pause at each state transition"),
-                    ]),
-            ]),
-        CommandSpec("step", "Step mode: perform the next transition"),
-        CommandSpec("continue", "Step mode: run the payment to its end"),
-        CommandSpec("cancel", "Cancel the running payment (Ctrl-C does too)"),
-        CommandSpec(
-            "result", "Show the last payment result",
-            details: """
-                JSON fields: outcome, paymentId, paymentStatus, orderNumber, sessionId, \
-                error.domain, error.code, error.message.
-                """,
-            flags: [FlagSpec("--json", "Print it as one JSON object")]),
-        CommandSpec(
-            "status", "Look up a payment's status (the current payment by default)",
-            arguments: [ArgumentSpec("PAYMENT_ID", optional: true)]),
-        CommandSpec(
-            "brand", "Detect a card number's brand", arguments: [ArgumentSpec("N", rest: true, secret: true)]),
-        CommandSpec(
-            "luhn", "Check a card number's Luhn digit", arguments: [ArgumentSpec("N", rest: true, secret: true)]),
-        CommandSpec(
-            "format", "Show how a card number is grouped (digits masked)",
-            arguments: [ArgumentSpec("N", rest: true, secret: true)]),
-        CommandSpec(
-            "jwe", "Inspect compact JWE tokens",
-            subcommands: [
-                CommandSpec(
-                    "header", "Decode a token's protected header (no decryption)",
-                    arguments: [ArgumentSpec("TOKEN")])
-            ]),
-        CommandSpec(
-            "sandbox", "Inspect and misbehave the embedded sandbox gateway",
-            subcommands: [
-                CommandSpec(
-                    "cards", "List the sandbox test cards and what each does (card test NAME uses one)",
-                    flags: [FlagSpec("--numbers", "Show the published test numbers in full")]),
-                CommandSpec(
-                    "fault", "Inject a fault on an endpoint (sandbox fault card-session-create status 503)",
-                    details: """
-                        Endpoints: \(faultEndpoints.joined(separator: ", ")).
-                        Kinds: latency MS, status CODE (with the gateway's JSON error body), status-no-body CODE, \
-                        malformed (a body that is not JSON), truncated (the connection closes mid-body), drop \
-                        (closed without a response), rotate-key (the next session with the old kid gets \
-                        422 UNKNOWN_KEY).
-                        A fault applies to the next matching request; --times N for more, --probability P for \
-                        a seeded chance on every request until `sandbox faults clear`.
-                        """,
-                    arguments: [
-                        ArgumentSpec("ENDPOINT", .choices(faultEndpoints)),
-                        ArgumentSpec("KIND", .choices(faultKinds)),
-                        ArgumentSpec("ARG", optional: true),
-                    ],
-                    flags: [
-                        FlagSpec(
-                            "--times", "How many requests it applies to", value: ArgumentSpec("N", .integer(1...1000))),
-                        FlagSpec(
-                            "--probability", "The chance (0 to 1) on every request, until cleared",
-                            value: ArgumentSpec("P", .positiveNumber)),
-                    ]),
-                CommandSpec(
-                    "faults", "List the injected faults, or clear them",
-                    arguments: [ArgumentSpec("clear", .choices(["clear"]), optional: true)]),
-                CommandSpec("log", "Show the sandbox's request log (no card data in it)"),
-            ]),
-        CommandSpec("quit", "Leave the shell (exit and Ctrl-D too)"),
-        CommandSpec("exit", "Leave the shell"),
-    ])
+    /// The table of the egw-repl shell: each command's words, help and construction together.
+    public static let standard: CommandTable = {
+        // Arguments and flags are declared once and read back through the same values by the
+        // builders, so a misspelt name does not compile.
+        let helpTopic = ArgumentSpec("COMMAND", .command, optional: true, rest: true)
+        let configKey = ArgumentSpec("KEY", .choices(ConfigKey.allCases.map(\.rawValue)))
+        let configValue = ArgumentSpec("VALUE")
+        let amount = ArgumentSpec("AMOUNT", .integer(1...99_999_999_999), optional: true)
+        let currency = ArgumentSpec("CURRENCY", optional: true)
+        let order = FlagSpec("--order", "The merchant's order number", value: ArgumentSpec("N"))
+        let paymentId = ArgumentSpec("ID")
+        let verificationKey = ArgumentSpec("VERIFICATION_KEY", secret: true)
+        let checkoutURL = ArgumentSpec("CHECKOUT_URL", optional: true)
+        let returnURL = ArgumentSpec("RETURN_URL", optional: true)
+        let cardNumber = ArgumentSpec("N", optional: true, rest: true, secret: true)
+        let holderName = ArgumentSpec("NAME", rest: true)
+        let expiry = ArgumentSpec("MM/YY")
+        let securityCode = ArgumentSpec("CODE", optional: true, secret: true)
+        let testCard = ArgumentSpec("NAME", .testCard)
+        let hostedChoice = ArgumentSpec("CHOICE", .choices(HostedChoice.allCases.map(\.rawValue)))
+        let challengeCode = ArgumentSpec("CODE", secret: true)
+        let step = FlagSpec("--step", "Pause at each state transition")
+        let method = FlagSpec(
+            "--method", "Open the page on one method", value: ArgumentSpec("METHOD", .choices(methodHints)))
+        let json = FlagSpec("--json", "Print it as one JSON object")
+        let statusId = ArgumentSpec("PAYMENT_ID", optional: true)
+        let number = ArgumentSpec("N", rest: true, secret: true)
+        let token = ArgumentSpec("TOKEN")
+        let numbers = FlagSpec("--numbers", "Show the published test numbers in full")
+        let endpoint = ArgumentSpec("ENDPOINT", .choices(faultEndpoints))
+        let kind = ArgumentSpec("KIND", .choices(faultKinds))
+        let faultArgument = ArgumentSpec("ARG", optional: true)
+        let times = FlagSpec("--times", "How many requests it applies to", value: ArgumentSpec("N", .integer(1...1000)))
+        let probability = FlagSpec(
+            "--probability", "The chance (0 to 1) on every request, until cleared",
+            value: ArgumentSpec("P", .positiveNumber))
+        let clear = ArgumentSpec("clear", .choices(["clear"]), optional: true)
+
+        let table = CommandTable(commands: [
+            CommandSpec(
+                "help", "Show the commands, or the details of one (help card, help card cvc)",
+                arguments: [helpTopic]
+            ) { .help(topic: ($0.text(helpTopic) ?? "").split(separator: " ").map { $0.lowercased() }) },
+            CommandSpec(
+                "config", "Show the configuration, or change one setting",
+                details: """
+                    With no sub-command, shows the three gateway URLs, the merchant backend used by \
+                    `payment create`, the environment, the network timeout and the log level.
+                    Keys: \(ConfigKey.allCases.map(\.rawValue).joined(separator: ", ")).
+                    """,
+                subcommands: [
+                    CommandSpec(
+                        "set", "Change one setting (config set timeout 10)",
+                        details: """
+                            URLs must be http or https; in the live environment every URL must be https. \
+                            timeout is in seconds (each network call). challenge-timeout (default 600) and \
+                            hosted-timeout (default 1800) are how long a 3-D Secure challenge or the hosted \
+                            page may stay open before the SDK closes it and asks the gateway. log-level is one of \
+                            \(logLevels.joined(separator: ", ")). verbose on shows the redacted bodies and JWE \
+                            headers of each exchange (as -v); off, one line per exchange.
+                            """,
+                        arguments: [configKey, configValue]
+                    ) { invocation throws(ReplError) in
+                        guard let key = invocation.text(configKey).flatMap(ConfigKey.init(rawValue:)),
+                            let value = invocation.token(configValue)
+                        else {
+                            throw ReplError(
+                                .missingArgument, "'config set' needs KEY VALUE", column: invocation.endColumn)
+                        }
+                        try CommandParser.validateConfigValue(key: key, token: value)
+                        return .configSet(key: key, value: value.text)
+                    }
+                ]
+            ) { _ in .configShow },
+            CommandSpec(
+                "payment", "Create or choose the payment to pay",
+                subcommands: [
+                    CommandSpec(
+                        "create", "Create a payment on the merchant backend (amount in minor units: 1250 = 12.50)",
+                        details: """
+                            Creates it on the sandbox's merchant backend, POST {merchant-base-url}/sandbox/payments \
+                            (the embedded sandbox by default, or an egw-sandbox elsewhere), and makes it the current \
+                            payment. AMOUNT defaults to 1250, CURRENCY to EUR.
+                            """,
+                        arguments: [amount, currency], flags: [order]
+                    ) { invocation throws(ReplError) in
+                        var code: String?
+                        if let given = invocation.token(currency) {
+                            let upper = given.text.uppercased()
+                            guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                                throw ReplError(
+                                    .invalidValue, "CURRENCY must be a three-letter code such as EUR",
+                                    column: given.column, length: given.length)
+                            }
+                            code = upper
+                        }
+                        return .paymentCreate(
+                            amount: invocation.text(amount).flatMap { Int($0) }, currency: code,
+                            orderNumber: invocation.token(order)?.text)
+                    },
+                    CommandSpec(
+                        "use", "Use a payment your own backend created",
+                        details: """
+                            The checkout URL and return URL are needed for `pay hosted` only. The verification \
+                            key is never shown again and this line is never written to the history file.
+                            """,
+                        arguments: [paymentId, verificationKey, checkoutURL, returnURL]
+                    ) { invocation throws(ReplError) in
+                        let checkout = invocation.token(checkoutURL)
+                        let back = invocation.token(returnURL)
+                        if checkout != nil, back == nil {
+                            throw ReplError(
+                                .missingArgument, "a CHECKOUT_URL needs its RETURN_URL too",
+                                column: invocation.endColumn)
+                        }
+                        for url in [checkout, back].compactMap({ $0 }) {
+                            try CommandParser.requireHTTPURL(url, name: "URL")
+                        }
+                        return .paymentUse(
+                            paymentId: invocation.text(paymentId) ?? "",
+                            verificationKey: invocation.text(verificationKey) ?? "", checkoutURL: checkout?.text,
+                            returnURL: back?.text)
+                    },
+                    CommandSpec("show", "Show the current payment (the verification key masked)") { _ in .paymentShow },
+                ]),
+            CommandSpec(
+                "card", "Enter the card to pay with (shown masked)",
+                details: "Card data stays in memory: it is never printed in full, logged or written to history.",
+                subcommands: [
+                    CommandSpec(
+                        "number", "Set the card number; with no number, type it with live formatting",
+                        arguments: [cardNumber]
+                    ) { .cardNumber($0.text(cardNumber)) },
+                    CommandSpec("name", "Set the cardholder name", arguments: [holderName]) {
+                        .cardName($0.text(holderName) ?? "")
+                    },
+                    CommandSpec("expiry", "Set the expiry date", arguments: [expiry]) { invocation throws(ReplError) in
+                        let given = invocation.token(expiry)
+                        guard let given, let (month, year) = CommandParser.parseExpiry(given.text) else {
+                            throw ReplError(
+                                .invalidValue, "expiry must be MM/YY, e.g. 12/30",
+                                column: given?.column ?? invocation.endColumn, length: given?.length ?? 1)
+                        }
+                        return .cardExpiry(month: month, year: year)
+                    },
+                    CommandSpec(
+                        "cvc", "Set the security code; with no code, type it masked (never echoed)",
+                        arguments: [securityCode]
+                    ) { invocation throws(ReplError) in
+                        if let given = invocation.token(securityCode) {
+                            guard (3...4).contains(given.text.count),
+                                given.text.allSatisfy({ $0.isASCII && $0.isNumber })
+                            else {
+                                throw ReplError(
+                                    .invalidValue, "the security code is 3 or 4 digits", column: given.column,
+                                    length: given.length)
+                            }
+                        }
+                        return .cardSecurityCode(invocation.text(securityCode))
+                    },
+                    CommandSpec(
+                        "test", "Fill in a sandbox test card by name (see: sandbox cards)",
+                        details: "Sets the number, a future expiry, a name and a security code of the right length.",
+                        arguments: [testCard]
+                    ) { .cardTest(name: ($0.text(testCard) ?? "").lowercased()) },
+                    CommandSpec("show", "Show the card, masked") { _ in .cardShow },
+                    CommandSpec("check", "Validate each field and show its state (valid, incomplete, invalid)") { _ in
+                        .cardCheck
+                    },
+                    CommandSpec("clear", "Forget the card") { _ in .cardClear },
+                ]),
+            CommandSpec(
+                "buyer", "Script what the buyer does on the next page",
+                details: """
+                    Actions queue up and each page takes the first one that fits it. Without one, on a \
+                    terminal the shell asks when the page appears; in a script the page is closed.
+                    """,
+                subcommands: [
+                    CommandSpec(
+                        "hosted", "On the hosted checkout page: pay, decline, cancel, abandon or leave pending",
+                        arguments: [hostedChoice]
+                    ) { invocation throws(ReplError) in
+                        guard let choice = invocation.text(hostedChoice).flatMap(HostedChoice.init(rawValue:)) else {
+                            throw ReplError(
+                                .missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
+                        }
+                        return .buyerHosted(choice)
+                    },
+                    CommandSpec(
+                        "challenge", "On the 3-D Secure challenge page: enter this code (1234 passes)",
+                        arguments: [challengeCode]
+                    ) { .buyerChallenge(code: $0.text(challengeCode) ?? "") },
+                    CommandSpec("close", "Close whichever page appears next") { _ in .buyerClose },
+                    CommandSpec("show", "Show the queued buyer actions") { _ in .buyerShow },
+                    CommandSpec("clear", "Forget the queued buyer actions") { _ in .buyerClear },
+                ]),
+            CommandSpec(
+                "pay", "Run a payment and show every step",
+                details: """
+                    Shows every state transition and one line per HTTP exchange (method, path, status, time); \
+                    with -v or config set verbose on, the redacted bodies and the JWE protected header too. \
+                    Ctrl-C cancels the payment. With --step the flow pauses before each transition: `step` \
+                    runs one, `continue` runs to the end, `cancel` cancels.
+                    """,
+                subcommands: [
+                    CommandSpec("card", "Pay the current payment with the card (native card form)", flags: [step]) {
+                        .payCard(step: $0.has(step))
+                    },
+                    CommandSpec(
+                        "hosted", "Pay the current payment on the hosted checkout page", flags: [method, step]
+                    ) { .payHosted(method: $0.token(method)?.text, step: $0.has(step)) },
+                ]),
+            CommandSpec("step", "Step mode: perform the next transition") { _ in .step },
+            CommandSpec("continue", "Step mode: run the payment to its end") { _ in .continue },
+            CommandSpec("cancel", "Cancel the running payment (Ctrl-C does too)") { _ in .cancel },
+            CommandSpec(
+                "result", "Show the last payment result",
+                details: """
+                    JSON fields: outcome, paymentId, paymentStatus, orderNumber, sessionId, \
+                    error.domain, error.code, error.message.
+                    """,
+                flags: [json]
+            ) { .result(json: $0.has(json)) },
+            CommandSpec(
+                "status", "Look up a payment's status (the current payment by default)", arguments: [statusId]
+            ) { .status(paymentId: $0.text(statusId)) },
+            CommandSpec("brand", "Detect a card number's brand", arguments: [number]) { .brand($0.text(number) ?? "") },
+            CommandSpec("luhn", "Check a card number's Luhn digit", arguments: [number]) {
+                .luhn($0.text(number) ?? "")
+            },
+            CommandSpec("format", "Show how a card number is grouped (digits masked)", arguments: [number]) {
+                .format($0.text(number) ?? "")
+            },
+            CommandSpec(
+                "jwe", "Inspect compact JWE tokens",
+                subcommands: [
+                    CommandSpec("header", "Decode a token's protected header (no decryption)", arguments: [token]) {
+                        .jweHeader($0.text(token) ?? "")
+                    }
+                ]),
+            CommandSpec(
+                "sandbox", "Inspect and misbehave the embedded sandbox gateway",
+                subcommands: [
+                    CommandSpec(
+                        "cards", "List the sandbox test cards and what each does (card test NAME uses one)",
+                        flags: [numbers]
+                    ) { .sandboxCards(numbers: $0.has(numbers)) },
+                    CommandSpec(
+                        "fault", "Inject a fault on an endpoint (sandbox fault card-session-create status 503)",
+                        details: """
+                            Endpoints: \(faultEndpoints.joined(separator: ", ")).
+                            Kinds: latency MS, status CODE (with the gateway's JSON error body), status-no-body CODE, \
+                            malformed (a body that is not JSON), truncated (the connection closes mid-body), drop \
+                            (closed without a response), rotate-key (the next session with the old kid gets \
+                            422 UNKNOWN_KEY).
+                            A fault applies to the next matching request; --times N for more, --probability P for \
+                            a seeded chance on every request until `sandbox faults clear`.
+                            """,
+                        arguments: [endpoint, kind, faultArgument], flags: [times, probability]
+                    ) { invocation throws(ReplError) in
+                        try CommandParser.fault(
+                            endpoint: invocation.text(endpoint) ?? "", kind: invocation.text(kind) ?? "",
+                            argument: invocation.token(faultArgument), times: invocation.token(times),
+                            probability: invocation.token(probability), endColumn: invocation.endColumn)
+                    },
+                    CommandSpec("faults", "List the injected faults, or clear them", arguments: [clear]) {
+                        $0.token(clear) == nil ? .sandboxFaults : .sandboxFaultsClear
+                    },
+                    CommandSpec("log", "Show the sandbox's request log (no card data in it)") { _ in .sandboxLog },
+                ]),
+            CommandSpec("quit", "Leave the shell (exit and Ctrl-D too)") { _ in .quit },
+            CommandSpec("exit", "Leave the shell") { _ in .quit },
+        ])
+        return CommandTable(commands: insertingWalletCommands(table.commands))
+    }()
 }

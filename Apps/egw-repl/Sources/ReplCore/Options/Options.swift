@@ -13,6 +13,8 @@ public struct Options: Equatable, Sendable {
     public var environment: String = "sandbox"
     /// Start the embedded sandbox (default); `--no-sandbox` or `EGW_NO_SANDBOX=1` turns it off.
     public var startsSandbox = true
+    /// Serve the embedded sandbox over HTTPS from a test CA the SDK is told to trust (`--sandbox-tls`).
+    public var sandboxTLS = false
     /// Read commands from this file instead of stdin (`--script`).
     public var scriptPath: String?
     /// Stop at the first failing command (`--bail`, `EGW_BAIL=1`).
@@ -27,6 +29,8 @@ public struct Options: Equatable, Sendable {
     public var timeout: Double?
     /// SDK log level (`--log-level`, `EGW_LOG_LEVEL`).
     public var logLevel: String?
+    /// How much a payment prints (`-q`/`--quiet`, `-v`/`--verbose`); the last flag wins.
+    public var verbosity: Verbosity = .normal
 
     /// Creates the defaults.
     public init() {}
@@ -55,11 +59,15 @@ public struct Options: Equatable, Sendable {
           --merchant-base-url URL       where `payment create` creates payments (EGW_MERCHANT_BASE_URL)
           --environment sandbox|live    live requires https everywhere        (EGW_ENVIRONMENT)
           --no-sandbox                  do not start the embedded sandbox     (EGW_NO_SANDBOX=1)
+          --sandbox-tls                 the embedded sandbox speaks HTTPS from a test CA the SDK trusts
+                                        (so --environment live works locally; `config` shows its pin)
           --timeout SECONDS             per network call                      (EGW_TIMEOUT)
           --log-level LEVEL             off, error, warning, info, debug      (EGW_LOG_LEVEL)
           --script FILE                 run the commands in FILE, then exit
           --bail                        stop at the first failing command     (EGW_BAIL=1)
           --json                        print results as JSON
+          -v, --verbose                 show redacted bodies and JWE headers of each exchange
+          -q, --quiet                   print results only
           --no-color                    never colour (also NO_COLOR, TERM=dumb)
           --history FILE                history file (default ~/.egw_repl_history; EGW_HISTORY)
           --version                     print the version
@@ -145,12 +153,18 @@ public struct Options: Equatable, Sendable {
                 options.environment = try environmentValue(try value(), source: name)
             case "--no-sandbox":
                 options.startsSandbox = false
+            case "--sandbox-tls":
+                options.sandboxTLS = true
             case "--script":
                 options.scriptPath = try value()
             case "--bail":
                 options.bail = true
             case "--json":
                 options.json = true
+            case "--verbose", "-v":
+                options.verbosity = .verbose
+            case "--quiet", "-q":
+                options.verbosity = .quiet
             case "--no-color", "--no-colour":
                 options.noColor = true
             case "--history":
@@ -170,7 +184,11 @@ public struct Options: Equatable, Sendable {
                 }
                 throw ReplError(.usage, "unexpected argument '\(argument)' (use --script FILE to run a file)")
             }
-            if inline != nil && ["--no-sandbox", "--bail", "--json", "--no-color", "--no-colour"].contains(name) {
+            let flags = [
+                "--no-sandbox", "--sandbox-tls", "--bail", "--json", "--no-color", "--no-colour", "--verbose",
+                "--quiet",
+            ]
+            if inline != nil && flags.contains(name) {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }

@@ -11,55 +11,71 @@ import CardValidation
 ///   mistyped number is still a card number): any digit run of 12 or more
 ///   digits, Luhn or not, keeps the line out of history and is masked when the
 ///   line is echoed under an error. Same scanner, same masked form.
-/// - A security code is anything after `card cvc`.
-/// - The verification key is the fourth word of `payment use ID KEY ...`.
-/// - A 3-D Secure challenge code (`buyer challenge CODE`) is treated as secret too.
+/// - Every other secret is declared once, in the command table: an argument
+///   with `secret: true` (`card cvc CODE`, `payment use ID VERIFICATION_KEY`,
+///   `buyer challenge CODE`, the numbers given to `card number`, `brand`,
+///   `luhn`, `format`). A line that gives one is never recorded, and its words
+///   are masked when echoed; so are the words after an unknown sub-command of a
+///   command that takes secrets (a mistyped `card cvc`).
 public enum SecretPolicy {
     /// The masking character used everywhere (one column wide).
     public static let maskCharacter: Character = "•"
 
-    /// Whether `line` may be written to the history file.
-    ///
-    /// Never records a line holding a card number or a security code, a
-    /// `payment use` line (it holds the verification key), a `buyer challenge`
-    /// line, or a `card` line whose sub-command is unknown and carries arguments
-    /// (it may be a mistyped `card cvc`).
-    public static func shouldRecordInHistory(_ line: String) -> Bool {
+    /// Whether `line` may be written to the history file: not blank, no card number
+    /// (``containsCardNumber(_:)``), and no word that holds a secret argument by the
+    /// command `table` (``secretTokens(in:table:)``).
+    public static func shouldRecordInHistory(_ line: String, table: CommandTable = .standard) -> Bool {
         if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
             return false
         }
         if containsCardNumber(line) {
             return false
         }
-        let words = Tokenizer.scan(line).tokens.map { $0.text.lowercased() }
-        guard let first = words.first else {
-            return true
-        }
-        let second = words.count > 1 ? words[1] : nil
-        switch first {
-        case "card":
-            guard let second else {
-                return true
-            }
-            switch second {
-            case "cvc":
-                return false
-            case "number":
-                return words.count == 2
-            case "name", "expiry", "test", "show", "check", "clear":
-                return true
-            default:
-                return words.count == 2 && !second.contains(where: \.isNumber)
-            }
-        case "payment":
-            return second != "use"
-        case "buyer":
-            return second != "challenge"
-        default:
-            return true
-        }
+        return secretTokens(in: Tokenizer.scan(line).tokens, table: table).isEmpty
     }
 
+    /// The words of a typed line that hold (or may hold) a secret, by the command table's
+    /// `secret` arguments: each word given for one (every word, for a rest argument), words
+    /// beyond the arguments of a command that takes a secret, and every word after an unknown
+    /// sub-command of a command that takes secrets (plus that word, when it has digits).
+    public static func secretTokens(in tokens: [Token], table: CommandTable = .standard) -> [Token] {
+        guard let first = tokens.first, var spec = table.command(first.text) else {
+            return []
+        }
+        var index = 1
+        while !spec.subcommands.isEmpty, index < tokens.count {
+            guard let sub = spec.subcommand(tokens[index].text) else {
+                guard spec.takesSecrets else {
+                    return []
+                }
+                let word = tokens[index]
+                return (word.text.contains(where: \.isNumber) ? [word] : []) + tokens[(index + 1)...]
+            }
+            spec = sub
+            index += 1
+        }
+        var positional: [Token] = []
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if token.text.hasPrefix("--"), let flag = spec.flag(String(token.text.prefix { $0 != "=" })) {
+                if flag.value != nil, !token.text.contains("=") {
+                    index += 1
+                }
+                continue
+            }
+            positional.append(token)
+        }
+        var secret: [Token] = []
+        for (position, token) in positional.enumerated() {
+            let argument =
+                position < spec.arguments.count ? spec.arguments[position] : spec.arguments.last { $0.takesRest }
+            if argument?.isSecret ?? spec.takesSecrets {
+                secret.append(token)
+            }
+        }
+        return secret
+    }
     /// Whether a line typed while a 3-D Secure challenge page waits for its answer may be written to the
     /// history file: never, since a bare word there is the challenge code itself.
     public static func shouldRecordInHistory(_ line: String, answeringChallenge: Bool) -> Bool {
@@ -99,24 +115,10 @@ public enum SecretPolicy {
     }
 
     /// `text` with every card number replaced by `•••• 1234`, by CardValidation's one rule
-    /// (`CardNumberRedaction.redact`): for messages and SDK output.
-    ///
-    /// With `sparingIdentifiers`, a card number glued to a letter or `_` (part of an id such as
-    /// `cs_4111111111111111x`) is left alone, so ids stay readable in SDK output.
-    public static func maskCardNumbers(in text: String, sparingIdentifiers: Bool = false) -> String {
-        func isIdentifierCharacter(_ character: Character?) -> Bool {
-            guard let character else { return false }
-            return character == "_" || (character.isASCII && character.isLetter)
-        }
-        guard sparingIdentifiers else { return CardNumberRedaction.redact(text) }
-        return CardNumberRedaction.redact(
-            text,
-            except: { run in
-                let before =
-                    run.range.lowerBound > text.startIndex ? text[text.index(before: run.range.lowerBound)] : nil
-                let after = run.range.upperBound < text.endIndex ? text[run.range.upperBound] : nil
-                return isIdentifierCharacter(before) || isIdentifierCharacter(after)
-            })
+    /// (`CardNumberRedaction.redact`): for messages and SDK output. Ids are never half-masked:
+    /// a run is masked whole or not at all.
+    public static func maskCardNumbers(in text: String) -> String {
+        CardNumberRedaction.redact(text)
     }
 
     /// `text` with every card number by the rule for typed text (see ``containsCardNumber(_:)``: 12 or
@@ -134,44 +136,28 @@ public enum SecretPolicy {
 
     /// `line` as it may be echoed under an error: every card number by the rule for typed text (see
     /// ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded with
-    /// spaces to the run's width, and the words holding a security code, a verification key or a
-    /// challenge code replaced by mask characters. The character count is unchanged so a caret line
+    /// spaces to the run's width, and the words holding a secret (``secretTokens(in:table:)``)
+    /// replaced by mask characters. The character count is unchanged so a caret line
     /// still lines up.
     public static func redactedForDisplay(_ line: String) -> String {
         var characters = Array(line)
+        var shownMasked = Set<Int>()  // already in the card-number form
         for span in typedCardNumbers(in: line) {
             let start = line.distance(from: line.startIndex, to: span.lowerBound)
             let width = line[span].count
+            shownMasked.formUnion(start..<(start + width))
             let masked = CardNumberRedaction.masked(line[span])
             let shown = Array(masked) + Array(repeating: " ", count: max(0, width - masked.count))
             characters.replaceSubrange(start..<(start + width), with: shown)
         }
-        let tokens = Tokenizer.scan(line).tokens
-        let words = tokens.map { $0.text.lowercased() }
-        var secretTokens: [Token] = []
-        if words.count >= 2 {
-            switch (words[0], words[1]) {
-            case ("card", "cvc"), ("buyer", "challenge"):
-                secretTokens = Array(tokens[2...])
-            case ("payment", "use") where words.count >= 4:
-                secretTokens = [tokens[3]]
-            case ("card", _) where !["name", "expiry", "test", "show", "check", "clear"].contains(words[1]):
-                // An unknown or number sub-command: whatever follows may be card data.
-                secretTokens = Array(tokens[2...])
-                if words[1].contains(where: \.isNumber) {
-                    secretTokens.append(tokens[1])
-                }
-            default:
-                break
-            }
-        }
+        let secretTokens = secretTokens(in: Tokenizer.scan(line).tokens)
         for token in secretTokens {
             let start = token.column - 1
             let end = min(characters.count, start + token.length)
             guard start >= 0, start < end else {
                 continue
             }
-            for index in start..<end {
+            for index in start..<end where !shownMasked.contains(index) {
                 characters[index] = maskCharacter
             }
         }

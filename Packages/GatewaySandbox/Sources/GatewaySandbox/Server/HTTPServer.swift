@@ -24,24 +24,59 @@ final class HTTPServer: Sendable {
     /// Held for the whole of `stop()`, so concurrent callers all return after the threads are joined.
     private let stopping = Mutex(())
     private let dispatcher: Unmanaged<Dispatcher>
+    /// Freed after the daemon, which is stopped in `deinit` before the properties go.
+    private let tlsBuffers: TLSBuffers?
 
-    init(host: String, port: UInt16, bodyLimit: Int, handler: @escaping Handler) throws(SandboxError) {
+    /// What an HTTPS server serves: PEM text and a GnuTLS priority string (`nil`: "NORMAL").
+    struct TLSSettings: Sendable {
+        var certificateChainPEM: String
+        var privateKeyPEM: String
+        var priorities: String?
+    }
+
+    /// Starts serving plain HTTP, or HTTPS when `tls` is given.
+    init(
+        host: String, port: UInt16, bodyLimit: Int, tls: TLSSettings? = nil, handler: @escaping Handler
+    )
+        throws(SandboxError)
+    {
         let dispatcher = Unmanaged.passRetained(Dispatcher(bodyLimit: bodyLimit, handler: handler))
         var error: Int32 = 0
-        let started = cmhd_start_daemon(
-            host, port, sandboxAccessHandler, dispatcher.toOpaque(), sandboxRequestCompleted, nil,
-            30, 256, &error)
+        let buffers = tls.map(TLSBuffers.init)
+        func start(_ options: UnsafePointer<cmhd_tls>?) -> OpaquePointer? {
+            cmhd_start_daemon(
+                host, port, sandboxAccessHandler, dispatcher.toOpaque(), sandboxRequestCompleted, nil,
+                30, 256, options, &error)
+        }
+        let started: OpaquePointer?
+        if let buffers {
+            error = ENOMEM
+            started = buffers.withOptions(start) ?? nil
+        } else {
+            started = start(nil)
+        }
         guard let started else {
             dispatcher.release()
-            if error == EINVAL {
+            switch error {
+            case EINVAL:
                 throw SandboxError(.invalidConfiguration, "host \"\(host)\" is not a numeric IPv4 or IPv6 address")
+            case ENOTSUP:
+                throw SandboxError(.tlsUnavailable, "this libmicrohttpd was built without TLS support")
+            case EPROTO:
+                throw SandboxError(
+                    .tlsUnavailable, "GnuTLS refused the certificate, the key or the TLS priorities")
+            default:
+                throw SandboxError(.bindFailed, "cannot listen on \(host):\(port): \(String(cString: strerror(error)))")
             }
-            throw SandboxError(.bindFailed, "cannot listen on \(host):\(port): \(String(cString: strerror(error)))")
         }
         self.port = cmhd_bound_port(started)
         self.dispatcher = dispatcher
+        self.tlsBuffers = buffers
         self.daemon = Mutex(DaemonHandle(pointer: started))
     }
+
+    /// Whether libmicrohttpd was built with TLS (GnuTLS), so `tls` can be given.
+    static var supportsTLS: Bool { cmhd_tls_supported() != 0 }
 
     /// Stops serving; idempotent. Blocks until every connection thread has ended, for every caller:
     /// a second, concurrent caller waits for the first to finish joining the threads. Must not be
@@ -60,6 +95,38 @@ final class HTTPServer: Sendable {
     }
 
     deinit { stop() }
+}
+
+/// libmicrohttpd's TLS options as C strings that live as long as the server (the daemon is
+/// documented to read them while it starts; keeping them until it stops costs nothing).
+private final class TLSBuffers: @unchecked Sendable {
+    // Written once in init, freed in deinit; never mutated in between.
+    private let certificate: UnsafeMutablePointer<CChar>?
+    private let key: UnsafeMutablePointer<CChar>?
+    private let priorities: UnsafeMutablePointer<CChar>?
+
+    init(_ settings: HTTPServer.TLSSettings) {
+        certificate = strdup(settings.certificateChainPEM)
+        key = strdup(settings.privateKeyPEM)
+        priorities = settings.priorities.flatMap { strdup($0) }
+    }
+
+    deinit {
+        if let key {
+            // The key is a test key, but wipe it anyway before the memory is reused.
+            memset(key, 0, strlen(key))
+        }
+        free(certificate)
+        free(key)
+        free(priorities)
+    }
+
+    /// Runs `body` with the options, or with `nil` when a copy could not be allocated.
+    func withOptions<T>(_ body: (UnsafePointer<cmhd_tls>?) -> T) -> T? {
+        guard let certificate, let key else { return nil }
+        var options = cmhd_tls(certificate_pem: certificate, key_pem: key, priorities: priorities)
+        return body(&options)
+    }
 }
 
 /// The daemon pointer, owned by `HTTPServer` and only touched under its lock.

@@ -22,4 +22,24 @@ void ccurl_abort_flag_raise(int *flag);
 int ccurl_abort_flag_is_raised(const int *flag);
 CURLcode ccurl_watch_abort_flag(CURL *handle, int *flag);
 
+// A libcurl share handle for TLS sessions and the DNS cache, with a pthread mutex per
+// kind of data behind its lock callbacks, so easy handles on different threads may use
+// it at once. NULL when libcurl cannot allocate it. Destroy it only when no easy handle
+// uses it any more (each one cleaned up, or set to another share).
+struct ccurl_share;
+struct ccurl_share *ccurl_share_create(void);
+void ccurl_share_destroy(struct ccurl_share *share);
+/// CURLOPT_SHARE: `share` (NULL detaches).
+CURLcode ccurl_setopt_share(CURL *handle, struct ccurl_share *share);
+
+// A request body libcurl can read only once (no rewind), so it can never resend the
+// request by itself: on a dead reused connection the transfer fails with
+// CURLE_SEND_FAIL_REWIND. `create` copies the bytes (NULL when out of memory); `free`
+// wipes and frees them, after the transfer. `setopt_body_once` makes the request a POST
+// (CURLOPT_CUSTOMREQUEST may rename the method) reading this body.
+struct ccurl_body;
+struct ccurl_body *ccurl_body_create(const void *data, size_t length);
+void ccurl_body_free(struct ccurl_body *body);
+CURLcode ccurl_setopt_body_once(CURL *handle, struct ccurl_body *body);
+
 #endif

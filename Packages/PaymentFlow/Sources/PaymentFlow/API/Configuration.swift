@@ -65,6 +65,13 @@ public struct Configuration: Sendable {
     /// pins, a private certificate authority, proxies. Default ``TransportSecurity/systemTrust``.
     /// Certificate verification itself cannot be turned off.
     public var transportSecurity: TransportSecurity = .systemTrust
+    /// Whether a `PaymentKit` keeps its HTTPS connections open between requests, for about 15 seconds
+    /// after each answer, so that a payment's later requests skip the TCP and TLS handshakes (HTTP/2 when
+    /// the server offers it; TLS sessions resumed when it allows). Only requests that are harmless to send
+    /// twice travel on a kept connection: reads, and every checkout-API `POST`, which carries its
+    /// `Idempotency-Key`. The connections belong to the kit and close when it is released. Default `true`;
+    /// `false` opens a new connection for every request.
+    public var reusesConnections = true
     /// The lowest level passed to ``logSink``. Default `.info`.
     public var logLevel: LogLevel = .info
     /// Where log lines go; `nil` (the default) logs nothing. Lines never hold card data or secrets.

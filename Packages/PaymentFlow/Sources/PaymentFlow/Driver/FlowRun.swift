@@ -190,7 +190,7 @@ final class FlowRun: @unchecked Sendable {
                 }
                 let result: Result<HostedCheckoutMachine.StatusReport, FlowError>
                 if let error {
-                    let message = redactor.scrubForeign(error.localizedDescription)
+                    let message = redactor.scrub(error.localizedDescription)
                     result = .failure(
                         FlowError(
                             .statusLookupFailed, "the status resolver reported an error: \(message)",
@@ -240,7 +240,7 @@ final class FlowRun: @unchecked Sendable {
     }
 
     fileprivate func pageFailed(pageId: UInt64, url: URL, reason: String) {
-        post(.pageFailed(pageId: pageId, url, reason: logger.redactor.scrubForeign(reason)))
+        post(.pageFailed(pageId: pageId, url, reason: logger.redactor.scrub(reason)))
     }
 
     fileprivate func pageEvent(_ event: PaymentRun.Event) { post(event) }

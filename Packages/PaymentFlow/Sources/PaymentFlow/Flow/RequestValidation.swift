@@ -65,7 +65,7 @@ extension RequestValidation {
         }
         if let issue = card.firstIssue {
             let error = issue.nsError
-            let message = Redactor().scrubForeign(error.localizedDescription)
+            let message = Redactor().scrub(error.localizedDescription)
             var failure = FlowError(
                 .cardValidationFailed, message, source: "card.\(issue.field)",
                 underlying: .foreign(domain: error.domain, code: error.code, message: message))

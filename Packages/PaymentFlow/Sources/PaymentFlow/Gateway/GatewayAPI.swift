@@ -387,7 +387,7 @@ enum GatewayAPI {
 
     /// The SDK error for a session that ended `FAILED`.
     static func sessionFailure(code: String, message: String?, transStatus: String?, source: String) -> FlowError {
-        let text = message.map { Redactor().scrubForeign($0) } ?? code
+        let text = message.map { Redactor().scrub($0) } ?? code
         let sdkCode: PaymentError.Code
         if code == "CARD_BRAND_NOT_ACCEPTED" {
             sdkCode = .cardBrandNotAccepted
@@ -446,7 +446,7 @@ enum GatewayAPI {
     private static func httpFailure(
         _ response: HTTPResponse, body: (code: String, message: String)?, code: PaymentError.Code, source: String
     ) -> FlowError {
-        let message = body.map { Redactor().scrubForeign($0.message) }
+        let message = body.map { Redactor().scrub($0.message) }
         let detail = [body?.code, message].compactMap { $0 }.joined(separator: ": ")
         let reason = "HTTP \(response.status)" + (detail.isEmpty ? "" : " \(detail)")
         return FlowError(code, reason, source: source, httpStatus: response.status, gatewayCode: body?.code)
@@ -540,7 +540,7 @@ enum GatewayAPI {
     static func redactedResponseBody(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
         let text = String(decoding: body.prefix(2048), as: UTF8.self)
-        return Redactor().scrubForeign(text) + (body.count > 2048 ? "…" : "")
+        return Redactor().scrub(text) + (body.count > 2048 ? "…" : "")
     }
 
     // MARK: - Small helpers

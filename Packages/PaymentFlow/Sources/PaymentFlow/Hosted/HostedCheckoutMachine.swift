@@ -14,7 +14,9 @@ import Foundation
 ///   `pageLoadFailed`. The first page failing before anything loaded is `.failed` + `pageLoadFailed`
 ///   at once: the buyer could not have acted.
 /// No lookup configured: the return URL gives `.unresolved`; close, cancel, deadline `.cancelled`; a
-/// load failure `.failed` + `pageLoadFailed`. A lookup that fails is `.unresolved` with the reason.
+/// load failure `.failed` + `pageLoadFailed`; but any of these while the buyer's last action (a form
+/// POST) was still on its way is `.unresolved` (it may yet move money, and nothing can ask: CONTRACT.md
+/// 4a). A lookup that fails is `.unresolved` with the reason.
 struct HostedCheckoutMachine: FlowMachine, Equatable {
     /// How the status is resolved once the page is gone.
     enum StatusSource: Equatable, Sendable {
@@ -203,6 +205,14 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             state = .resolving(input, ending, inDoubt: inDoubt, lookups: lookups)
             return .resolveWithResolver
         case .none:
+            if inDoubt && ending != .reachedEnd {
+                // The buyer's last action (a pay button's POST) may land after the page is gone, and
+                // nothing can ask: a cancel or failure could make the buyer pay twice (CONTRACT.md 4a).
+                return finish(
+                    Terminal(
+                        outcome: .unresolved,
+                        error: Self.actionInDoubt(" and no status lookup is configured to ask the gateway")))
+            }
             switch ending {
             case .reachedEnd: return finish(Terminal(outcome: .unresolved))
             case .closedByBuyer, .cancelledByHost, .timedOut: return finish(.cancelled())
@@ -250,12 +260,7 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         guard notPaid(report.paymentStatus) else { return terminal }
         if inDoubt && ending != .reachedEnd && report.paymentStatus == "INITIALIZED" {
             terminal.outcome = .unresolved
-            terminal.error =
-                FlowError(
-                    .statusLookupFailed,
-                    "the page ended while the buyer's last action was on its way; the payment may still change",
-                    source: "hosted checkout"
-                ).markedInDoubt
+            terminal.error = actionInDoubt("; the payment may still change")
             return terminal
         }
         switch ending {
@@ -266,6 +271,15 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             terminal.error = loadFailure(reason)
         }
         return terminal
+    }
+
+    /// Why an ending is `.unresolved` when the buyer's last action was still on its way; `detail`
+    /// completes the reason.
+    private static func actionInDoubt(_ detail: String) -> FlowError {
+        FlowError(
+            .statusLookupFailed, "the page ended while the buyer's last action was on its way" + detail,
+            source: "hosted checkout"
+        ).markedInDoubt
     }
 
     private static func loadFailure(_ reason: String) -> FlowError {

@@ -82,23 +82,15 @@ struct Logger: Sendable {
 /// becomes its fingerprint, and card numbers are masked by CardValidation's one
 /// rule (`CardNumberRedaction.redact`: a Luhn-valid run of 12 to 19 digits
 /// becomes `•••• 1234`). Text the SDK did not write itself (gateway messages,
-/// host errors) goes through ``scrubForeign(_:)``, a stricter rule on the same
+/// host errors) goes through ``scrub(_:)``, a stricter rule on the same
 /// scanner and mask: every digit run of six or more digits is masked, Luhn or
 /// not, since we cannot know what it is.
 struct Redactor: Sendable {
     /// Secrets to blank out wherever they appear (the verification key).
     var secrets: [String] = []
 
-    /// Shorter runs are kept in foreign text (dates, small counts, HTTP statuses).
-    static let foreignDigitRunMinimum = 6
-
     func scrub(_ text: String) -> String {
         replaceSecrets(CardNumberRedaction.redact(text))
-    }
-
-    func scrubForeign(_ text: String) -> String {
-        replaceSecrets(
-            CardNumberRedaction.redactDigitRuns(in: text, where: { $0.digitCount >= Redactor.foreignDigitRunMinimum }))
     }
 
     private func replaceSecrets(_ text: String) -> String {
@@ -128,7 +120,7 @@ extension Redactor {
         copy.reason = scrub(error.reason)
         if case .flow(let box) = error.underlying { copy.underlying = .flow(FlowError.Box(scrubbed(box.error))) }
         if case .foreign(let domain, let code, let message) = error.underlying {
-            copy.underlying = .foreign(domain: domain, code: code, message: scrubForeign(message))
+            copy.underlying = .foreign(domain: domain, code: code, message: scrub(message))
         }
         return copy
     }

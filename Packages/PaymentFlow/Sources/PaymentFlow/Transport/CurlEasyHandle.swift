@@ -30,6 +30,11 @@ struct CurlHop {
     var userAgent: String
     var caBundlePath: String?
     var usesProxyEnvironment: Bool
+    /// Whether this hop may be sent on a connection an earlier request left open (and leave
+    /// its own open for a later one); `false` forces a new connection, closed afterwards.
+    var reusesConnection = false
+    /// With `reusesConnection`: the oldest idle connection libcurl may still reuse, in seconds.
+    var maximumIdleSeconds = 15
 }
 
 /// What one hop produced before it is mapped to `HTTPResponse` / `TransportError`.
@@ -122,22 +127,33 @@ private let curlWriteHeader: CurlWriteCallback = { data, size, count, context in
 }
 
 /// One libcurl easy handle with the memory it points to (header list, error
-/// buffer, body copy). Used by one thread at a time; `deinit` frees it all.
-final class CurlEasyHandle {
+/// buffer, body copy) and, once it has sent a request, the connection libcurl keeps
+/// open in it. Used by one thread at a time; a `CurlConnectionCache` hands it from
+/// one thread to the next under its lock (hence the unchecked `Sendable`). `deinit`
+/// frees it all and closes its connection.
+final class CurlEasyHandle: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The share handle this one is attached to, kept alive until after `curl_easy_cleanup`.
+    private let share: CurlShare?
+    /// The body of the current request when it is read once (reused connections); wiped when freed.
+    private var onceBody: OpaquePointer?
 
-    /// `nil` when libcurl cannot allocate a handle.
-    init?() {
+    /// `nil` when libcurl cannot allocate a handle. `share` (TLS sessions, DNS) is used by
+    /// every request of this handle.
+    init?(share: CurlShare? = nil) {
         guard CurlGlobal.initialised, let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        self.share = share
         errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
         curl_easy_cleanup(handle)
+        withExtendedLifetime(share) {}
+        if let onceBody { ccurl_body_free(onceBody) }
         if let headerList {
             curl_slist_free_all(headerList)
         }
@@ -195,8 +211,24 @@ final class CurlEasyHandle {
             if code != CURLE_OK { failed = (option, code) }
         }
 
+        // A handle kept for its connection starts each request from the defaults; the reset keeps
+        // the open connection and the caches.
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
         _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
+        if let share, failed == nil {
+            let code = ccurl_setopt_share(handle, share.pointer)
+            if code != CURLE_OK { failed = (CURLOPT_SHARE, code) }
+        }
         set(CURLOPT_URL, hop.url)
+        // HTTP/2 over TLS when the server offers it in ALPN; HTTP/1.1 otherwise.
+        set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        if hop.reusesConnection {
+            set(CURLOPT_MAXAGE_CONN, hop.maximumIdleSeconds)
+        } else {
+            set(CURLOPT_FRESH_CONNECT, 1)
+            set(CURLOPT_FORBID_REUSE, 1)
+        }
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_NOPROGRESS, 1)
         set(CURLOPT_PROTOCOLS_STR, hop.protocols)
@@ -228,6 +260,24 @@ final class CurlEasyHandle {
             set(CURLOPT_HTTPGET, 1)
         case "HEAD":
             set(CURLOPT_NOBODY, 1)
+        case _ where hop.reusesConnection:
+            // On a reused connection the body is readable once: libcurl cannot resend the request
+            // by itself when that connection turns out dead (it fails instead, and the SDK's own
+            // rules decide), so a request is never sent twice behind the caller's back.
+            let body = hop.body ?? []
+            if let onceBody { ccurl_body_free(onceBody) }
+            onceBody = body.withUnsafeBytes { ccurl_body_create($0.baseAddress, $0.count) }
+            if let onceBody {
+                if failed == nil {
+                    let code = ccurl_setopt_body_once(handle, onceBody)
+                    if code != CURLE_OK { failed = (CURLOPT_READFUNCTION, code) }
+                }
+            } else {
+                return TransportError(.other, "out of memory copying the request body")
+            }
+            if hop.method != "POST" {
+                set(CURLOPT_CUSTOMREQUEST, hop.method)
+            }
         default:
             let body = hop.body ?? []
             if failed == nil {

@@ -24,7 +24,9 @@ enum CurlErrors {
             CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
             return .tls
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE,
-            CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            CURLE_HTTP2, CURLE_HTTP2_STREAM,
+            // A reused connection died under a request libcurl may not resend (a read-once body).
+            CURLE_SEND_FAIL_REWIND:
             return .reset
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge

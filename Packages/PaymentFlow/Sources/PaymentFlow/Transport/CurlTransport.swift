@@ -10,10 +10,21 @@ import Foundation
 /// pinning and remaining time on every hop, and dropping credential headers
 /// when a hop leaves the origin.
 ///
-/// Each request gets its own connection (no keep-alive reuse): libcurl
-/// silently resends a request, POSTs included, when a reused connection turns
-/// out to be dead, and a payment request must never be replayed behind the
-/// caller's back.
+/// Connections: without a ``CurlConnectionCache`` every request gets its own
+/// connection, closed afterwards. With one, a request may go on a connection an
+/// earlier request to the same origin left open (within the cache's idle
+/// window), with HTTP/2 when the server offers it, and a new connection resumes
+/// an earlier TLS session when the server allows — but only a request that is
+/// harmless to send twice: a `GET` or `HEAD`, or a request that carries a
+/// non-empty `Idempotency-Key` header, so that even a copy that reached the
+/// gateway on a connection that then died is one the gateway recognises
+/// (GATEWAY.md). Any other request (a `POST` without the key, such as a
+/// browser's form submission) gets a fresh connection that is closed afterwards.
+/// libcurl itself would resend a request whose reused connection turns out to be
+/// dead before any answer; a request with a body on a reused connection is given
+/// a body libcurl can read only once, so it fails (`.reset`) instead, and which
+/// requests are sent again stays the SDK's decision alone (a `GET` may still be
+/// resent by libcurl: reads are harmless).
 ///
 /// Every request carries a `User-Agent` (``Options/userAgent`` unless the
 /// request sets one) and an `X-Request-Id` (a fresh UUID unless the request
@@ -86,10 +97,14 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
 
     /// The options every request of this transport uses.
     public let options: Options
+    /// Where connections are kept for reuse; `nil`: every request gets a new connection.
+    public let connectionCache: CurlConnectionCache?
 
-    /// Creates a transport.
-    public init(options: Options = Options()) {
+    /// Creates a transport; with `connectionCache`, requests that are harmless to replay reuse
+    /// its connections (see the type's documentation). Transports given the same cache share it.
+    public init(options: Options = Options(), connectionCache: CurlConnectionCache? = nil) {
         self.options = options
+        self.connectionCache = connectionCache
     }
 
     /// The transport a ``PaymentKit`` with `configuration` uses for its own requests: the same
@@ -98,6 +113,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
     /// most 10 s of it), and the SDK's `User-Agent`. A presenter that loads the pages itself (the
     /// HeadlessBrowser package) passes it so pages are fetched as securely as the API calls. It does
     /// not retry: the kit wraps its own idempotent reads in retries, a page load is not retried.
+    /// With ``Configuration/reusesConnections`` (the default) it gets a ``CurlConnectionCache`` of
+    /// its own, so each call makes a new cache: a kit calls it once, and its connections go with it.
     public init(configuration: Configuration) {
         self.init(
             options: Options(
@@ -107,7 +124,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
                 pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
                 userAgent: GatewayAPI.userAgent,
                 trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
-                usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment))
+                usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment),
+            connectionCache: configuration.reusesConnections ? CurlConnectionCache() : nil)
     }
 
     /// Sends `request` on a worker thread; see the type's documentation for
@@ -127,19 +145,22 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
         completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
         let options = self.options
+        let cache = connectionCache
         // The total timeout counts from here, so time spent queued behind
         // other transfers is part of it.
         let start = DispatchTime.now().uptimeNanoseconds
         TransferPool.shared.submit {
-            completion(CurlTransport.perform(request, options: options, start: start, cancellation: cancellation))
+            completion(
+                CurlTransport.perform(
+                    request, options: options, connections: cache, start: start, cancellation: cancellation))
         }
     }
 
     /// Runs `request` to completion on the current thread, following redirects
     /// itself when asked. Blocking: only called on pool threads.
     static func perform(
-        _ request: HTTPRequest, options: Options, start: UInt64 = DispatchTime.now().uptimeNanoseconds,
-        cancellation: TransferCancellation? = nil
+        _ request: HTTPRequest, options: Options, connections: CurlConnectionCache? = nil,
+        start: UInt64 = DispatchTime.now().uptimeNanoseconds, cancellation: TransferCancellation? = nil
     ) -> Result<HTTPResponse, TransportError> {
         let total = request.timeout.isFinite && request.timeout > 0 ? request.timeout : options.defaultTimeout
         let budget = UInt64(max(0.001, min(total, 86_400)) * 1_000_000_000)
@@ -154,15 +175,29 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
                         .timeout, "\(current.url.host ?? "?"): total timeout expired (queued or between redirects)"))
             }
             let remaining = Double(budget - elapsed) / 1_000_000_000
-            let hop: CurlHop
+            var hop: CurlHop
             switch makeHop(current, options: options, remaining: remaining) {
             case .success(let made): hop = made
             case .failure(let error): return .failure(error)
             }
-            guard let handle = CurlEasyHandle() else {
+            let origin = CurlConnectionCache.origin(of: current.url)
+            let now = TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+            var kept: CurlEasyHandle?
+            if let connections {
+                hop.reusesConnection = isHarmlessToReplay(current)
+                hop.maximumIdleSeconds = Int(connections.maximumIdleTime.rounded(.down))
+                if hop.reusesConnection { kept = connections.checkout(origin: origin, now: now) }
+            }
+            guard let handle = kept ?? CurlEasyHandle(share: connections?.share) else {
                 return .failure(TransportError(.other, "libcurl could not create a handle"))
             }
-            switch handle.perform(hop, cancellation: cancellation) {
+            let outcome = handle.perform(hop, cancellation: cancellation)
+            if case .response = outcome, hop.reusesConnection, let connections {
+                // Kept only after a complete answer: a failed or cancelled transfer's handle is closed.
+                let finished = TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+                connections.checkin(handle, origin: origin, now: finished)
+            }
+            switch outcome {
             case .failure(let error):
                 return .failure(error)
             case .response(let status, let headers, let body):
@@ -251,6 +286,17 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
                 caBundlePath: options.trustedCertificatesPath,
                 usesProxyEnvironment: options.usesProxyEnvironment
             ))
+    }
+
+    /// Whether sending `request` twice does no harm, so it may travel on a reused connection (where
+    /// libcurl may resend it): `GET`, `HEAD`, or any request with a non-empty `Idempotency-Key`.
+    static func isHarmlessToReplay(_ request: HTTPRequest) -> Bool {
+        let method = request.method.uppercased()
+        if method == "GET" || method == "HEAD" { return true }
+        return request.headers.contains {
+            $0.name.caseInsensitiveCompare("Idempotency-Key") == .orderedSame
+                && !$0.value.trimmingCharacters(in: .whitespaces).isEmpty
+        }
     }
 
     /// RFC 9110 `token`: the characters allowed in methods and header names.

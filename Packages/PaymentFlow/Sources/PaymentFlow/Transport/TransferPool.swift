@@ -14,7 +14,9 @@ final class TransferPool: @unchecked Sendable {
     private let idleTimeout: TimeInterval
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
+    /// Queued jobs; a slot is emptied when its job is taken, so a finished job (and what it
+    /// captured: a request, a kit's connection cache) is not kept alive by the queue.
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var jobsHead = 0
     private var threadCount = 0
     private var idleCount = 0
@@ -45,6 +47,7 @@ final class TransferPool: @unchecked Sendable {
     private func nextJobLocked() -> (@Sendable () -> Void)? {
         guard jobsHead < jobs.count else { return nil }
         let job = jobs[jobsHead]
+        jobs[jobsHead] = nil
         jobsHead += 1
         if jobsHead > 64 && jobsHead * 2 > jobs.count {
             jobs.removeFirst(jobsHead)

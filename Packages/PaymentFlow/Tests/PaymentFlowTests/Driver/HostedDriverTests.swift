@@ -216,8 +216,14 @@ final class HostedDriverTests: XCTestCase {
         XCTAssertEqual(result.paymentStatus, "SETTLED")
     }
 
+    /// Virtual time only. Time moves once the resolver's 5 s watchdog exists: the run asks the resolver
+    /// (on the callback queue) and then sets the watchdog (on its own queue), so "the resolver was asked"
+    /// can come first; moving time on then (as this test once did) passed the deadline before the timer
+    /// was set, and under load the payment never ended.
     func testResolverNeverAnsweringTimesOut() throws {
-        let clock = StubClock()
+        let watchdogSet = expectation(description: "the resolver's watchdog is set")
+        watchdogSet.assertForOverFulfill = false
+        let clock = StubClock(onSchedule: { delay in if delay == 5 { watchdogSet.fulfill() } })
         let resolver = StubResolver(.never)
         var configuration = self.configuration()
         configuration.statusResolverTimeout = 5
@@ -227,15 +233,15 @@ final class HostedDriverTests: XCTestCase {
         let presenter = returningPresenter()
         let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
-            // Move time on once the resolver has been asked.
             DispatchQueue.global().async {
-                while resolver.callCount == 0 { usleep(200) }
+                guard XCTWaiter().wait(for: [watchdogSet], timeout: 30) == .completed else { return }
                 clock.advance(by: 4.9)
                 clock.advance(by: 0.2)
             }
         }
         XCTAssertEqual(result?.outcome, .unresolved)
         XCTAssertEqual(result?.error?.paymentErrorCode, .statusLookupFailed)
+        XCTAssertEqual(resolver.callCount, 1)
     }
 
     func testResolverErrorIsUnresolvedWithItsErrorUnderneath() throws {
@@ -408,7 +414,9 @@ final class HostedDriverTests: XCTestCase {
         let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
             DispatchQueue.global().async {
-                while !presenter.snapshot.shown { usleep(200) }
+                // Bounded: a page that never shows fails the harness, and this loop must not spin on.
+                let giveUp = DispatchTime.now() + 30
+                while !presenter.snapshot.shown, DispatchTime.now() < giveUp { usleep(200) }
                 kit.cancel()
                 kit.cancel()
             }

@@ -279,4 +279,50 @@ final class HostedEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(result?.outcome, .cancelled)
     }
+
+    /// Tells when the browser sends a form POST and when its answer is back (the buyer's pay button).
+    final class PostWatchingTransport: HTTPTransport {
+        let base = CurlTransport()
+        let onPostSent: @Sendable () -> Void
+        let onPostAnswered: @Sendable () -> Void
+        init(onPostSent: @escaping @Sendable () -> Void, onPostAnswered: @escaping @Sendable () -> Void) {
+            self.onPostSent = onPostSent
+            self.onPostAnswered = onPostAnswered
+        }
+        func send(
+            _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+        ) {
+            guard request.method == "POST" else { return base.send(request, completion: completion) }
+            let answered = onPostAnswered
+            base.send(request) { result in
+                completion(result)
+                answered()
+            }
+            onPostSent()
+        }
+    }
+
+    /// Why list: seed 562 of the randomized schedules. No lookup configured; the host cancelled while
+    /// the buyer's pay POST was on its way; the SDK said `.cancelled` and the POST then settled the
+    /// payment (a buyer told "cancelled" pays again). CONTRACT.md 4a: the buyer's action on the hosted
+    /// page can move money, so with nothing to ask the answer is `.unresolved`, error set.
+    func testHostCancelWhileTheBuyersPayPostIsOnItsWayWithoutALookup() throws {
+        var configuration = sandbox.sdkConfiguration()
+        configuration.apiBaseURL = nil
+        let kit = PaymentKit(configuration: configuration)
+        // The gateway holds the POST, then applies it: the payment settles after the SDK has ended.
+        sandbox.inject(SandboxFault(endpoint: .hostedChoice, kind: .latency(.milliseconds(300)), schedule: .next(1)))
+        let landed = expectation(description: "the pay POST answered")
+        let transport = PostWatchingTransport(
+            onPostSent: { DispatchQueue.global().async { kit.cancel() } }, onPostAnswered: { landed.fulfill() })
+        let presenter = HeadlessBrowserPresenter(
+            script: .answering(hosted: .pay), transport: transport, options: .init(pageTimeout: 5))
+        let payment = sandbox.createPayment()
+        let result = try pay(.answering(hosted: .pay), kit: kit, payment: payment, presenter: presenter)
+        XCTAssertEqual(result.outcome, .unresolved)
+        XCTAssertEqual(result.error?.paymentErrorCode, .statusLookupFailed)
+        XCTAssertNil(result.paymentStatus)
+        wait(for: [landed], timeout: 30)
+        XCTAssertEqual(sandbox.paymentStatus(payment.paymentId), "SETTLED", "the POST the SDK could not see land")
+    }
 }

@@ -12,14 +12,18 @@ import Testing
 ///
 /// At each state every event the world could produce next is tried: each outstanding gateway call
 /// answered in every way (ok, refused, lost after or before the gateway applied it, 5xx after or
-/// before, malformed after it applied, unreachable, the watchdog firing first), the presenter
+/// before, malformed after it applied, unreachable, a creation refused with `UNKNOWN_KEY`, the watchdog
+/// firing first), the presenter
 /// answering present/dismiss or never (its timer fires), the buyer acting on the page (answering the
-/// challenge right or wrong, paying or cancelling on the hosted page), closing it, a page failing to
+/// challenge right or wrong, pressing pay or cancel on the hosted page), closing it, a page failing to
 /// load, the page's deadline, host `cancel()`, the step gate proceeding or cancelling, a resolver
-/// answering or never. Faults are bounded per path (`faultBudget`) so the space stays finite.
+/// answering or never. The hosted buyer's choice is a form POST the SDK is asked about; once allowed it
+/// lands at the gateway at any later moment, also after the page was dismissed (a browser drops the
+/// answer, not the request). Faults are bounded per path (`faultBudget`) so the space stays finite.
 ///
 /// Invariants: exactly one delivery on every complete path and never two; delivered only when no page
-/// is shown or being shown; `.failed`/`.cancelled` only when the model gateway moved no money;
+/// is shown or being shown; `.failed`/`.cancelled` only when the model gateway moved no money and no
+/// buyer's POST that would move it is still on its way;
 /// `.succeeded` only when it did; never an unexplained-event ending; no state that waits with nothing
 /// pending (no event possible and nothing delivered).
 @Suite struct RunExplorationTests {
@@ -56,6 +60,20 @@ import Testing
         var pageEnded = false
         var notificationReached = false
         var gate: UInt64?
+        /// Hosted: the buyer's form POST and the status it records when it lands.
+        var post = BuyerPost.none
+        var postRecords = ""
+    }
+
+    /// Where the hosted buyer's choice is.
+    enum BuyerPost: Hashable {
+        case none
+        /// The SDK was asked whether the POST may go (its answer may wait for the gate).
+        case asking
+        /// Allowed: on its way; the gateway applies it at some later moment.
+        case sent
+        /// The gateway applied it.
+        case landed
     }
 
     /// One explored configuration.
@@ -107,9 +125,11 @@ import Testing
         var pendingCall: (token: UInt64, call: GatewayCall)?
         var pendingOther: (token: UInt64, kind: String)?
         var navigationsAnswered: [UInt64] = []
-        /// The hosted flow has no lookup: the seeds' endings apply.
-        var seedsRuleWithoutLookup = false
     }
+
+    /// The navigation question of the hosted buyer's POST.
+    static let postRequest: UInt64 = 97
+    static let checkoutURL = URL(string: "https://pay.example/p")!
 
     // MARK: Applying effects to the world
 
@@ -128,8 +148,11 @@ import Testing
                 if node.world.shown != id { violations.append("dismiss of a page that is not shown") }
                 node.world.shown = nil
                 node.world.dismissing = id
-            case .answerNavigation(let request, _):
+            case .answerNavigation(let request, let decision):
                 node.navigationsAnswered.append(request)
+                if request == postRequest, node.world.post == .asking {
+                    node.world.post = decision == .allow ? .sent : .none
+                }
             case .askGate(let token, _):
                 node.world.gate = token
             case .startTimer(let id, _):
@@ -144,7 +167,7 @@ import Testing
                 if terminal.error?.reason.hasPrefix("unexpected event") == true {
                     violations.append("an event the flow could not explain: \(terminal.error!.reason)")
                 }
-                checkTruth(terminal, node.world, exempt: node.seedsRuleWithoutLookup, &violations)
+                checkTruth(terminal, node.world, &violations)
             case .abandon(let token):
                 // Only a call of this run that is no longer awaited may be abandoned.
                 if node.run.operation?.token == token { violations.append("abandoned the call it still awaits") }
@@ -157,15 +180,18 @@ import Testing
 
     static func timerName(_ id: PaymentRun.TimerID) -> String { "\(id)" }
 
-    /// `exempt`: a hosted payment with no lookup configured, where the seeds fix `.cancelled` (close, cancel,
-    /// deadline) and `.failed` + `pageLoadFailed` (load failure) without any way to ask (CONTRACT.md 3).
-    static func checkTruth(_ terminal: Terminal, _ world: World, exempt: Bool, _ violations: inout [String]) {
+    /// CONTRACT.md 4a, also for a hosted payment with no lookup configured: the seeds' `.cancelled`
+    /// (close, cancel, deadline) and `.failed` + `pageLoadFailed` hold only while no buyer's POST that
+    /// moves money may still land.
+    static func checkTruth(_ terminal: Terminal, _ world: World, _ violations: inout [String]) {
         let moneyMoved = world.session == .completed || world.status == "SETTLED"
-        if exempt, terminal.outcome == .cancelled || terminal.error?.code == .pageLoadFailed { return }
+        let moneyMayMove = [.asking, .sent].contains(world.post) && world.postRecords == "SETTLED"
         switch terminal.outcome {
         case .succeeded where !moneyMoved: violations.append("succeeded, but no money moved")
         case .failed where moneyMoved, .cancelled where moneyMoved:
             violations.append("\(terminal.outcome), but the gateway moved money")
+        case .failed where moneyMayMove, .cancelled where moneyMayMove:
+            violations.append("\(terminal.outcome), but the buyer's pay POST may still land")
         default: break
         }
     }
@@ -288,6 +314,13 @@ import Testing
                     }
                     steps.append(feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(kind)"))
                 }
+                if case .createSession = call, canFault {
+                    // The key rotated: the gateway refuses the card unread (the SDK refetches the key).
+                    steps.append(
+                        feed(base, .answered(token: token, .sessionAnswered(call, .unknownKey)), "UNKNOWN_KEY") {
+                            $0.faults += 1
+                        })
+                }
             }
             // The watchdog fires first (the request may or may not have been applied).
             if canFault {
@@ -344,6 +377,13 @@ import Testing
         if world.cancels == 0 {
             steps.append(feed(node, .cancel, "host cancel") { $0.cancels += 1 })
         }
+        if world.post == .sent {
+            // The buyer's POST reaches the gateway, whatever became of the page.
+            var landed = node
+            landed.world.post = .landed
+            landed.world.status = world.postRecords
+            steps.append(Step(label: "buyer's POST lands", node: landed, violations: []))
+        }
         for timer in world.timers where timer.hasPrefix("pause") {
             let token = UInt64(timer.split(separator: " ").last!)!
             steps.append(feed(node, .timerFired(.pause(token)), "pause over") { $0.timers.remove(timer) })
@@ -391,18 +431,24 @@ import Testing
         if !node.world.pageLoaded {
             var loaded = node
             loaded.world.pageLoaded = true
-            steps.append(feed(loaded, .pageLoaded(pageId: id, URL(string: "https://pay.example/p")!), "page loaded"))
+            steps.append(feed(loaded, .pageLoaded(pageId: id, checkoutURL), "page loaded"))
             return steps
         }
-        if node.world.status == "INITIALIZED" {
+        switch node.world.post {
+        case .none:
             for status in ["SETTLED", "CANCELLED"] {
-                var acted = node
-                acted.world.status = status
-                steps.append(Step(label: "buyer \(status)", node: acted, violations: []))
+                steps.append(
+                    feed(node, .navigation(pageId: id, checkoutURL, request: postRequest), "buyer presses \(status)") {
+                        $0.post = .asking
+                        $0.postRecords = status
+                    })
             }
-        } else {
+        case .landed:
+            // The gateway's 303 to the shop.
             steps.append(
                 feed(node, .navigation(pageId: id, returnURL, request: 99), "return URL") { $0.pageEnded = true })
+        case .asking, .sent:
+            break
         }
         return steps
     }
@@ -423,7 +469,6 @@ import Testing
         var onStack: Set<World> = []
         var totals = Totals()
         var start = Node(run: newRun(scenario), world: World())
-        start.seedsRuleWithoutLookup = scenario.card == nil && scenario.statusSource == .none
         var startViolations: [String] = []
         apply(start.run.handle(.start(cachedKey: nil)), to: &start, violations: &startViolations)
         func visit(_ node: Node, _ trail: [String]) -> Double {

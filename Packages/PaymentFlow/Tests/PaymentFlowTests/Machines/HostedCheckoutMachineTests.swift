@@ -156,6 +156,52 @@ import Testing
         #expect(Self.action(&returned, .pageDismissed) == .finish(Terminal(outcome: .unresolved)))
     }
 
+    /// Why list: seed 562 of the randomized schedules. With no lookup configured, a host `cancel()`
+    /// while the buyer's pay POST was on its way was reported `.cancelled`; the POST landed after the
+    /// page was gone and the gateway SETTLED. CONTRACT.md 4a: `.cancelled`/`.failed` only when no
+    /// request that can move money (the buyer's action on the hosted page) may have been acted on.
+    @Test(arguments: [
+        FlowEvent.cancel, .pageClosedByBuyer, .pageTimedOut, .pageFailed(checkout, reason: "reset"),
+    ])
+    func withoutALookupAnEndingWhileTheBuyersPostIsOnItsWayIsUnresolved(ending: FlowEvent) {
+        var m = Self.reach(.loaded, .none)
+        // The buyer presses Pay: the form's POST is allowed and has not come back.
+        #expect(m.handle(.navigation(Self.checkout)) == FlowReaction(.none, navigation: .allow))
+        #expect(Self.action(&m, ending) == .dismissPage)
+        guard case .finish(let end) = Self.action(&m, .pageDismissed) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .unresolved)
+        #expect(end.error?.code == .statusLookupFailed)
+        #expect(end.error?.inDoubt == true)
+    }
+
+    /// With a lookup, an unpaid status read while the buyer's POST may still land is asked again, and
+    /// stays `.unresolved` (never `.cancelled`) if it does not change; a POST that landed wins.
+    @Test func withALookupAnEndingWhileTheBuyersPostIsOnItsWayIsAskedAgain() {
+        var m = Self.reach(.loaded)
+        _ = m.handle(.navigation(Self.checkout))
+        #expect(Self.action(&m, .cancel) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(.statusLookup))
+        for _ in 0..<3 {
+            #expect(Self.action(&m, Self.status("INITIALIZED")) == .wait(1))
+            #expect(Self.action(&m, .waitEnded) == .call(.statusLookup))
+        }
+        guard case .finish(let end) = Self.action(&m, Self.status("INITIALIZED")) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .unresolved)
+        var landed = Self.reach(.loaded)
+        _ = landed.handle(.navigation(Self.checkout))
+        _ = landed.handle(.cancel)
+        _ = landed.handle(.pageDismissed)
+        _ = landed.handle(Self.status("INITIALIZED"))
+        _ = landed.handle(.waitEnded)
+        #expect(Self.action(&landed, Self.status("SETTLED")).isSuccess)
+    }
+
     @Test func aFailedLookupIsUnresolvedWithStatusLookupFailed() {
         var m = Self.reach(.resolving)
         guard case .finish(let end) = Self.action(&m, .statusResolved(.failure(FlowError(.networkError, "down"))))

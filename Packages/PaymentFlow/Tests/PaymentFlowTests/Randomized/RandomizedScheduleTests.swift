@@ -18,6 +18,17 @@ import XCTest
 /// gateway does not have, never failure or cancel when it settled), and, when
 /// nothing was injected, exactly the outcome the GATEWAY.md/CONTRACT.md tables
 /// give. `EGW_SCHEDULES` sets the count (default 1000); `EGW_SEED=N` replays one.
+///
+/// One sandbox serves every schedule, and a schedule's request can outlive it: a
+/// card-session creation with a `rotate-key` fault generates an RSA key (about
+/// 0.3 s, seconds under load) while the SDK, with its 0.25 s request timeout, has
+/// long given up and the schedule ended. The key then rotates during a later
+/// schedule. One rotation costs that payment a key refetch; two within one payment
+/// make the gateway refuse the refetched key too (`.failed`,
+/// `encryptionKeyUnavailable`: honest, nothing was charged). So a schedule whose
+/// payment saw the key change without rotating it itself is "disturbed": every
+/// invariant is still checked, only the exact quiet outcome is not, and the count
+/// is printed.
 final class RandomizedScheduleTests: XCTestCase {
     // MARK: Schedules
 
@@ -234,11 +245,13 @@ final class RandomizedScheduleTests: XCTestCase {
         let sandbox = try Sandbox(configuration: .init(seed: 99, keyMaxAge: 300))
         defer { sandbox.stop() }
         var failures: [String] = []
+        var disturbed = 0
         let started = Date()
         for seed in seeds {
             let schedule = Self.makeSchedule(seed: seed)
             let t0 = Date()
-            let violations = run(schedule, on: sandbox)
+            let (violations, keyRotatedBehind) = run(schedule, on: sandbox)
+            if keyRotatedBehind { disturbed += 1 }
             if environment["EGW_TIMING"] != nil {
                 print("T \(Int(Date().timeIntervalSince(t0) * 1000)) ms \(schedule)")
             }
@@ -252,13 +265,14 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         }
         print(
-            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
         )
         XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
     }
 
-    /// Runs one schedule and returns the violations it found.
-    func run(_ schedule: Schedule, on sandbox: Sandbox) -> [String] {
+    /// Runs one schedule and returns the violations it found, and whether the sandbox key rotated
+    /// during the payment though the schedule rotates nothing (an earlier schedule's request did).
+    func run(_ schedule: Schedule, on sandbox: Sandbox) -> (violations: [String], keyRotatedBehind: Bool) {
         sandbox.clearFaults()
         var violations: [String] = []
         let seed = schedule.seed
@@ -305,6 +319,7 @@ final class RandomizedScheduleTests: XCTestCase {
         for fault in schedule.faults { sandbox.inject(fault) }
 
         let payment = sandbox.createPayment(orderNumber: "order-\(seed)")
+        let keyBefore = sandbox.currentKeyID
         let buyerDelay = schedule.buyerDelayMs
         let script: BuyerScript
         switch schedule.flow {
@@ -385,24 +400,32 @@ final class RandomizedScheduleTests: XCTestCase {
         withExtendedLifetime(delegate) {}
         withExtendedLifetime(kit) {}
 
+        let keyRotatedBehind =
+            sandbox.currentKeyID != keyBefore && !schedule.faults.contains { $0.kind == .rotateKey }
         violations.append(contentsOf: problems.withLock { $0 })
         let all = results.withLock { $0 }
         guard outcome == .completed, all.count == 1, let result = all.first else {
             violations.append("expected exactly one result, got \(all.count) (\(outcome))")
-            return violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")]
+            return (
+                violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")], keyRotatedBehind
+            )
         }
         violations.append(
             contentsOf: check(
-                result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId))
+                result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId,
+                exactWhenQuiet: !keyRotatedBehind))
         if !violations.isEmpty {
             violations.append("result: \(result) \(result.error.map { $0.localizedDescription } ?? "")")
             violations.append("events: " + events.withLock { $0 }.suffix(14).joined(separator: " | "))
         }
-        return violations
+        return (violations, keyRotatedBehind)
     }
 
-    /// The invariants every result must satisfy.
-    func check(_ result: PaymentResult, _ schedule: Schedule, truth: String?, paymentId: String) -> [String] {
+    /// The invariants every result must satisfy; with `exactWhenQuiet`, a schedule with nothing injected
+    /// must also give exactly the expected outcome.
+    func check(
+        _ result: PaymentResult, _ schedule: Schedule, truth: String?, paymentId: String, exactWhenQuiet: Bool = true
+    ) -> [String] {
         var v: [String] = []
         if result.paymentId != paymentId { v.append("wrong paymentId") }
         if let error = result.error, error.domain != PaymentError.domain || error.paymentErrorCode == nil {
@@ -459,7 +482,7 @@ final class RandomizedScheduleTests: XCTestCase {
                 }
             }
         }
-        if schedule.quiet {
+        if schedule.quiet && exactWhenQuiet {
             let (outcome, code) = Self.expected(schedule.flow)
             if result.outcome != outcome || result.error?.paymentErrorCode != code {
                 v.append(

@@ -137,6 +137,13 @@ final class StubClock: Sendable {
     }
 
     private let state = Mutex<(now: TimeInterval, next: Int, entries: [Entry])>((0, 0, []))
+    private let onSchedule: (@Sendable (TimeInterval) -> Void)?
+
+    /// `onSchedule` hears the delay of each piece of work scheduled, once it is scheduled: a test moves
+    /// time on after the timer it means to fire exists, not after a guess.
+    init(onSchedule: (@Sendable (TimeInterval) -> Void)? = nil) {
+        self.onSchedule = onSchedule
+    }
 
     var flowClock: FlowClock {
         FlowClock(
@@ -147,6 +154,7 @@ final class StubClock: Sendable {
                     s.entries.append(Entry(id: s.next, deadline: s.now + delay, work: work))
                     return s.next
                 }
+                self.onSchedule?(delay)
                 return FlowTimer(cancel: { self.state.withLock { $0.entries.removeAll { $0.id == id } } })
             })
     }

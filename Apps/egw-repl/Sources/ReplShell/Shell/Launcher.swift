@@ -1,0 +1,100 @@
+import GatewaySandbox
+import ReplCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The program: flags, the line source, the embedded sandbox, then the shell.
+///
+/// `egw-repl`'s `main.swift` only calls ``run(arguments:)``; everything else
+/// lives in this library so the tests can drive the shell without a process.
+public enum Launcher {
+    /// sysexits(3) EX_USAGE.
+    public static let exitUsage: Int32 = 64
+
+    /// Runs the shell for `arguments` (without the program name) and returns
+    /// the exit status: 0, 1 (a command failed in a script), 64 (usage).
+    ///
+    /// Call on the main thread, once per process: it installs the SIGINT and
+    /// SIGPIPE handling and sets the locale.
+    @MainActor
+    public static func run(arguments: [String]) -> Int32 {
+        Platform.ignoreBrokenPipe()
+        Platform.adoptLocale()
+        let environment = Platform.environment()
+        let output = OutputSink.process
+        let action: Options.Action
+        do {
+            action = try Options.parse(arguments: arguments, environment: environment)
+        } catch {
+            output.write("egw-repl: \(error.message)\nTry 'egw-repl --help'.\n", .err)
+            return exitUsage
+        }
+        let options: Options
+        switch action {
+        case .help:
+            output.write(Options.usage + "\n", .out)
+            return 0
+        case .version:
+            output.write("egw-repl \(Shell.version)\n", .out)
+            return 0
+        case .run(let given):
+            options = given
+        }
+        let source: LineSource
+        var scriptMode = false
+        if let path = options.scriptPath {
+            switch Platform.openForReading(path) {
+            case .success(let fd):
+                source = PlainLineSource(fd: fd)
+                scriptMode = true
+            case .failure(let failure):
+                output.write("egw-repl: cannot read script \(path): \(failure.message)\n", .err)
+                return exitUsage
+            }
+        } else if Platform.isTerminal(0) {
+            let history: String?
+            if let path = options.historyPath {
+                history = path
+            } else if let home = Platform.homeDirectory(environment: environment) {
+                history = home + "/.egw_repl_history"
+            } else {
+                history = nil
+            }
+            source = EditLineSource(historyPath: history)
+        } else {
+            source = PlainLineSource(fd: 0)
+        }
+        let color =
+            !scriptMode && source.isInteractive
+            && Platform.usesColor(fd: 1, noColorFlag: options.noColor, environment: environment)
+        let interrupts =
+            source.isInteractive
+            ? Interrupts(exitsWhenIdle: false, idle: interruptLineBeingTyped) : Interrupts(exitsWhenIdle: true)
+        completionProvider.withLock {
+            $0.context = CompletionContext(testCardNames: Sandbox.testCards.map(\.name))
+        }
+        var sandbox: Sandbox?
+        if options.startsSandbox {
+            switch EmbeddedSandbox.start(environment: environment, tls: options.sandboxTLS) {
+            case .success(let started):
+                sandbox = started
+            case .failure(let error):
+                output.write("egw-repl: the embedded sandbox did not start (\(error)); continuing without it\n", .err)
+            }
+        }
+        let shell: Shell
+        do {
+            shell = try Shell(
+                options: options, source: source, console: Console(usesColor: color, sink: output),
+                interrupts: interrupts, sandbox: sandbox)
+        } catch {
+            output.write("egw-repl: \(error.message)\nTry 'egw-repl --help'.\n", .err)
+            return exitUsage
+        }
+        return shell.run()
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import ReplCore
+import Testing
+
+@testable import ReplShell
+
+/// The shell as a function of its input lines (a fake line source, a clock that never
+/// moves, output captured), on an in-process sandbox gateway.
+@MainActor
+@Suite struct ShellTests {
+    @Test func commandsRunAndErrorsPointAtTheInput() throws {
+        let run = try runShell(["config set timeout 9", "card frob", "nope"])
+        #expect(run.stdout.contains("timeout = 9s"))
+        // "card frob": the sub-command starts in column 6 (hand count: c=1 a=2 r=3 d=4 space=5 f=6).
+        #expect(run.stderr.contains("line 2:6: error: unknown sub-command 'frob' for 'card'"))
+        #expect(run.stderr.contains("  card frob\n       ^^^^"))
+        #expect(run.stderr.contains("line 3:1: error: unknown command 'nope'"))
+        #expect(run.status == 1, "a failed command in a script is exit status 1")
+    }
+
+    @Test func aBadSettingIsAnErrorNotAFallback() throws {
+        let run = try runShell(["config set log-level chatty", "config set timeout soon", "config"])
+        #expect(run.stderr.contains("line 1:22: error: log-level must be one of"))
+        #expect(run.stderr.contains("line 2:20: error: timeout must be"))
+        #expect(run.stdout.contains("log-level"))
+        #expect(run.stdout.contains("warning"), "the setting kept its value")
+    }
+
+    @Test func aChallengedCardPaymentStepByStep() throws {
+        let lines =
+            ["payment create", "card test mastercard-challenge", "buyer challenge 1234", "pay card --step"]
+            + Array(repeating: "step", count: 12) + ["result --json"]
+        let run = try runShell(lines)
+        let pauses = run.stdout.split(separator: "\n").filter { $0.hasPrefix("⏸ step ") }
+        // The card machine pauses before each action: key, encryption, session, authentication,
+        // challenge page, dismissal, challenge result (GATEWAY.md's card flow).
+        #expect(pauses.count == 7)
+        #expect(pauses.first?.contains("GET jwks.json") == true)
+        #expect(pauses.last?.contains("POST challenge-result") == true)
+        #expect(run.stdout.contains(#""outcome":"succeeded""#))
+        #expect(run.stderr.contains("no payment is running"), "steps after the end are errors")
+        #expect(!run.stdout.contains("5555555555554444") && !run.stdout.contains("5555 5555 5555 4444"))
+    }
+
+    @Test func aPersonAtTheTerminalIsAskedForTheChallengeCode() throws {
+        let run = try runShell(
+            ["payment create", "card test mastercard-challenge", "pay card", "1234", "result --json"],
+            interactive: true)
+        #expect(run.stdout.contains("? The issuer's 3-D Secure challenge page is open."))
+        #expect(run.stdout.contains("buyer: challenge code ••••"))
+        #expect(run.stdout.contains(#""outcome":"succeeded""#))
+        #expect(!run.stdout.contains("1234\n"), "the code typed is never echoed")
+    }
+
+    @Test func aScriptWithNoBuyerActionClosesThePage() throws {
+        let run = try runShell(["payment create", "pay hosted", "result --json"])
+        #expect(run.stdout.contains("no buyer action scripted"))
+        #expect(run.stdout.contains(#""outcome":"cancelled""#))
+    }
+
+    @Test func withJSONEveryLineIsOneObject() throws {
+        let run = try runShell(
+            [
+                "payment create", "card test mastercard-challenge", "buyer challenge 1234", "pay card --step", "step",
+                "continue", "buyer hosted pay", "payment create", "pay hosted", "config set timeout 9",
+            ], arguments: ["--json"])
+        let objects = run.jsonLines
+        #expect(!objects.isEmpty)
+        #expect(objects.allSatisfy { $0 != nil }, "every stdout line is a JSON object")
+        let events = Set(objects.compactMap { $0?["event"] as? String })
+        for kind in ["started", "transition", "http", "step", "cardEncrypted", "buyer"] {
+            #expect(events.contains(kind), "\(kind) events are reported")
+        }
+        let outcomes = objects.compactMap { $0?["outcome"] as? String }
+        #expect(outcomes == ["succeeded", "succeeded"])
+        let http = objects.compactMap { $0 }.filter { $0["event"] as? String == "http" }
+        #expect(http.allSatisfy { $0["milliseconds"] is Int })
+        #expect(http.allSatisfy { $0["jweHeader"] == nil }, "bodies and JWE headers only with -v")
+    }
+
+    @Test(arguments: [
+        ([String](), true, false), (["-v"], true, true), (["-q"], false, false),
+    ])
+    func outputLevels(arguments: [String], showsExchanges: Bool, showsBodies: Bool) throws {
+        let run = try runShell(
+            ["payment create", "card test visa-frictionless", "pay card"], arguments: arguments)
+        #expect(run.stdout.contains("⇄ POST ") == showsExchanges)
+        #expect(run.stdout.contains(#"JWE header {"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"#) == showsBodies)
+        #expect(run.stdout.contains("response  {") == showsBodies)
+        #expect(run.stdout.contains("● succeeded"), "the result shows at every level")
+    }
+
+    @Test func verboseIsASetting() throws {
+        let run = try runShell([
+            "payment create", "card test visa-frictionless", "config set verbose on", "pay card",
+        ])
+        #expect(run.stdout.contains("verbose = on"))
+        #expect(run.stdout.contains("JWE header {"))
+        // -v shows the full URL, the default the path only.
+        #expect(run.stdout.contains("⇄ GET http://127.0.0.1:"))
+        // Response bodies hold session ids (`cs_` and hex): shown whole, never half-masked.
+        #expect(run.stdout.contains(#"response  {"sessionId":"cs_"#))
+        #expect(run.stdout.range(of: #"[0-9a-z]••••"#, options: .regularExpression) == nil)
+    }
+
+    @Test func aDefaultExchangeIsOneLineWithMethodPathStatusAndTime() throws {
+        let run = try runShell(["payment create", "card test visa-frictionless", "pay card"])
+        let exchanges = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  ⇄ ") }
+        #expect(exchanges.count == 3)
+        #expect(
+            exchanges.first?.hasPrefix("  ⇄ GET /gateway-checkout/checkout/.well-known/jwks.json → 200 in ") == true)
+        #expect(exchanges.allSatisfy { $0.hasSuffix(" ms") })
+    }
+
+    /// The request lines `sandbox log` printed (`  METHOD /path -> status (N ms)`).
+    private func sandboxLog(_ stdout: String) -> [Substring] {
+        stdout.split(separator: "\n").filter {
+            ($0.hasPrefix("  GET /") || $0.hasPrefix("  POST /")) && $0.contains(" -> ")
+        }
+    }
+
+    @Test func aSecondCardPaymentInASessionMakesTwoRequests() throws {
+        sharedSandbox.clearRequestLog()
+        let run = try runShell([
+            "payment create", "card test visa-frictionless", "pay card", "payment create", "pay card",
+            "config set verbose on", "payment create", "pay card", "sandbox log",
+        ])
+        let log = sandboxLog(run.stdout)
+        // GATEWAY.md's frictionless card flow: the key (once per kit), the session, the authentication.
+        // One kit for the session: the first payment makes 3 requests, each later one 2; verbosity
+        // is not something the kit depends on, so changing it keeps the kit and its key.
+        #expect(log.count == 3 + 2 + 2, "\(log)")
+        #expect(log.filter { $0.contains("jwks.json") }.count == 1)
+        #expect(log.first?.contains("GET /gateway-checkout/checkout/.well-known/jwks.json -> 200") == true)
+    }
+
+    @Test func changingWhatTheKitDependsOnRebuildsIt() throws {
+        sharedSandbox.clearRequestLog()
+        let run = try runShell([
+            "payment create", "card test visa-frictionless", "pay card", "config set timeout 12", "payment create",
+            "pay card", "sandbox log",
+        ])
+        let log = sandboxLog(run.stdout)
+        #expect(log.filter { $0.contains("jwks.json") }.count == 2, "a new kit fetches the key again: \(log)")
+        #expect(log.count == 3 + 3)
+    }
+
+    @Test func statusAsksTheSDK() throws {
+        let run = try runShell(["buyer hosted pay", "payment create", "pay hosted", "status", "status pay_unknown"])
+        #expect(run.stdout.contains(": SETTLED → outcome succeeded, order ORDER-"))
+        #expect(run.stderr.contains("line 5: error: the verification key of pay_unknown is unknown"))
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GatewaySandbox
+import ReplCore
+import Testing
+
+@testable import ReplShell
+
+/// The payment sheet in the shell: wallet, sheet and merchant commands driven by a fake line
+/// source against the in-process sandbox.
+@MainActor
+@Suite struct WalletTests {
+    /// A wallet with a frictionless Visa and a challenged Mastercard, a contact the merchant does not
+    /// serve (EE) and one it does (LV); a sheet of 12.50 EUR with two shipping methods and coupons.
+    static let setUp = [
+        "wallet add visa-frictionless", "wallet add mastercard-challenge",
+        #"wallet contact add "Ada Lovelace, 1 Main St, Tallinn, 10111, EE""#,
+        #"wallet contact add "Janis Berzins, Brivibas iela 1, Riga, LV-1010, LV""#,
+        #"sheet new 12.50 EUR --label "Example shop" --require name,address --coupons"#,
+        "sheet method add standard Standard 0", "sheet method add express Express 4.99",
+        "merchant coupon SAVE10 -10%", "merchant coupon OLD expired", "merchant unserviceable EE",
+    ]
+
+    @Test func aSheetWithShippingACouponAndAChallengedCard() throws {
+        let run = try runShell(
+            Self.setUp + [
+                "buyer challenge 1234", "sheet open", "sheet contact 0", "sheet contact 1", "sheet method express",
+                "sheet coupon OLD", "sheet coupon SAVE10", "sheet card 1", "sheet authorize", "result --json",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = run.stdout
+        // EE is unserviceable: the answer carries the error and the total stays 12.50.
+        #expect(out.contains("didSelectShippingContact answered: total 12.50 EUR, errors: address unserviceable"))
+        // By hand: 12.50 + 4.99 = 17.49; 10 % of the goods (12.50) is 1.25; 17.49 - 1.25 = 16.24.
+        #expect(out.contains("didSelectShippingMethod answered: total 17.49 EUR"))
+        #expect(out.contains("didChangeCouponCode answered: total 17.49 EUR, errors: coupon expired"))
+        #expect(out.contains("didChangeCouponCode answered: total 16.24 EUR"))
+        #expect(out.contains("buyer: card 1 (Mastercard •••• 4444) → accepted"))
+        #expect(out.contains("→ delegate didAuthorizePayment (16.24 EUR)"))
+        #expect(out.contains("(1624 minor units)"), "the EGW payment is for the sheet's final total")
+        #expect(out.contains("buyer: challenge code •••• (scripted)"), "the challenge went through the buyer dialog")
+        #expect(out.contains("← status success"))
+        let result = try #require(run.jsonLines.last ?? nil)
+        let wallet = try #require(result["wallet"] as? [String: Any])
+        #expect(wallet["outcome"] as? String == "succeeded")
+        #expect(wallet["status"] as? String == "success")
+        #expect(wallet["finishReason"] as? String == "completed")
+        #expect(wallet["attempts"] as? Int == 1)
+        #expect(wallet["total"] as? String == "16.24")
+        let payment = try #require(wallet["payment"] as? [String: Any])
+        #expect(payment["outcome"] as? String == "succeeded")
+        #expect(payment["paymentId"] as? String == result["paymentId"] as? String)
+        // The gateway's own record: settled.
+        let paymentId = try #require(payment["paymentId"] as? String)
+        #expect(sharedSandbox.paymentStatus(paymentId) == "SETTLED")
+        Self.expectNoCardData(run)
+    }
+
+    @Test func anActionWhileTheMerchantHoldsItsAnswerIsBusy() throws {
+        let run = try runShell(
+            Self.setUp + [
+                "merchant answer manual", "sheet open --step", "sheet method express", "sheet coupon SAVE10",
+                "merchant answer send", "sheet coupon SAVE10", "merchant answer auto", "sheet cancel",
+            ])
+        let out = run.stdout
+        #expect(out.contains("merchant holds its answer to didSelectShippingMethod"))
+        #expect(out.contains("buyer: coupon SAVE10 → busy"), "one outstanding call: the next action is busy")
+        #expect(out.contains("didSelectShippingMethod answered: total 17.49 EUR"))
+        #expect(out.contains("merchant holds its answer to didChangeCouponCode"))
+        #expect(out.contains("didChangeCouponCode answered: total 16.24 EUR"))
+        #expect(out.contains("◼ sheet cancelled"))
+        #expect(run.status == 0, "busy is an answer, not a failure: \(run.stderr)")
+    }
+
+    @Test func aRefusedActionFailsTheCommandAndSaysWhy() throws {
+        let run = try runShell(Self.setUp + ["sheet open", "sheet card 7", "sheet authorize", "sheet cancel"])
+        #expect(run.stderr.contains("buyer: card 7 → refused:"))
+        // No contact picked yet and the sheet requires an address: authorizing is refused.
+        #expect(run.stderr.contains("buyer: authorize → refused:"))
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("◼ sheet cancelled"))
+    }
+
+    @Test func cancelBeforeAuthorizingPaysNothing() throws {
+        let run = try runShell(Self.setUp + ["sheet open", "sheet contact 1", "sheet cancel", "result --json"])
+        #expect(run.stdout.contains("buyer: cancel → accepted"))
+        #expect(run.stdout.contains("finish buyerCancelled, attempts 0"))
+        let result = try #require(run.jsonLines.last ?? nil)
+        let wallet = try #require(result["wallet"] as? [String: Any])
+        #expect(wallet["outcome"] as? String == "cancelled")
+        #expect(wallet["payment"] is NSNull, "no EGW payment was made")
+        #expect(run.stderr.contains("no sheet is open") == false)
+    }
+
+    @Test func withJSONEverySheetLineIsOneObject() throws {
+        let run = try runShell(
+            Self.setUp + [
+                "buyer challenge 1234", "sheet open", "sheet contact 1", "sheet method express", "sheet coupon SAVE10",
+                "sheet card 1", "sheet show", "sheet authorize", "result",
+            ], arguments: ["--json"])
+        let objects = run.jsonLines
+        #expect(!objects.isEmpty && objects.allSatisfy { $0 != nil }, "\(run.stdout)")
+        let events = objects.compactMap { $0?["event"] as? String }
+        for kind in ["sheetBuyer", "sheetCall", "sheetAnswer", "sheetPayment", "sheetStatus", "sheetResult"] {
+            #expect(events.contains(kind), "\(kind) is reported")
+        }
+        let sheet = try #require(objects.compactMap { $0 }.first { $0["state"] != nil })
+        #expect(sheet["total"] as? String == "16.24")
+        #expect(sheet["selectedMethod"] as? String == "express")
+        #expect((sheet["cards"] as? [[String: Any]])?.first?["name"] as? String == "Visa •••• 1111")
+        let last = try #require(objects.last ?? nil)
+        #expect((last["wallet"] as? [String: Any])?["outcome"] as? String == "succeeded")
+        Self.expectNoCardData(run)
+    }
+
+    @Test func contactLinesStayOutOfTheHistory() {
+        #expect(
+            !SecretPolicy.shouldRecordInHistory(#"wallet contact add "Ada Lovelace, 1 Main St, Tallinn, 10111, EE""#))
+        #expect(SecretPolicy.shouldRecordInHistory("wallet add visa-frictionless"))
+        #expect(SecretPolicy.shouldRecordInHistory("sheet coupon SAVE10"))
+    }
+
+    /// No full card number (any grouping) and no security code line in anything the shell wrote.
+    static func expectNoCardData(_ run: ShellTranscript) {
+        let text = run.stdout + run.stderr
+        let digitsOnly = text.filter { $0.isNumber }
+        for card in Sandbox.testCards {
+            #expect(!digitsOnly.contains(card.number), "\(card.name)'s number appears in the output")
+        }
+        #expect(!text.contains("\"securityCode\"") && !text.lowercased().contains("cvc 123"))
+    }
+}

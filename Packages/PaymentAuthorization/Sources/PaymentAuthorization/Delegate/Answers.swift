@@ -1,0 +1,149 @@
+import Foundation
+
+/// The seed's authorization status (`PKPaymentAuthorizationStatus`), raw values 0–4 as the seed lists them.
+public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// Authorized, or expected to succeed.
+    case success = 0
+    /// Failed, with no more specific status.
+    case failure = 1
+    /// The billing address is invalid or unusable.
+    case invalidBillingPostalAddress = 2
+    /// The shipping address is invalid or unusable.
+    case invalidShippingPostalAddress = 3
+    /// The shipping contact is invalid or incomplete.
+    case invalidShippingContact = 4
+
+    /// What today's PassKit makes of a seed status (Apple's deprecation notes): 0 and 1 as they are,
+    /// 2–4 as `.failure` with a typed error.
+    public var result: PaymentAuthorizationResult {
+        switch self {
+        case .success: PaymentAuthorizationResult(folded: .success, errors: [])
+        case .failure: PaymentAuthorizationResult(folded: .failure, errors: [])
+        case .invalidBillingPostalAddress:
+            PaymentAuthorizationResult(
+                folded: .failure, errors: [PaymentRequestError.billingContactInvalid(.postalAddress)])
+        case .invalidShippingPostalAddress:
+            PaymentAuthorizationResult(
+                folded: .failure, errors: [PaymentRequestError.shippingContactInvalid(.postalAddress)])
+        case .invalidShippingContact:
+            PaymentAuthorizationResult(folded: .failure, errors: [PaymentRequestError.shippingContactInvalid(nil)])
+        }
+    }
+
+    /// The case name, e.g. `success`.
+    public var description: String {
+        switch self {
+        case .success: "success"
+        case .failure: "failure"
+        case .invalidBillingPostalAddress: "invalidBillingPostalAddress"
+        case .invalidShippingPostalAddress: "invalidShippingPostalAddress"
+        case .invalidShippingContact: "invalidShippingContact"
+        }
+    }
+}
+
+/// The errors a delegate attaches to a failure or an update (`PKPaymentError`, `PKPaymentRequest` errors).
+public enum PaymentRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The shipping contact is invalid; the field, when known.
+    case shippingContactInvalid(ContactField?)
+    /// The billing contact is invalid; the field, when known.
+    case billingContactInvalid(ContactField?)
+    /// The merchant does not ship to this address.
+    case shippingAddressUnserviceable
+    /// The coupon code is not known.
+    case couponCodeInvalid
+    /// The coupon code has expired.
+    case couponCodeExpired
+    /// Something else, described for the buyer.
+    case unknown(String)
+
+    /// Whether this error stops the buyer from authorizing until another contact is chosen.
+    var blocksAuthorization: Bool {
+        switch self {
+        case .shippingContactInvalid, .billingContactInvalid, .shippingAddressUnserviceable: true
+        case .couponCodeInvalid, .couponCodeExpired, .unknown: false
+        }
+    }
+
+    /// A short text for the sheet.
+    public var description: String {
+        switch self {
+        case .shippingContactInvalid(let field): "shipping contact invalid" + (field.map { " (\($0.rawValue))" } ?? "")
+        case .billingContactInvalid(let field): "billing contact invalid" + (field.map { " (\($0.rawValue))" } ?? "")
+        case .shippingAddressUnserviceable: "address unserviceable"
+        case .couponCodeInvalid: "coupon invalid"
+        case .couponCodeExpired: "coupon expired"
+        case .unknown(let text): text
+        }
+    }
+}
+
+/// Today's answer to an authorization (`PKPaymentAuthorizationResult`): success or failure, with errors.
+///
+/// A `.failure` with errors keeps the sheet open for another try; one without errors ends it.
+public struct PaymentAuthorizationResult: Sendable, CustomStringConvertible {
+    /// `.success` or `.failure` (the seed's 2–4 become `.failure` with an error).
+    public var status: PaymentAuthorizationStatus
+    /// What went wrong, shown on the sheet.
+    public var errors: [any Error]
+
+    /// A result; a seed status 2–4 becomes `.failure` with its error first.
+    public init(status: PaymentAuthorizationStatus, errors: [any Error] = []) {
+        let folded = status.result
+        self.status = folded.status
+        self.errors = folded.errors + errors
+    }
+
+    init(folded status: PaymentAuthorizationStatus, errors: [any Error]) {
+        self.status = status
+        self.errors = errors
+    }
+
+    /// `success` or `failure [errors]`.
+    public var description: String {
+        errors.isEmpty ? status.description : "\(status) \(errors.map { "\($0)" })"
+    }
+}
+
+/// A delegate's answer to a buyer's change on the sheet (`PKPaymentRequestUpdate` and its subclasses):
+/// new summary items (the last is the total), new shipping methods where the change allows it, errors.
+///
+/// Errors on a contact update stop the buyer from authorizing until another contact is chosen; a coupon
+/// error is shown and the coupon is not applied.
+public struct PaymentRequestUpdate: Sendable, CustomStringConvertible {
+    /// `.success`, or `.failure` when `errors` say why (a seed status 2–4 becomes `.failure` plus its error).
+    public var status: PaymentAuthorizationStatus
+    /// What is wrong with the buyer's choice.
+    public var errors: [any Error]
+    /// Replace the sheet's items.
+    public var summaryItems: [PaymentSummaryItem]
+    /// Replace the sheet's shipping methods (nil: keep them). Ignored for a shipping-method change.
+    public var shippingMethods: [ShippingMethod]?
+
+    /// An update; with errors its status is `.failure`.
+    public init(
+        errors: [any Error] = [], summaryItems: [PaymentSummaryItem], shippingMethods: [ShippingMethod]? = nil,
+        status: PaymentAuthorizationStatus? = nil
+    ) {
+        let seed = (status ?? (errors.isEmpty ? .success : .failure)).result
+        self.status = seed.status
+        self.errors = seed.errors + errors
+        self.summaryItems = summaryItems
+        self.shippingMethods = shippingMethods
+    }
+
+    /// `status, n items, total`.
+    public var description: String {
+        "\(status) \(summaryItems.last.map { "total \($0.amount)" } ?? "no items")"
+            + (errors.isEmpty ? "" : " \(errors.map { "\($0)" })")
+    }
+}
+
+/// The answer to a shipping-method change (`PKPaymentRequestShippingMethodUpdate`).
+public typealias PaymentRequestShippingMethodUpdate = PaymentRequestUpdate
+/// The answer to a shipping-contact change (`PKPaymentRequestShippingContactUpdate`).
+public typealias PaymentRequestShippingContactUpdate = PaymentRequestUpdate
+/// The answer to a payment-method change (`PKPaymentRequestPaymentMethodUpdate`).
+public typealias PaymentRequestPaymentMethodUpdate = PaymentRequestUpdate
+/// The answer to a coupon code (`PKPaymentRequestCouponCodeUpdate`).
+public typealias PaymentRequestCouponCodeUpdate = PaymentRequestUpdate

@@ -1,0 +1,196 @@
+import Foundation
+import XCTest
+
+@testable import PaymentAuthorization
+
+/// Walks every ordering of the sheet's events up to a depth — buyer actions, first, late and repeated
+/// answers, deadlines, the presenter's answers, the app's dismiss, the delegate vanishing — on the value
+/// machine itself, and checks after every step:
+/// - `didFinish` at most once, and only for a sheet that was shown;
+/// - nothing waits without a timer: every awaited answer has its deadline armed;
+/// - from every state, the buyer's cancel and the deadlines alone end the sheet, with `didFinish`
+///   exactly once (shown sheets) and the self-retention released exactly once;
+/// - an answer is applied only while awaited: a stale one changes nothing but a report;
+/// - a shown success is never followed by a buyer-cancel ending.
+final class SheetExplorationTests: XCTestCase {
+    struct World {
+        var machine: SheetMachine
+        var armed: Set<UInt64> = []
+        var calls: [(token: UInt64, authorization: Bool)] = []
+        var presentToken: UInt64?
+        var statusToken: UInt64?
+        var dismissToken: UInt64?
+        var didFinish = 0
+        var wasShown = false
+        var released = 0
+        var presentCompletions: [Bool] = []
+        var successApplied = false
+        var violations: [String] = []
+
+        mutating func apply(_ event: SheetMachine.Event) {
+            let before = machine
+            if case .deadline(let token) = event { armed.remove(token) }
+            let (actions, _) = machine.handle(event)
+            for action in actions {
+                switch action {
+                case .startTimer(let token): armed.insert(token)
+                case .call(let call, let token): calls.append((token, call == .authorization))
+                case .present(let token): presentToken = token
+                case .showStatus(let status, let token):
+                    statusToken = token
+                    if status == .success { successApplied = true }
+                case .dismissSheet(let token): dismissToken = token
+                case .didFinish: didFinish += 1
+                case .presentCompleted(let shown):
+                    presentCompletions.append(shown)
+                    if shown { wasShown = true }
+                case .release: released += 1
+                case .refusePresent, .render, .dismissCompleted, .report: break
+                }
+            }
+            // An answer that was not awaited changes nothing but a report.
+            if case .answer(let token, _) = event, before.pending?.token != token || before.phase != .open {
+                if actions.contains(where: { if case .report = $0 { false } else { true } }) {
+                    violations.append("a stale answer acted: \(actions)")
+                }
+                if before.summaryItems != machine.summaryItems || before.phase != machine.phase {
+                    violations.append("a stale answer changed the sheet")
+                }
+            }
+            check()
+        }
+
+        mutating func check() {
+            if didFinish > 1 { violations.append("didFinish twice") }
+            if didFinish > 0 && !wasShown { violations.append("didFinish for a sheet never shown") }
+            if released > 1 { violations.append("released twice") }
+            if presentCompletions.count > 1 { violations.append("present completion twice") }
+            for token in awaited where !armed.contains(token) {
+                violations.append("waiting on \(token) with no deadline (\(machine.phase))")
+            }
+            if successApplied && machine.finishReason == .buyerCancelled {
+                violations.append("success shown, then reported as a buyer cancel")
+            }
+        }
+
+        /// The tokens the machine is waiting on.
+        var awaited: [UInt64] {
+            var tokens: [UInt64] = []
+            if let pending = machine.pending { tokens.append(pending.token) }
+            switch machine.phase {
+            case .presenting(let token), .showingStatus(let token), .dismissing(let token): tokens.append(token)
+            case .notPresented, .open, .finished: break
+            }
+            return tokens
+        }
+
+        /// A key for states that behave alike: token numbers replaced by their roles.
+        var fingerprint: String {
+            let m = machine
+            let stale = calls.filter { $0.token != m.pending?.token }.suffix(2).map { $0.authorization ? "A" : "U" }
+            return [
+                "\(m.phase)".replacingOccurrences(of: #"\(\d+\)"#, with: "", options: .regularExpression),
+                m.pending.map { $0.call.name } ?? "-", "\(m.selectedContact ?? -1)", m.selectedMethod ?? "-",
+                "\(m.selectedCard ?? -1)", m.couponCode ?? "-", "\(m.summaryItems.last?.amount ?? 0)",
+                "\(m.errors.count)", "\(m.contactBlocked)", "\(m.finishReason?.rawValue ?? "-")",
+                "\(m.shownStatus?.rawValue ?? -1)", "\(min(m.attempts, 2))", "\(didFinish)", "\(wasShown)",
+                "\(released)", "\(presentCompletions)", stale.joined(), "\(successApplied)",
+                "\(armed.filter { !awaited.contains($0) }.isEmpty)",
+            ].joined(separator: "|")
+        }
+
+        /// Every event that can happen now.
+        var enabled: [SheetMachine.Event] {
+            var events: [SheetMachine.Event] = [.present, .appDismiss]
+            if let token = presentToken {
+                events += [
+                    .presenterAnswered(token: token, shown: true), .presenterAnswered(token: token, shown: false),
+                ]
+            }
+            let actions: [SheetBuyerAction] = [
+                .selectContact(0), .selectContact(1), .selectShippingMethod("express"), .selectCard(1), .selectCard(2),
+                .enterCouponCode("SAVE"), .authorize, .cancel,
+            ]
+            events += actions.map { .buyer($0) }
+            for call in calls.suffix(3) {
+                if call.authorization {
+                    events += [
+                        .answer(token: call.token, .authorization(PaymentAuthorizationResult(status: .success))),
+                        .answer(token: call.token, .authorization(PaymentAuthorizationResult(status: .failure))),
+                        .answer(
+                            token: call.token,
+                            .authorization(
+                                PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined]))),
+                    ]
+                } else {
+                    let items = [
+                        PaymentSummaryItem(label: "Book", amount: 10), PaymentSummaryItem(label: "Shop", amount: 10),
+                    ]
+                    events += [
+                        .answer(token: call.token, .update(PaymentRequestUpdate(summaryItems: items))),
+                        .answer(
+                            token: call.token,
+                            .update(
+                                PaymentRequestUpdate(
+                                    errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: items))),
+                    ]
+                }
+            }
+            if let last = calls.last { events.append(.delegateGone(token: last.token)) }
+            events += armed.sorted().map { .deadline(token: $0) }
+            if let token = statusToken { events.append(.statusShown(token: token)) }
+            if let token = dismissToken { events.append(.sheetGone(token: token)) }
+            return events
+        }
+
+        /// Ends the run the way a buyer who gives up and the clock would: cancel, then deadlines.
+        mutating func settle() {
+            apply(.buyer(.cancel))
+            var guardSteps = 0
+            while machine.phase != .finished && machine.phase != .notPresented && guardSteps < 20 {
+                guard let token = awaited.first else { break }
+                apply(.deadline(token: token))
+                guardSteps += 1
+            }
+            if machine.phase == .notPresented { return }
+            if machine.phase != .finished { violations.append("did not finish: \(machine.phase)") }
+            if wasShown && machine.finishReason != .delegateGone && didFinish != 1 {
+                violations.append("didFinish \(didFinish) times for a shown sheet")
+            }
+            if released != (presentToken == nil ? 0 : 1) { violations.append("released \(released) times") }
+        }
+    }
+
+    static func initialWorld() -> World {
+        let wallet = Fixtures.wallet()
+        return World(
+            machine: SheetMachine(request: Fixtures.request(), cards: wallet.cards, contacts: wallet.contacts))
+    }
+
+    func testEveryOrderingUpToTheDepthKeepsTheContract() {
+        let soak = (ProcessInfo.processInfo.environment["EGW_SCHEDULES"].flatMap(Int.init) ?? 0) >= 10_000
+        let depth = soak ? 13 : 10
+        var frontier = [Self.initialWorld()]
+        var seen = Set<String>([frontier[0].fingerprint])
+        var transitions = 0
+        var violations: [String] = []
+        for _ in 0..<depth {
+            var next: [World] = []
+            for world in frontier {
+                for event in world.enabled {
+                    var successor = world
+                    successor.apply(event)
+                    transitions += 1
+                    var settled = successor
+                    settled.settle()
+                    violations += successor.violations + settled.violations
+                    if seen.insert(successor.fingerprint).inserted { next.append(successor) }
+                }
+            }
+            frontier = next
+        }
+        XCTAssertEqual(violations.count, 0, "\(Array(Set(violations)).prefix(10))")
+        XCTAssertGreaterThan(seen.count, 1000, "the walk reached the interesting states")
+        print("SheetExplorationTests: depth \(depth), \(seen.count) distinct states, \(transitions) transitions")
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import GatewaySandbox
+import Synchronization
+import XCTest
+
+@testable import PaymentAuthorization
+
+/// `WalletPaymentContext` paying the sheet with EGW card payments against the sandbox over loopback HTTP.
+/// Expected outcomes come from the sandbox's test-card table (GatewaySandbox README, GATEWAY.md) and
+/// totals are computed by hand.
+final class WalletEndToEndTests: XCTestCase {
+    var sandbox: Sandbox { SharedSandbox.instance }
+    override func setUp() { sandbox.clearFaults() }
+    override func tearDown() { sandbox.clearFaults() }
+
+    /// Book 12.50 + express 4.99 - SAVE10 (10 % of 12.50 = 1.25) = 16.24 EUR = 1624 cents.
+    func testFrictionlessWithShippingAndACoupon() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self,
+                script: [
+                    .selectContact(1), .selectContact(0), .selectShippingMethod("express"),
+                    .enterCouponCode("OLD"), .enterCouponCode("SAVE10"), .authorize,
+                ],
+                cards: ["4111 1111 1111 1111"]))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.shownStatus, .success)
+        XCTAssertEqual(run.result.finishReason, .completed)
+        XCTAssertEqual(run.result.attempts, 1)
+        XCTAssertEqual(run.result.total, Decimal(string: "16.24"))
+        XCTAssertEqual(run.created.map(\.amount), [1624], "the sandbox payment is for the final sheet total")
+        XCTAssertEqual(run.created.map(\.currency), ["EUR"])
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
+        XCTAssertEqual(run.result.payment?.paymentId, run.created[0].paymentId)
+        XCTAssertEqual(run.sheet.statusesShown, [.success])
+        XCTAssertTrue(run.sheet.transcript.contains("buyer: coupon OLD -> accepted"))
+        XCTAssertEqual(run.reports, [])
+    }
+
+    func testChallengeWithTheRightCode() throws {
+        let mark = sandbox.requestLog.last?.sequence ?? 0
+        let run = try XCTUnwrap(
+            WalletRun.run(self, script: [.selectContact(0), .authorize], cards: ["5555 5555 5555 4444"]))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.shownStatus, .success)
+        XCTAssertEqual(run.statusWhilePageUp, 0, "the challenge page is gone before the sheet shows its status")
+        let pages = sandbox.requestLog.filter { $0.sequence > mark }.compactMap(\.endpoint)
+        XCTAssertEqual(
+            pages.filter { [.acsChallenge, .acsSubmit, .notification, .challengeResult].contains($0) },
+            [.acsChallenge, .acsSubmit, .notification, .challengeResult], "the buyer went through the challenge")
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
+    }
+
+    func testChallengeWithAWrongCodeKeepsTheSheetOpenForAnotherCard() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize, .selectCard(1), .authorize],
+                cards: ["5555 5555 5555 4444", "4111 1111 1111 1111"], challengeCode: "0000"))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.attempts, 2)
+        XCTAssertEqual(run.created.count, 2)
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "FAILED")
+        XCTAssertEqual(sandbox.paymentStatus(run.created[1].paymentId), "SETTLED")
+        XCTAssertEqual(run.sheet.statusesShown, [.success])
+        XCTAssertEqual(run.statusWhilePageUp, 0)
+    }
+
+    func testDeclinedThenAnotherCard() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize, .selectCard(1), .authorize],
+                cards: ["4000 0000 0000 0002", "4111 1111 1111 1111"]))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.attempts, 2)
+        XCTAssertTrue(
+            run.sheet.transcript.contains { $0.hasPrefix("buyer: card 1") }, "the buyer picked another card")
+        XCTAssertEqual(run.result.payment?.paymentId, run.created.last?.paymentId)
+    }
+
+    func testBrandNotAcceptedThenAnotherCard() throws {
+        // The sheet lists Amex, the gateway refuses it (422 CARD_BRAND_NOT_ACCEPTED): another card.
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize, .selectCard(1), .authorize],
+                cards: ["3782 822463 10005", "4111 1111 1111 1111"], networks: [.amex, .visa]))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.attempts, 2)
+    }
+
+    func testDeclinedThenTheBuyerCancelsIsCancelledAndNothingMoved() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(self, script: [.selectContact(0), .authorize, .cancel], cards: ["4000 0000 0000 0002"]))
+        XCTAssertEqual(run.result.outcome, .cancelled)
+        XCTAssertEqual(run.result.finishReason, .buyerCancelled)
+        XCTAssertEqual(run.result.payment?.outcome, .failed)
+        XCTAssertNotEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
+    }
+
+    /// The sheet's deadline passes while the EGW payment runs (virtual time moved 30 s as soon as the
+    /// payment started; the gateway is slow too): the sheet ends, the payment does not, the result is the
+    /// gateway's truth, never `.cancelled`.
+    func testGatewaySlowerThanTheDeadlineIsSucceededNeverCancelled() throws {
+        sandbox.inject(SandboxFault(endpoint: .authentication, kind: .latency(.milliseconds(400)), schedule: .next(1)))
+        let clock = VirtualClock()
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize], cards: ["4111 1111 1111 1111"], clock: clock.clock,
+                afterStart: { _ in clock.advance(by: 30) }))
+        XCTAssertEqual(run.result.finishReason, .deadline)
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertNil(run.result.shownStatus, "the sheet was gone before the answer")
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
+        XCTAssertEqual(
+            run.reports,
+            [
+                .deadlinePassed("didAuthorizePayment"),
+                .answerIgnored(call: "didAuthorizePayment", reason: "after the sheet ended"),
+            ])
+    }
+
+    /// The deadline passes while the merchant backend is still creating the payment: the sheet is gone, so
+    /// the payment it hands over afterwards is never started.
+    func testAPaymentHandedOverAfterTheSheetEndedIsNotStarted() throws {
+        let clock = VirtualClock()
+        let mark = sandbox.requestLog.last?.sequence ?? 0
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize], cards: ["4111 1111 1111 1111"], clock: clock.clock,
+                beforeStart: { _ in clock.advance(by: 30) }))
+        XCTAssertEqual(run.result.finishReason, .deadline)
+        XCTAssertEqual(run.result.outcome, .cancelled)
+        XCTAssertNil(run.result.payment)
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "INITIALIZED")
+        let sent = sandbox.requestLog.filter { $0.sequence > mark && $0.path.contains(run.created[0].paymentId) }
+        XCTAssertEqual(sent.map(\.path), [], "no card session was created")
+    }
+
+    func testBuyerCancelWhileThePaymentRunsIsTheGatewaysTruth() throws {
+        sandbox.inject(SandboxFault(endpoint: .authentication, kind: .latency(.milliseconds(400)), schedule: .next(1)))
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize], cards: ["4111 1111 1111 1111"],
+                afterStart: { sheet in XCTAssertEqual(sheet.perform(.cancel), .accepted) }))
+        XCTAssertEqual(run.result.finishReason, .buyerCancelled)
+        XCTAssertEqual(run.result.outcome, .succeeded, "charged: never reported cancelled")
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
+    }
+
+    func testLostCreationIsUnresolvedAndNeverRetried() throws {
+        sandbox.inject(
+            SandboxFault(endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true)
+        )
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize, .selectCard(1), .authorize],
+                cards: ["4111 1111 1111 1111", "4242 4242 4242 4242"]))
+        XCTAssertEqual(run.result.outcome, .unresolved)
+        XCTAssertEqual(run.result.attempts, 1, "no second card after a payment in doubt")
+        XCTAssertEqual(run.result.shownStatus, .failure)
+        XCTAssertEqual(run.result.finishReason, .completed)
+        XCTAssertEqual(run.created.count, 1)
+        XCTAssertEqual(run.sheet.remainingScript, [.selectCard(1), .authorize])
+    }
+
+    /// The closing note's transcript: shipping, a coupon and a challenged card, printed whole.
+    func testTranscriptOfASheetWithShippingACouponAndAChallengedCard() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self,
+                script: [
+                    .selectContact(1), .selectContact(0), .selectShippingMethod("express"), .enterCouponCode("SAVE10"),
+                    .selectCard(1), .authorize,
+                ],
+                cards: ["4111 1111 1111 1111", "5555 5555 5555 4444"]))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.total, Decimal(string: "16.24"))
+        XCTAssertEqual(run.created.map(\.amount), [1624])
+        print(run.sheet.transcript.map { "  | " + $0 }.joined(separator: "\n"))
+        print("  | result: \(run.result)")
+    }
+
+    func testASecondPresentGetsItsOwnRefusalAndTheFirstIsUntouched() throws {
+        let sandbox = SharedSandbox.instance
+        let kit = WalletRun.kit()
+        let sheet = ScriptedWalletSheet(script: [.selectContact(0), .authorize])
+        let context = try XCTUnwrap(
+            WalletPaymentContext(
+                paymentRequest: Fixtures.request(), sheetPresenter: sheet, wallet: Fixtures.wallet(),
+                paymentKit: kit, pagePresenter: NoPagePresenter()
+            ) { amount, completion in
+                let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
+                completion(
+                    .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey))
+                )
+            })
+        let results = Mutex<[WalletPaymentResult]>([])
+        let both = expectation(description: "two results")
+        both.expectedFulfillmentCount = 2
+        context.present { result in
+            results.withLock { $0.append(result) }
+            both.fulfill()
+        }
+        context.present { result in
+            results.withLock { $0.append(result) }
+            both.fulfill()
+        }
+        wait(for: [both], timeout: 30)
+        let all = results.withLock { $0 }
+        XCTAssertEqual(all.map(\.outcome), [.failed, .succeeded], "the refusal comes first, the payment after")
+        XCTAssertEqual(all.first?.finishReason, .presentationFailed)
+        XCTAssertEqual(all.first?.attempts, 0)
+        XCTAssertEqual(sheet.presentations, 1)
+    }
+}
