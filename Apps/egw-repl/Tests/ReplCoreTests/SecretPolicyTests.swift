@@ -94,18 +94,27 @@ import Testing
         #expect(SecretPolicy.redactedForDisplay("card name Ada") == "card name Ada")
         #expect(SecretPolicy.redactedForDisplay("card number 4111 x") == "card number •••• •")
         #expect(SecretPolicy.redactedForDisplay("pay card --step") == "pay card --step")
-        // The one masked form, padded to the number's width so the caret line still lines up.
+        // The one masked form, padded on the left with bullets to the number's width so the caret
+        // line still lines up and the last four keep their right-hand neighbour (19 = 10 + 9).
         let line = "brand 5555 5555 5555 4444 x"
-        #expect(SecretPolicy.redactedForDisplay(line) == "brand •••• 4444           •")
+        #expect(SecretPolicy.redactedForDisplay(line) == "brand " + String(repeating: "•", count: 10) + "•••• 4444 •")
         #expect(SecretPolicy.redactedForDisplay(line).count == line.count)
         // A mistyped number the user typed is masked too.
-        #expect(SecretPolicy.redactedForDisplay("luhn 4111111111111112 y") == "luhn •••• 1112        •")
-        // Spaced out by hand: still one number (22 characters become 9 and 13 spaces).
+        #expect(
+            SecretPolicy.redactedForDisplay("luhn 4111111111111112 y")
+                == "luhn " + String(repeating: "•", count: 7) + "•••• 1112 •")
+        // Spaced out by hand: still one number (22 characters become 13 bullets and 9).
         let spaced = "brand 4111  1111  1111  1112 x"
-        #expect(SecretPolicy.redactedForDisplay(spaced) == "brand •••• 1112" + String(repeating: " ", count: 13) + " •")
+        #expect(SecretPolicy.redactedForDisplay(spaced) == "brand " + String(repeating: "•", count: 13) + "•••• 1112 •")
         #expect(SecretPolicy.redactedForDisplay(spaced).count == spaced.count)
         // Short digit groups that do not add up to 12 digits stay.
         #expect(SecretPolicy.redactedForDisplay("card expiry 12 30") == "card expiry 12 30")
+        // A run cut short by a mark the grammar does not join across, then more digits: the shown
+        // last four must not join what follows into a new 12-digit run (the repl-line fuzz finding).
+        let cut = "brand 444444444444888\u{0351}44444 x"
+        #expect(SecretPolicy.containsCardNumber(cut))
+        #expect(!SecretPolicy.containsCardNumber(SecretPolicy.redactedForDisplay(cut)))
+        #expect(SecretPolicy.redactedForDisplay(cut).count == cut.count)
     }
 
     @Test func maskedKeyNeverShowsTheKey() {

@@ -135,19 +135,30 @@ public enum SecretPolicy {
     }
 
     /// `line` as it may be echoed under an error: every card number by the rule for typed text (see
-    /// ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded with
-    /// spaces to the run's width, and the words holding a secret (``secretTokens(in:table:)``)
+    /// ``containsCardNumber(_:)``) in the one masked form `•••• 1234`, padded on the left with
+    /// mask characters to the run's width, and the words holding a secret (``secretTokens(in:table:)``)
     /// replaced by mask characters. The character count is unchanged so a caret line
     /// still lines up.
     public static func redactedForDisplay(_ line: String) -> String {
+        let shown = redactedForDisplay(line, showingLastFour: true)
+        // A run the grammar ended inside a Character (a digit carrying a combining mark) loses that
+        // mark when it is replaced, and its last four could then join the digits after it into a new
+        // number (found by the repl-line fuzz target). Then nothing of the run is shown.
+        return containsCardNumber(shown) ? redactedForDisplay(line, showingLastFour: false) : shown
+    }
+
+    private static func redactedForDisplay(_ line: String, showingLastFour: Bool) -> String {
         var characters = Array(line)
         var shownMasked = Set<Int>()  // already in the card-number form
         for span in typedCardNumbers(in: line) {
             let start = line.distance(from: line.startIndex, to: span.lowerBound)
             let width = line[span].count
             shownMasked.formUnion(start..<(start + width))
-            let masked = CardNumberRedaction.masked(line[span])
-            let shown = Array(masked) + Array(repeating: " ", count: max(0, width - masked.count))
+            // Padded on the left with mask characters, so the last four keep the neighbour the
+            // whole run had on its right: a pad of spaces after them could join them to a digit
+            // run that follows.
+            let masked = showingLastFour ? Array(CardNumberRedaction.masked(line[span])) : []
+            let shown = Array(repeating: maskCharacter, count: max(0, width - masked.count)) + masked
             characters.replaceSubrange(start..<(start + width), with: shown)
         }
         let secretTokens = secretTokens(in: Tokenizer.scan(line).tokens)
