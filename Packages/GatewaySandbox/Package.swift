@@ -61,7 +61,8 @@ let package = Package(
         .testTarget(
             name: "GatewaySandboxTests",
             dependencies: [
-                "GatewaySandbox", "GatewaySandboxFuzz", "LatencyProxy", "CSandboxTestSSL", .product(name: "JWE", package: "JWE"),
+                "GatewaySandbox", "GatewaySandboxFuzz", "LatencyProxy", "CSandboxTestSSL",
+                .product(name: "JWE", package: "JWE"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
             ]
         ),
