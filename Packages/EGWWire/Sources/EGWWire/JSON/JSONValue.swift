@@ -24,7 +24,7 @@ public enum JSONValue: Sendable, Equatable {
     /// Names match scalar by scalar, as the parser tells them apart (U+212A KELVIN SIGN is not "K").
     public subscript(member name: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }?.value
+        return members.first { JSONMember.namesMatch($0.name, name) }?.value
     }
 }
 
@@ -39,6 +39,13 @@ public struct JSONMember: Sendable, Equatable {
     public init(name: String, value: JSONValue) {
         self.name = name
         self.value = value
+    }
+
+    /// Whether two member names are the same name, as the strict parser tells them apart: scalar by
+    /// scalar (RFC 8259 section 8.3), not by `String`'s canonical equivalence, so U+212A KELVIN SIGN
+    /// is not "K". Every lookup or update of a member by name compares with this.
+    public static func namesMatch(_ first: String, _ second: String) -> Bool {
+        first.unicodeScalars.elementsEqual(second.unicodeScalars)
     }
 }
 

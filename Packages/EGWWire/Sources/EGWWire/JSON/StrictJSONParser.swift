@@ -452,7 +452,7 @@ public struct JSONShallowDocument: Sendable, Equatable {
 
     /// The member named `name`, if any; names match scalar by scalar.
     public subscript(name: String) -> Member? {
-        members.first { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }
+        members.first { JSONMember.namesMatch($0.name, name) }
     }
 }
 

@@ -77,10 +77,12 @@ struct JSONObject: Sendable, Equatable {
 
     var keys: [String] { members.map(\.key) }
 
+    /// Keys match scalar by scalar, as EGWWire's parser tells member names apart
+    /// (`JSONMember.namesMatch`): a parsed `{"K":1,"\u212a":2}` keeps both members.
     subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { members.first(where: { JSONMember.namesMatch($0.key, key) })?.value }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = members.firstIndex(where: { JSONMember.namesMatch($0.key, key) }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append(Member(key: key, value: newValue))

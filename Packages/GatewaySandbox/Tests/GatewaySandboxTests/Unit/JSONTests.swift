@@ -19,6 +19,17 @@ import Testing
         #expect(image.keys == ["Width", "Height", "Title", "Thumbnail", "Animated", "IDs"])
     }
 
+    @Test func namesThatAreOnlyCanonicallyEquivalentAreTwoMembers() throws {
+        // RFC 8259 section 8.3 compares names code unit by code unit: U+212A KELVIN SIGN is not "K",
+        // and "e" + U+0301 is not U+00E9. The parser keeps both; so must the sandbox's object.
+        let object = try #require(try JSONValue.parse(#"{"K":1,"\u212a":2,"\u00e9":3,"e\u0301":4}"#).objectValue)
+        #expect(object.keys.count == 4)
+        #expect(object["K"]?.intValue == 1)
+        #expect(object["\u{212A}"]?.intValue == 2)
+        #expect(object["\u{E9}"]?.intValue == 3)
+        #expect(object["e\u{301}"]?.intValue == 4)
+    }
+
     @Test func readsEscapesAndSurrogatePairs() throws {
         // U+1D11E MUSICAL SYMBOL G CLEF is the surrogate pair D834 DD1E (RFC 8259 section 7).
         let value = try JSONValue.parse(#"["a\"b\\c\/d\n", "\ud834\udd1e", "\u00e9"]"#)
