@@ -236,7 +236,7 @@ public final class PaymentKit: Sendable {
             challengeTimeout: configuration.challengeTimeout, hostedPageTimeout: configuration.hostedPageTimeout,
             presenterTimeout: dependencies.presenterTimeout,
             callTimeout: configuration.requestTimeout + dependencies.transportGrace,
-            resolverTimeout: configuration.statusResolverTimeout)
+            resolverTimeout: configuration.statusResolverTimeout, stepGateTimeout: configuration.stepGateTimeout)
         // Built now, while the kit is alive; only the slot release holds the kit weakly.
         func run(_ value: PaymentRun, claimed: Bool) -> FlowRun {
             FlowRun(

@@ -231,11 +231,13 @@ final class FlowRun: @unchecked Sendable {
 
     // MARK: - Page events (from the handler; any thread)
 
-    fileprivate func navigate(pageId: UInt64, url: URL, answer: @escaping @Sendable (NavigationDecision) -> Void) {
+    fileprivate func navigate(
+        pageId: UInt64, url: URL, method: String?, answer: @escaping @Sendable (NavigationDecision) -> Void
+    ) {
         queue.async {
             self.requests += 1
             self.decisions[self.requests] = answer
-            self.handle(.navigation(pageId: pageId, url, request: self.requests))
+            self.handle(.navigation(pageId: pageId, url, request: self.requests, method: method))
         }
     }
 
@@ -284,7 +286,15 @@ final class PageHandler: PageEventHandler {
 
     func page(decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void) {
         guard let run else { return decisionHandler(.cancel) }
-        run.navigate(pageId: pageId, url: url, answer: decisionHandler)
+        run.navigate(pageId: pageId, url: url, method: nil, answer: decisionHandler)
+    }
+    func page(
+        decidePolicyFor navigation: PageNavigation,
+        decisionHandler: @escaping @Sendable (NavigationDecision) -> Void
+    ) {
+        guard let run else { return decisionHandler(.cancel) }
+        run.navigate(
+            pageId: pageId, url: navigation.url, method: navigation.method?.uppercased(), answer: decisionHandler)
     }
     func pageDidFinishLoad(_ url: URL) { run?.pageEvent(.pageLoaded(pageId: pageId, url)) }
     func pageDidFailLoad(_ url: URL, reason: String) { run?.pageFailed(pageId: pageId, url: url, reason: reason) }

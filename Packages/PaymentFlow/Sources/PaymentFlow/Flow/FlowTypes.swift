@@ -175,6 +175,9 @@ enum PageEnding: Equatable, Sendable, CustomStringConvertible {
     case loadFailed(reason: String)
     /// The page's deadline passed.
     case timedOut
+    /// The presenter never answered `present` within its deadline: the page may be on screen, and
+    /// navigations may already have been allowed, so it is dismissed and the gateway asked.
+    case presenterSilent
 
     var description: String {
         switch self {
@@ -183,6 +186,7 @@ enum PageEnding: Equatable, Sendable, CustomStringConvertible {
         case .cancelledByHost: "cancelled by the host"
         case .loadFailed: "failed to load"
         case .timedOut: "timed out"
+        case .presenterSilent: "never confirmed shown"
         }
     }
 }
@@ -194,8 +198,11 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
     case start(cachedKey: EncryptionKey?)
     /// The presenter answered `present`.
     case presented(shown: Bool)
-    /// The page asks to load this URL (the machine answers allow or cancel).
-    case navigation(URL)
+    /// The page asks to load this URL with this method (`nil`: the presenter cannot tell); the machine
+    /// answers allow or cancel.
+    case navigation(URL, method: String? = nil)
+    /// The presenter did not answer `present` within its deadline (the page may be on screen).
+    case presentationTimedOut
     case pageLoaded(URL)
     case pageFailed(URL, reason: String)
     case pageClosedByBuyer
@@ -218,7 +225,8 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .start: "start"
         case .presented(let shown): shown ? "page shown" : "page could not be shown"
-        case .navigation(let url): "navigation to \(url.absoluteString)"
+        case .navigation(let url, let method): "navigation to \(url.absoluteString)" + (method.map { " (\($0))" } ?? "")
+        case .presentationTimedOut: "the presenter did not answer present"
         case .pageLoaded(let url): "page loaded \(url.absoluteString)"
         case .pageFailed: "page failed to load"
         case .pageClosedByBuyer: "buyer closed the page"
@@ -279,9 +287,29 @@ extension Result {
     }
 }
 
+/// What a navigation the SDK allowed can do. The one place that says which navigations may move money.
+enum NavigationWeight {
+    /// Whether allowing a navigation with `method` (`nil`: unknown) may send the buyer's action to the
+    /// gateway or the issuer: anything but a `GET` or `HEAD` (a form POST), and any navigation whose
+    /// method the presenter does not report. A page's own first load is not a buyer's action.
+    static func mayMoveMoney(method: String?) -> Bool {
+        guard let method = method?.uppercased() else { return true }
+        return method != "GET" && method != "HEAD"
+    }
+}
+
 /// URL comparison for "the page reached this URL": same scheme, host and port
 /// (default ports filled in), same path (`""` is `/`); query and fragment ignored.
 enum URLMatch {
+    /// Same scheme, host and port (default ports filled in).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        guard let ca = URLComponents(url: a, resolvingAgainstBaseURL: true),
+            let cb = URLComponents(url: b, resolvingAgainstBaseURL: true)
+        else { return false }
+        return ca.scheme?.lowercased() == cb.scheme?.lowercased()
+            && (ca.host ?? "").lowercased() == (cb.host ?? "").lowercased() && port(ca) == port(cb)
+    }
+
     static func sameEndpoint(_ a: URL, _ b: URL) -> Bool {
         guard let ca = URLComponents(url: a, resolvingAgainstBaseURL: true),
             let cb = URLComponents(url: b, resolvingAgainstBaseURL: true)

@@ -280,12 +280,8 @@ enum GatewayAPI {
         switch result {
         case .failure(let error):
             let failure = transportFailure(error, source: source)
-            switch error.kind {
-            case .invalidURL, .insecureScheme, .connect, .tls, .pinningFailed:
-                return .unreachable(failure)  // the request never reached the gateway
-            case .timeout, .reset, .responseTooLarge, .other:
-                return .doubtful(failure, resendable: true)  // the gateway may have acted on it
-            }
+            return neverReachedGateway(error)
+                ? .unreachable(failure) : .doubtful(failure, resendable: true)  // the gateway may have acted
         case .success(let value):
             response = value
         }
@@ -342,6 +338,19 @@ enum GatewayAPI {
             status = .completed
         case "FAILED":
             guard let failure = body.failure else { return invalid("a FAILED session without its failure") }
+            if failure.code == "PAYMENT_ALREADY_PROCESSED" {
+                // The same fact as the 409 spelling: the payment was already paid or is being paid,
+                // maybe by this very card. Not a declined card: the SDK does not know how it ends.
+                let row = errorRow(status: 409, gatewayCode: failure.code, idempotent: false)
+                let message = failure.message.map { Redactor().scrub($0) } ?? ""
+                return .doubtful(
+                    FlowError(
+                        row.code,
+                        "the card session FAILED with PAYMENT_ALREADY_PROCESSED"
+                            + (message.isEmpty ? "" : ": \(message)"), source: source,
+                        httpStatus: response.status, gatewayCode: failure.code),
+                    resendable: false)
+            }
             status = .failed(
                 sessionFailure(
                     code: failure.code, message: failure.message, transStatus: body.transStatus, source: source))
@@ -359,6 +368,19 @@ enum GatewayAPI {
         }
         guard allowed else { return invalid("\(body.status) is not an answer \(source) may give") }
         return .session(SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus))
+    }
+
+    /// The one rule for a request that got no answer: it never reached the gateway only when it could
+    /// not be sent at all (a URL the transport refuses) or the transport's facts prove no connection
+    /// ever carried it. The failure's kind alone proves nothing: libcurl reports a refused connect
+    /// when a kept connection died under the written request and its retry could not reconnect.
+    static func neverReachedGateway(_ error: TransportError) -> Bool {
+        switch error.kind {
+        case .invalidURL, .insecureScheme:
+            return true
+        case .connect, .tls, .pinningFailed, .timeout, .reset, .responseTooLarge, .other:
+            return error.delivery.provesNeverSent
+        }
     }
 
     /// A non-2xx answer: a refusal only when the gateway's code says nothing was done (GATEWAY.md's table);
