@@ -74,13 +74,17 @@ on its Nth call counted from when the fault is set (and the `times - 1` calls af
 * `hold`                nothing applied, the answer never comes: held `arg` seconds (default
                         HOLD_SECONDS; `stop()` ends it), then the connection is reset;
 * `hold_applied`        applied, then held as `hold` (a page that never finishes loading);
+* `hold_body`           applied, then the status line, the headers (the full Content-Length)
+                        and the first half of the body are sent, the rest is held as `hold`;
 * `latency`             waits `arg` seconds, then behaves normally.
 
 `closed_payment_answer` says how a money step on a payment already processed is refused:
 `"error"` (default, `409 PAYMENT_ALREADY_PROCESSED`) or `"failed-session"` (a 2xx session
 `FAILED` with `failure.code` PAYMENT_ALREADY_PROCESSED, the payment keeping its status).
 
-The request log (`log`, `log_text()`) keeps per request: endpoint, method, path, status
+The request log (`log`, `log_text()`) keeps per request, in the order the requests
+arrived (an entry is logged on arrival and completed when answered, so a request still
+held shows as `-> (no answer yet)`): endpoint, method, path, status
 (or `reset`), the answer's session status or error code, a FAILED session's failure code,
 the fault, whether it was a replay, whether an Idempotency-Key was sent, and the TCP
 connection it came on: `connection` (numbered from 1 in accept order), `peerPort`,
@@ -135,7 +139,7 @@ CLOSED = MONEY_MOVED | {"CANCELLED", "ABANDONED"}
 FAULT_KINDS = {
     "status_applied", "status_not_applied", "drop_applied", "drop_not_applied", "unexpected_2xx",
     "malformed_applied", "page_fail", "page_reset", "already_processed", "latency",
-    "gone_applied", "failed_already_processed", "hold", "hold_applied",
+    "gone_applied", "failed_already_processed", "hold", "hold_applied", "hold_body",
 }
 NOT_APPLIED = {"status_not_applied", "drop_not_applied", "hold"}
 
@@ -482,7 +486,8 @@ class ForeignGateway:
     def log_text(self):
         with self._lock:
             return "\n".join(
-                f"c{e['connection']}.{e['onConnection']} {e['method']} {e['path']} -> {e['status']}"
+                f"c{e['connection']}.{e['onConnection']} {e['method']} {e['path']} -> "
+                + (f"{e['status']}" if e["status"] is not None else "(no answer yet)")
                 + (f" {e['result']}" if e.get("result") else "")
                 + (f" failure={e['failure']}" if e.get("failure") else "")
                 + f" [{e['endpoint']}]"
@@ -1010,6 +1015,8 @@ class _Handler(BaseHTTPRequestHandler):
                  "fault": None, "replay": False, "idempotencyKey": bool(self.headers.get("Idempotency-Key")),
                  "connection": self.connection_number, "peerPort": self.client_address[1],
                  "onConnection": len(self.carried) + 1, "carried": list(self.carried)}
+        with gateway._lock:
+            gateway.log.append(entry)
         try:
             route = None
             params = {}
@@ -1063,9 +1070,6 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(Answer.error(500, "INTERNAL_ERROR", "the gateway failed"), entry)
             except Exception:
                 pass
-        finally:
-            with gateway._lock:
-                gateway.log.append(entry)
 
     def _send(self, answer, entry):
         entry["status"] = answer.status
@@ -1105,6 +1109,19 @@ class _Handler(BaseHTTPRequestHandler):
             # stop()), then the connection is reset. Long enough to outlive the client's deadline.
             self.gateway._stopping.wait(float(fault.arg) if fault.arg is not None else HOLD_SECONDS)
             self._drop(entry, status="held, reset")
+        if kind == "hold_body":
+            body = meant.body
+            entry["status"] = f"{meant.status}, body held"
+            self.send_response(meant.status)
+            self.send_header("Content-Type", meant.content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in meant.headers:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            self.gateway._stopping.wait(float(fault.arg) if fault.arg is not None else HOLD_SECONDS)
+            self._drop(entry, status=f"{meant.status}, body held, reset")
         if kind in ("status_applied", "status_not_applied", "page_fail"):
             status = int(fault.arg or (503 if kind == "status_not_applied" else 500))
             if is_page or kind == "page_fail":
