@@ -71,6 +71,7 @@ on its Nth call counted from when the fault is set (and the `times - 1` calls af
                         restarting one does: the listening socket is closed first (a reconnect
                         is refused), then this connection and every other open one is reset
                         (SO_LINGER 0, close); nothing is answered again (`gone`);
+* `gone_not_applied`    the same on the wire, but nothing was applied (the client cannot tell);
 * `hold`                nothing applied, the answer never comes: held `arg` seconds (default
                         HOLD_SECONDS; `stop()` ends it), then the connection is reset;
 * `hold_applied`        applied, then held as `hold` (a page that never finishes loading);
@@ -139,9 +140,9 @@ CLOSED = MONEY_MOVED | {"CANCELLED", "ABANDONED"}
 FAULT_KINDS = {
     "status_applied", "status_not_applied", "drop_applied", "drop_not_applied", "unexpected_2xx",
     "malformed_applied", "page_fail", "page_reset", "already_processed", "latency",
-    "gone_applied", "failed_already_processed", "hold", "hold_applied", "hold_body",
+    "gone_applied", "gone_not_applied", "failed_already_processed", "hold", "hold_applied", "hold_body",
 }
-NOT_APPLIED = {"status_not_applied", "drop_not_applied", "hold"}
+NOT_APPLIED = {"status_not_applied", "drop_not_applied", "gone_not_applied", "hold"}
 
 # How long a held answer is held at most (`hold`, `hold_applied` without `arg`): longer than
 # any deadline of the REPL's under test; `stop()` ends every hold at once.
@@ -1098,7 +1099,7 @@ class _Handler(BaseHTTPRequestHandler):
         is_page = endpoint in _PAGE_ENDPOINTS
         if kind in ("drop_applied", "drop_not_applied", "page_reset"):
             self._drop(entry)
-        if kind == "gone_applied":
+        if kind in ("gone_applied", "gone_not_applied"):
             # Applied (the whole request was read and applied above), then the gateway goes
             # away as a restarting one does: the listener is closed FIRST, so the client's
             # reconnect is refused, then this (kept) connection is reset.
