@@ -52,7 +52,7 @@ one `swift build --product egw-repl` in Apps/egw-repl:
 
     EGW_REPL_BIN=$(cd Apps/egw-repl && swift build --show-bin-path)/egw-repl \
     EGW_FOREIGN_TRANSCRIPTS=/tmp/foreign \
-    .venv/bin/python -m unittest discover -s Tests/Interop -p test_foreign_gateway.py -v
+    .venv/bin/python -m unittest discover -s Tests/Interop -p 'test_foreign*.py' -v
 
 A scenario that hangs costs the whole timeout; while the SDK still hangs on plain pages,
 EGW_FOREIGN_TIMEOUT=20 makes a run shorter (the verdicts do not change).
@@ -96,7 +96,7 @@ CARD_BRAND_NOT_ACCEPTED = 12
 MONEY_STEPS = {"card-session-create", "authentication", "challenge-result"}
 DOUBTFUL_FAULTS = {"status_applied", "status_not_applied", "drop_applied", "drop_not_applied", "unexpected_2xx",
                    "malformed_applied", "already_processed", "page_fail", "page_reset", "failed_already_processed",
-                   "gone_applied", "gone", "hold", "hold_applied", "hold_body"}
+                   "gone_applied", "gone_not_applied", "gone", "hold", "hold_applied", "hold_body"}
 # A FAILED session is a clean "no money moved" unless its failure says the payment was
 # already processed: that is the 409's fact in another spelling (money may have moved).
 DOUBTFUL_FAILURES = {"PAYMENT_ALREADY_PROCESSED"}

@@ -45,7 +45,7 @@ from test_repl_support import needs_repl
 # The REPL's page deadline: the buyer's browser gives each page load `timeout` seconds
 # (Apps/egw-repl README, `config set timeout`), and the challenge / hosted page may stay
 # open `challenge-timeout` / `hosted-timeout` seconds. The gateway holds a page far longer.
-PAGE_DEADLINE = 3
+PAGE_DEADLINE = 4
 SHORT_PAGE_DEADLINES = [f"config set timeout {PAGE_DEADLINE}", f"config set challenge-timeout {PAGE_DEADLINE * 3}",
                         f"config set hosted-timeout {PAGE_DEADLINE * 3}"]
 
