@@ -124,6 +124,22 @@ class AppliedThenGone(KeptConnectionCase):
     def test_challenge_result_applied_then_gone_is_unresolved(self):
         self.gone_after("challenge-result")
 
+    def test_hosted_pay_applied_then_gone_is_unresolved(self):
+        # The buyer's "Pay now" POST is applied (SETTLED), then the gateway goes away: the
+        # page fails, the status lookup is refused, so .unresolved with the lookup's
+        # failure in error (CONTRACT.md 3), never .failed/.cancelled.
+        gateway = self.gateway()
+        gateway.fault("hosted-choice", "gone_applied")
+        got = self.one_payment(gateway, ["payment create", "buyer hosted pay", "pay hosted"], "unresolved",
+                               finish=False)
+        faulted = self.entries(gateway, "hosted-choice", "gone_applied")
+        self.require(len(faulted) == 1, "the gateway never went away on hosted-choice")
+        if got:
+            self.require(gateway.truth(got["paymentId"]) == "SETTLED", "the pay POST did not move the money")
+            if got["outcome"] == "unresolved" and not got.get("error"):
+                self._problems.append("unresolved without the failed lookup's reason in error (CONTRACT.md 3)")
+        self.finish()
+
 
 @needs_repl
 class FailedAlreadyProcessed(KeptConnectionCase):
