@@ -14,10 +14,12 @@ import Foundation
 /// resent once with its key. Whatever cannot be confirmed ends `.unresolved` with the reason. After a
 /// resend, only a session the gateway shows is believed.
 ///
-/// A shown challenge that ends any way other than at the notification page (buyer close, host
-/// cancel, load failure, deadline) is dismissed and the gateway is asked (`challenge-result`): the
-/// issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED` gives `.cancelled` (close, cancel,
-/// deadline) or `.failed` + `pageLoadFailed` (load failure).
+/// A challenge that ends any way other than at the notification page (buyer close, host cancel, load
+/// failure, deadline, a presenter that could not show it or never answered) is dismissed and the
+/// gateway is asked (`challenge-result`): the issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED`
+/// gives `.cancelled` (close, cancel, deadline), `.failed` + `pageLoadFailed` (load failure) or
+/// `.failed` + `presentationFailed` (the presenter). A host cancel while a money-moving request is out
+/// waits for its answer and ends with what the gateway shows (see `cancelRequested`).
 struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
     struct Input: Equatable, Sendable {

@@ -7,16 +7,20 @@ import Foundation
 /// How the page ended decides how a status is read:
 /// - the return URL reached: the status as it maps; a non-final status (`INITIALIZED`,
 ///   `SENT_FOR_PROCESSING`) is looked up again a bounded number of times first;
-/// - the buyer closed it, the host cancelled, or its deadline passed: the buyer may already have
-///   paid, so a status mapping to `.succeeded`, `.failed` or `.unresolved` wins, and `INITIALIZED`,
-///   `CANCELLED`, `ABANDONED` are `.cancelled`;
-/// - a page after the first failed to load: as above, but the not-paid statuses are `.failed` +
-///   `pageLoadFailed`. The first page failing before anything loaded is `.failed` + `pageLoadFailed`
-///   at once: the buyer could not have acted.
-/// No lookup configured: the return URL gives `.unresolved`; close, cancel, deadline `.cancelled`; a
-/// load failure `.failed` + `pageLoadFailed`; but any of these while the buyer's last action (a form
-/// POST) was still on its way is `.unresolved` (it may yet move money, and nothing can ask: CONTRACT.md
-/// 4a). A lookup that fails is `.unresolved` with the reason.
+/// - the buyer closed it, the host cancelled, its deadline passed, or the presenter never answered
+///   `present`: the buyer may already have paid, so a status mapping to `.succeeded`, `.failed` or
+///   `.unresolved` wins, and `INITIALIZED`, `CANCELLED`, `ABANDONED` are `.cancelled` (or `.failed` +
+///   `presentationFailed` for the silent presenter);
+/// - a page failed to load: as above, but the not-paid statuses are `.failed` + `pageLoadFailed`.
+///   The page's own first load failing, with nothing else allowed, is `.failed` + `pageLoadFailed` at
+///   once: the buyer could not have acted.
+/// Doubt is recorded when the SDK allows a navigation, never inferred from loads: once a form POST
+/// (or a navigation of unknown method) other than the page's own load was allowed, an unpaid or
+/// `FAILED` status is looked up again, and `INITIALIZED` then, or after the buyer went to another
+/// origin, is `.unresolved` with the raw status and no error. No lookup configured: the return URL
+/// gives `.unresolved`; close, cancel, deadline `.cancelled`; a load failure `.failed` +
+/// `pageLoadFailed`; but any of these after such a navigation is `.unresolved` (CONTRACT.md 4a). A
+/// lookup that fails is `.unresolved` with the reason.
 struct HostedCheckoutMachine: FlowMachine, Equatable {
     /// How the status is resolved once the page is gone.
     enum StatusSource: Equatable, Sendable {
