@@ -7,7 +7,8 @@ let package = Package(
         .library(name: "EGWWire", targets: ["EGWWire"])
     ],
     dependencies: [
-        .package(path: "../FuzzSupport")
+        .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .target(name: "EGWWire"),
@@ -18,7 +19,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EGWWireTests",
-            dependencies: ["EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport")]
+            dependencies: [
+                "EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,9 +2,8 @@
 import PackageDescription
 
 // The driver every package's `Fuzz/` harness shares: the libFuzzer entry under `make fuzz` and the
-// corpus and regression replay under `swift test`; and, linked into every test binary with it, the
-// shim that makes Synchronization.Mutex visible to ThreadSanitizer. Tests and fuzzing only: no
-// library product of the SDK depends on it.
+// corpus and regression replay under `swift test`. Fuzzing only: no library product of the SDK
+// depends on it (the ThreadSanitizer shim every test binary links lives in TestSupport).
 let package = Package(
     name: "FuzzSupport",
     products: [
@@ -12,8 +11,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLibFuzzer"),
-        .target(name: "CMutexVisibility"),
-        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "CMutexVisibility"]),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
         .testTarget(name: "FuzzSupportTests", dependencies: ["FuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -209,7 +209,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return afterStep(.challengeResult, sessionId: sessionId, resent: resent, ending: ending, reply: reply)
         case (.recovering(let doubt), .readSession):
             return sessionRead(doubt, reply)
-        default:
+        case (.creatingSession, _), (.authenticating, _), (.submittingChallengeResult, _), (.recovering, _),
+            (.idle, _), (.fetchingKey, _), (.encrypting, _), (.pausingCreation, _), (.presentingChallenge, _),
+            (.challenging, _), (.completingChallenge, _), (.dismissingChallenge, _), (.pausingRecovery, _),
+            (.finished, _):
+            // An answer to a call this state did not make.
             return finish(unexplained(event))
         }
     }
@@ -353,7 +357,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return .call(creation.call)
         case .pausingRecovery(let doubt):
             return recover(doubt)
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
+            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
             return finish(unexplained(event))
         }
     }
@@ -484,7 +489,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return FlowReaction(.none, navigation: .allow)
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
             return FlowReaction(.none, navigation: .cancel)
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return FlowReaction(finish(unexplained(event)), navigation: .cancel)
         }
     }
@@ -497,7 +502,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .completingChallenge(let sessionId):
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return finish(unexplained(event))
         }
     }
@@ -511,7 +516,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return .dismissPage
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
             return .none
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return finish(unexplained(event))
         }
     }

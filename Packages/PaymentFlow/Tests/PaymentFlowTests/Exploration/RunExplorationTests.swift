@@ -122,8 +122,8 @@ import Testing
     static let key: EncryptionKey = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k1").publicKey)
     static let notification = GatewayAPI.notificationURL(checkoutBaseURL: base, sessionId: "s")!
 
-    static func newRun(_ scenario: Scenario) -> PaymentRun {
-        let settings = PaymentRun.Settings(
+    static func newRun(_ scenario: Scenario) -> PaymentLifecycle {
+        let settings = PaymentLifecycle.Settings(
             kind: scenario.card == nil ? .hostedCheckout : .card, paymentId: "p", gated: scenario.gated,
             stepGateTimeout: scenario.gated ? 600 : nil)
         if scenario.card != nil {
@@ -135,12 +135,12 @@ import Testing
             let card = CardSnapshot(
                 cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30",
                 securityCode: "123")
-            return PaymentRun(
+            return PaymentLifecycle(
                 settings: settings,
                 flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
         }
         let page = PagePlan(url: URL(string: "https://pay.example/p")!, formFields: nil, purpose: .hostedCheckout)
-        return PaymentRun(
+        return PaymentLifecycle(
             settings: settings,
             flow: .hosted(
                 HostedCheckoutMachine(
@@ -150,7 +150,7 @@ import Testing
 
     /// A node: the run value and the world around it.
     struct Node {
-        var run: PaymentRun
+        var run: PaymentLifecycle
         var world: World
         var pendingCall: (token: UInt64, call: GatewayCall)?
         var pendingOther: (token: UInt64, kind: String)?
@@ -166,7 +166,7 @@ import Testing
 
     // MARK: Applying effects to the world
 
-    static func apply(_ effects: [PaymentRun.Effect], to node: inout Node, violations: inout [String]) {
+    static func apply(_ effects: [PaymentLifecycle.Effect], to node: inout Node, violations: inout [String]) {
         for effect in effects {
             switch effect {
             case .send(let token, let call):
@@ -213,7 +213,7 @@ import Testing
         node.world.run = node.run.description
     }
 
-    static func timerName(_ id: PaymentRun.TimerID) -> String { "\(id)" }
+    static func timerName(_ id: PaymentLifecycle.TimerID) -> String { "\(id)" }
 
     /// CONTRACT.md 4a, also for a hosted payment with no lookup configured: the seeds' `.cancelled`
     /// (close, cancel, deadline) and `.failed` + `pageLoadFailed` hold only while no buyer's POST that
@@ -387,7 +387,7 @@ import Testing
     }
 
     static func feed(
-        _ node: Node, _ event: PaymentRun.Event, _ label: String, mutate: (inout World) -> Void = { _ in }
+        _ node: Node, _ event: PaymentLifecycle.Event, _ label: String, mutate: (inout World) -> Void = { _ in }
     )
         -> Step
     {

@@ -239,3 +239,6 @@ extension PageEventHandler {
         return answer.withLock { $0 } ?? .cancel
     }
 }
+
+/// Keeps test delegates alive past the test body.
+let objc_keep = Mutex<[StubDelegate]>([])

@@ -5,7 +5,7 @@ import Testing
 @testable import PaymentFlow
 
 /// The run's step gate and page timers, event by event (issue 18).
-@Suite struct PaymentRunGateTests {
+@Suite struct PaymentLifecycleGateTests {
     static let base = URL(string: "https://checkout.example/gw")!
     static let keys = IdempotencyKeys(
         createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
@@ -16,15 +16,15 @@ import Testing
         cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30", securityCode: "123")
     static let key = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k").publicKey)
 
-    static func run(gateTimeout: TimeInterval? = 600) -> PaymentRun {
-        PaymentRun(
+    static func run(gateTimeout: TimeInterval? = 600) -> PaymentLifecycle {
+        PaymentLifecycle(
             settings: .init(kind: .card, paymentId: "p", gated: true, stepGateTimeout: gateTimeout),
             flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
     }
 
     /// Drives the run with every gate answered `proceed`, up to the creation's answer.
-    static func creationAnswered(_ run: inout PaymentRun) -> [PaymentRun.Effect] {
-        func gate(_ effects: [PaymentRun.Effect]) -> [PaymentRun.Effect] {
+    static func creationAnswered(_ run: inout PaymentLifecycle) -> [PaymentLifecycle.Effect] {
+        func gate(_ effects: [PaymentLifecycle.Effect]) -> [PaymentLifecycle.Effect] {
             for case .askGate(let token, _) in effects { return run.handle(.gateAnswered(token: token, .proceed)) }
             return effects
         }
@@ -40,7 +40,7 @@ import Testing
         return run.handle(.answered(token: send, answer))
     }
 
-    static func delivered(_ effects: [PaymentRun.Effect]) -> Terminal? {
+    static func delivered(_ effects: [PaymentLifecycle.Effect]) -> Terminal? {
         for case .deliver(let terminal) in effects { return terminal }
         return nil
     }

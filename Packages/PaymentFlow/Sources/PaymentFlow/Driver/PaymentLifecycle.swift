@@ -2,19 +2,21 @@ import Foundation
 
 /// The lifecycle of one payment as a value: the flow machine it drives, the run's phase, the page
 /// (presenting / shown / dismissing), the one pending operation, the timers, the step gate. Events in,
-/// effects out; ``FlowRun`` performs the effects and feeds back what comes of them.
+/// effects out; ``PaymentExecutor`` performs the effects and feeds back what comes of them.
 ///
 /// What it guarantees, by construction (and checked over every interleaving by the exploration test):
 /// - the first terminal wins; the result is delivered exactly once, and only once no page is shown
 ///   (a shown page is dismissed first, and the dismissal's completion awaited);
-/// - every wait is a timer it owns: the pending operation (a watchdog), the presenter's answers, the
-///   page's deadline (`challengeTimeout`, `hostedPageTimeout`), a flow's pause. An answer or timer
+/// - every wait is a timer it owns: the pending operation (a watchdog), the presenter's answers to
+///   `present` and to `dismiss` (one timer each), the page's deadline (`challengeTimeout`,
+///   `hostedPageTimeout`), a flow's pause, and the step gate's answer (`stepGateTimeout`; only a host
+///   that sets it to `nil`, a person stepping in the shell, waits without one). An answer or timer
 ///   whose token is not the current one is dropped;
 /// - the step gate is asked before a transition is applied: a gate that says cancel leaves the flow
 ///   where it was (so a cancel before a request went out is `.cancelled`), and after any cancel the
 ///   run follows through without asking again;
 /// - an event the flow cannot explain ends the run `.unresolved` + `invalidResponse`, never a trap.
-struct PaymentRun: Sendable, CustomStringConvertible {
+struct PaymentLifecycle: Sendable, CustomStringConvertible {
     /// The flow being driven.
     enum Flow: Equatable, Sendable {
         case hosted(HostedCheckoutMachine)
