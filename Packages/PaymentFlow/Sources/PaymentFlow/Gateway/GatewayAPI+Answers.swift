@@ -36,20 +36,21 @@ extension GatewayAPI {
             guard response.status == 200 else {
                 return .failure(httpFailure(response, source: source, idempotent: true))
             }
-            struct Body: Decodable {
-                var paymentId: String
-                var paymentStatus: String
-                var orderNumber: String?
+            let body: (paymentId: String, paymentStatus: String, orderNumber: String?)
+            do throws(FlowError) {
+                let reader = try AnswerReader.parse(response, source: source)
+                body = (
+                    try reader.string("paymentId"), try reader.string("paymentStatus"),
+                    try reader.optionalString("orderNumber")
+                )
+            } catch {
+                return .failure(error)
             }
-            switch decode(Body.self, response, source: source) {
-            case .failure(let error): return .failure(error)
-            case .success(let body):
-                guard body.paymentId == paymentId else {
-                    return .failure(
-                        FlowError(.invalidResponse, "the status lookup answered for another payment", source: source))
-                }
-                return .success(.init(paymentStatus: body.paymentStatus, orderNumber: body.orderNumber))
+            guard body.paymentId == paymentId else {
+                return .failure(
+                    FlowError(.invalidResponse, "the status lookup answered for another payment", source: source))
             }
+            return .success(.init(paymentStatus: body.paymentStatus, orderNumber: body.orderNumber))
         }
     }
 }

@@ -69,34 +69,13 @@ extension GatewayAPI {
         }
     }
 
-    /// `{"error": {"code", "message"}}`, when the body is one.
+    /// `{"error": {"code", "message"}}`, when the body is one (read strictly, as every answer).
     static func errorBody(_ response: HTTPResponse) -> (code: String, message: String)? {
-        struct Body: Decodable {
-            struct Inner: Decodable {
-                var code: String
-                var message: String?
-            }
-            var error: Inner
-        }
-        guard let body = try? JSONDecoder().decode(Body.self, from: Data(response.body)) else { return nil }
-        return (body.error.code, body.error.message ?? "")
-    }
-
-    static func decode<T: Decodable>(
-        _ type: T.Type, _ response: HTTPResponse, source: String
-    ) -> Result<T, FlowError> {
-        do {
-            return .success(try JSONDecoder().decode(type, from: Data(response.body)))
-        } catch DecodingError.keyNotFound(let key, _) {
-            return .failure(
-                FlowError(
-                    .invalidResponse, "the response lacks the required field \"\(key.stringValue)\"", source: source))
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .failure(
-                FlowError(.invalidResponse, "the response field \"\(field)\" has the wrong type", source: source))
+        do throws(FlowError) {
+            let error = try AnswerReader.parse(response, source: "").object("error")
+            return (try error.string("code"), try error.optionalString("message") ?? "")
         } catch {
-            return .failure(FlowError(.invalidResponse, "the response is not the JSON expected", source: source))
+            return nil
         }
     }
 }

@@ -33,25 +33,11 @@ extension GatewayAPI {
         guard expected.contains(response.status) else {
             return invalid("HTTP \(response.status) is not an answer \(source) may give")
         }
-        struct Body: Decodable {
-            struct Challenge: Decodable {
-                var acsUrl: String
-                var creq: String
-            }
-            struct Failure: Decodable {
-                var code: String
-                var message: String?
-            }
-            var sessionId: String
-            var status: String
-            var transStatus: String?
-            var challenge: Challenge?
-            var failure: Failure?
-        }
-        let body: Body
-        switch decode(Body.self, response, source: source) {
-        case .failure(let error): return .doubtful(error, resendable: true)
-        case .success(let value): body = value
+        let body: SessionBody
+        do throws(FlowError) {
+            body = try SessionBody(AnswerReader.parse(response, source: source))
+        } catch {
+            return .doubtful(error, resendable: true)
         }
         switch call {
         case .authenticate(let sessionId, _, _), .challengeResult(let sessionId, _), .readSession(let sessionId):
@@ -157,5 +143,26 @@ extension GatewayAPI {
             sdkCode = .cardSessionFailed
         }
         return FlowError(sdkCode, "the card session failed: \(text) (\(code))", source: source, gatewayCode: code)
+    }
+
+    /// A card-session answer's members (GATEWAY.md "Card sessions").
+    struct SessionBody {
+        var sessionId: String
+        var status: String
+        var transStatus: String?
+        var challenge: (acsUrl: String, creq: String)?
+        var failure: (code: String, message: String?)?
+
+        init(_ reader: AnswerReader) throws(FlowError) {
+            sessionId = try reader.string("sessionId")
+            status = try reader.string("status")
+            transStatus = try reader.optionalString("transStatus")
+            if let challenge = try reader.optionalObject("challenge") {
+                self.challenge = (try challenge.string("acsUrl"), try challenge.string("creq"))
+            }
+            if let failure = try reader.optionalObject("failure") {
+                self.failure = (try failure.string("code"), try failure.optionalString("message"))
+            }
+        }
     }
 }

@@ -41,15 +41,16 @@ enum GatewayAPI {
             (method, base, path) = ("GET", endpoints.checkoutBaseURL, "/checkout/.well-known/jwks.json")
         case .createSession(let encryptedCard, _):
             (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions)
-            body = JSONText.object([("encryptedCard", .string(encryptedCard))])
+            body = JSONValue.members([("encryptedCard", .string(encryptedCard))]).jsonBytes
         case .authenticate(let sessionId, let notificationURL, _):
             (method, base, path) = (
                 "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/authentication"
             )
-            body = JSONText.object([
-                ("notificationUrl", .string(notificationURL.absoluteString)),
-                ("browser", .object(browserInfo)),
-            ])
+            body =
+                JSONValue.members([
+                    ("notificationUrl", .string(notificationURL.absoluteString)),
+                    ("browser", .members(browserInfo)),
+                ]).jsonBytes
         case .challengeResult(let sessionId, _):
             (method, base, path) = (
                 "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/challenge-result"
@@ -114,7 +115,7 @@ enum GatewayAPI {
     }
 
     /// The browser the SDK reports for 3-D Secure (the presenter is a web view of this kind).
-    static let browserInfo: [(String, JSONText.Value)] = [
+    static let browserInfo: [(String, JSONValue)] = [
         ("userAgent", .string(userAgent)),
         ("acceptHeader", .string("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")),
         ("language", .string("en-GB")),

@@ -108,6 +108,40 @@ import Testing
         #expect(error.code == .invalidResponse)
     }
 
+    /// Issue 19: sessions are read as strictly as keys. A member given twice is refused (in doubt), not
+    /// resolved by whichever copy a decoder keeps (Foundation's JSONDecoder kept the last: COMPLETED).
+    @Test(arguments: [
+        #"{"sessionId":"s_1","status":"FAILED","status":"COMPLETED","failure":{"code":"X"}}"#,
+        #"{"sessionId":"s_1","status":"COMPLETED","transStatus":"N","transStatus":"Y"}"#,
+    ])
+    func aSessionAnswerWithADuplicatedMemberIsInDoubt(body: String) {
+        let reply = GatewayAPI.decodeSession(
+            .readSession(sessionId: "s_1"),
+            .success(HTTPResponse(status: 200, body: Array(body.utf8), url: URL(string: "https://gw.example")!)))
+        guard case .doubtful(let error, _) = reply else {
+            Issue.record("expected doubt, got \(reply)")
+            return
+        }
+        #expect(error.code == .invalidResponse)
+    }
+
+    /// Required members missing or of the wrong type are named; unknown members are ignored.
+    @Test func sessionMembersAreCheckedByName() {
+        func reason(_ body: String) -> String? {
+            let reply = GatewayAPI.decodeSession(
+                .readSession(sessionId: "s_1"),
+                .success(HTTPResponse(status: 200, body: Array(body.utf8), url: URL(string: "https://gw.example")!)))
+            if case .doubtful(let error, _) = reply { return error.reason }
+            return nil
+        }
+        #expect(reason(#"{"status":"COMPLETED"}"#)?.contains(#""sessionId""#) == true)
+        #expect(reason(#"{"sessionId":"s_1","status":7}"#)?.contains(#""status" has the wrong type"#) == true)
+        #expect(
+            reason(#"{"sessionId":"s_1","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"https://a"}}"#)?
+                .contains(#""challenge.creq""#) == true)
+        #expect(reason(#"{"sessionId":"s_1","status":"COMPLETED","extra":[1],"transStatus":null}"#) == nil)
+    }
+
     @Test func challengeNotCompletedOnlyForChallengeResult() {
         let body = #"{"error":{"code":"CHALLENGE_NOT_COMPLETED","message":"no answer yet"}}"#
         #expect(
