@@ -215,9 +215,9 @@ public final class PaymentKit: Sendable {
         }
     }
 
-    /// Claims the kit's one slot, then builds the flow (or its refusal) and starts the run. A kit that
-    /// is busy refuses before anything about the new request is looked at (CONTRACT.md section 2: the
-    /// second payment is `.failed` + `invalidRequest`, even when it is itself invalid).
+    /// Builds the flow (or its refusal), then claims the kit's one slot and starts the run. A kit that
+    /// is busy refuses whatever the new request holds (CONTRACT.md section 2: the second payment is
+    /// `.failed` + `invalidRequest`, even when it is itself invalid).
     func begin(
         _ kind: PaymentFlowKind, paymentId: String, verificationKey: String, presenter: (any PaymentPresenter)?,
         options: PaymentOptions = PaymentOptions(), deliver: @escaping @Sendable (PaymentResult) -> Void,
@@ -251,13 +251,16 @@ public final class PaymentKit: Sendable {
                     }),
                 run: value)
         }
+        // The request is read and validated (the card snapshot taken and checked) outside the
+        // kit's lock, so a slow card read never holds up another thread's start or cancel. A busy kit
+        // still refuses with its own error whatever this found.
+        let value: PaymentLifecycle
+        switch build() {
+        case .success(let flow): value = PaymentLifecycle(settings: settings, flow: flow)
+        case .failure(let problem): value = PaymentLifecycle(settings: settings, rejection: .failed(problem))
+        }
         let claimed: PaymentExecutor? = running.withLock { slot in
             guard slot == nil else { return nil }
-            let value: PaymentLifecycle
-            switch build() {
-            case .success(let flow): value = PaymentLifecycle(settings: settings, flow: flow)
-            case .failure(let problem): value = PaymentLifecycle(settings: settings, rejection: .failed(problem))
-            }
             let claimed = run(value, claimed: true)
             // Started before the slot shows it, so a cancel() through the slot is queued behind the start.
             claimed.start()

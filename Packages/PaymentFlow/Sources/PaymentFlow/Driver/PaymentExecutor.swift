@@ -223,10 +223,13 @@ final class PaymentExecutor: @unchecked Sendable {
         _ call: GatewayCall, _ request: HTTPRequest, _ started: TimeInterval,
         _ result: Result<HTTPResponse, TransportError>
     ) {
+        // Redacting an exchange (and decoding its JWE header) costs: only when someone looks.
+        let observer = context.options.observer
+        guard observer != nil || logger.logsDebug else { return }
         let duration = max(0, dependencies.clock.now() - started)
         let exchange = GatewayAPI.exchange(call, request, duration: duration, result)
         logger.debug("\(exchange)")
-        context.options.observer?(.http(exchange))
+        observer?(.http(exchange))
     }
 
     // MARK: - Page events (from the handler; any thread)

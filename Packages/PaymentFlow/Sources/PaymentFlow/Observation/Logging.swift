@@ -71,6 +71,9 @@ struct Logger: Sendable {
         sink(LogRecord(level: recordLevel, message: redactor.scrub(message()), paymentId: paymentId))
     }
 
+    /// Whether a `.debug` line would reach the sink (so callers can skip building one).
+    var logsDebug: Bool { sink != nil && level == .debug }
+
     func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
     func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
@@ -82,9 +85,8 @@ struct Logger: Sendable {
 /// becomes its fingerprint, and card numbers are masked by CardValidation's one
 /// rule (`CardNumberRedaction.redact`: a Luhn-valid run of 12 to 19 digits
 /// becomes `•••• 1234`). Text the SDK did not write itself (gateway messages,
-/// host errors) goes through ``scrub(_:)``, a stricter rule on the same
-/// scanner and mask: every digit run of six or more digits is masked, Luhn or
-/// not, since we cannot know what it is.
+/// host errors) goes through the same ``scrub(_:)``: one rule for the SDK and the
+/// shell (ids, which are long digit runs that fail Luhn, stay whole).
 struct Redactor: Sendable {
     /// Secrets to blank out wherever they appear (the verification key).
     var secrets: [String] = []
