@@ -48,11 +48,19 @@ final class RandomizedScheduleTests: XCTestCase {
         var gateCancelAtStep: Int?
         var gateDelayMs: Int?
         var buyerDelayMs = 0
+        /// The longest latency fault: the sandbox may still hold a request this long after the result.
+        var heldMs = 0
+        /// The presenter answers `present` this much later than the page starts (events come first).
+        var presenterLateMs: Int?
+        /// The presenter never answers `present` (its page still runs): the SDK's timer must end it.
+        var presenterSilent = false
         var releaseKit = false
         var useDelegate = false
         var rotateKeyFirst = false
 
-        var quiet: Bool { faults.isEmpty && hostCancelAfterMs == nil && gateCancelAtStep == nil && !rotateKeyFirst }
+        var quiet: Bool {
+            faults.isEmpty && hostCancelAfterMs == nil && gateCancelAtStep == nil && !rotateKeyFirst && !presenterSilent
+        }
 
         var description: String {
             var parts = ["seed \(seed)", "\(flow)"]
@@ -63,6 +71,8 @@ final class RandomizedScheduleTests: XCTestCase {
             if buyerDelayMs > 0 { parts.append("buyer delay \(buyerDelayMs) ms") }
             if releaseKit { parts.append("kit released") }
             if useDelegate { parts.append("delegate") }
+            if let ms = presenterLateMs { parts.append("presenter answers \(ms) ms late") }
+            if presenterSilent { parts.append("presenter never answers present") }
             if rotateKeyFirst { parts.append("key rotated after warm-up") }
             return parts.joined(separator: ", ")
         }
@@ -103,10 +113,15 @@ final class RandomizedScheduleTests: XCTestCase {
                 let kind: SandboxFault.Kind
                 var processes: Bool? = nil
                 switch Int.random(in: 0..<21, using: &rng) {
-                case 0, 1, 12, 13: kind = .latency(.milliseconds(Int.random(in: 1...25, using: &rng)))
+                case 0, 1, 12, 13:
+                    let ms = Int.random(in: 1...25, using: &rng)
+                    schedule.heldMs = max(schedule.heldMs, ms)
+                    kind = .latency(.milliseconds(ms))
                 case 2:
                     // Sometimes beyond the 250 ms request timeout.
-                    kind = .latency(.milliseconds(chance(0.3) ? 400 : 60))
+                    let ms = chance(0.3) ? 400 : 60
+                    schedule.heldMs = max(schedule.heldMs, ms)
+                    kind = .latency(.milliseconds(ms))
                 case 3, 19:
                     kind = .status(pick([500, 503]))
                     // A 5xx after the gateway acted, on any endpoint (creation and the buyer's choice included).
@@ -153,6 +168,10 @@ final class RandomizedScheduleTests: XCTestCase {
         if chance(0.1) { schedule.gateDelayMs = Int.random(in: 0...3, using: &rng) }
         if chance(0.4) { schedule.buyerDelayMs = Int.random(in: 0...15, using: &rng) }
         schedule.releaseKit = chance(0.2)
+        // Presenters answer `present` in their own time, late, or never (issue 18).
+        if chance(0.08) { schedule.presenterSilent = true } else if chance(0.15) {
+            schedule.presenterLateMs = Int.random(in: 5...80, using: &rng)
+        }
         schedule.useDelegate = chance(0.2)
         if case .card(_, _, true) = flow { schedule.rotateKeyFirst = chance(0.15) }
         return schedule
@@ -302,7 +321,8 @@ final class RandomizedScheduleTests: XCTestCase {
             base: CurlTransport(
                 options: .init(connectTimeout: 1, defaultTimeout: 0.25), connectionCache: CurlConnectionCache()),
             policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
-        dependencies.presenterTimeout = 5
+        // A silent presenter is ended by this timer; short, so the schedule stays short.
+        dependencies.presenterTimeout = schedule.presenterSilent ? 0.5 : 5
         dependencies.statusRepollInterval = 0.02
         var kit: PaymentKit? = PaymentKit(configuration: configuration, resolver: resolver, dependencies: dependencies)
 
@@ -348,7 +368,9 @@ final class RandomizedScheduleTests: XCTestCase {
                 }
             }
         }
-        let presenter = HeadlessBrowserPresenter(script: script, options: .init(pageTimeout: 1))
+        let browser = HeadlessBrowserPresenter(script: script, options: .init(pageTimeout: 1))
+        let presenter = SlowToAnswerPresenter(
+            browser, lateMs: schedule.presenterLateMs, silent: schedule.presenterSilent)
         let results = Mutex<[PaymentResult]>([])
         let problems = Mutex<[String]>([])
         let delivered = expectation(description: "result \(seed)")
@@ -412,6 +434,8 @@ final class RandomizedScheduleTests: XCTestCase {
                 violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")], keyRotatedBehind
             )
         }
+        // The truth once the sandbox has gone quiet: a request it held may land after the result.
+        if schedule.heldMs > 0 { usleep(UInt32(schedule.heldMs + 50) * 1000) }
         violations.append(
             contentsOf: check(
                 result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId,
@@ -494,4 +518,33 @@ final class RandomizedScheduleTests: XCTestCase {
         }
         return v
     }
+}
+
+/// A presenter in front of the headless browser that answers `present` late (the page's events come
+/// first, as a real browser may report them) or never (the SDK's timer must end it). Everything else is
+/// the browser's.
+final class SlowToAnswerPresenter: PaymentPresenter {
+    let browser: HeadlessBrowserPresenter
+    let lateMs: Int?
+    let silent: Bool
+
+    init(_ browser: HeadlessBrowserPresenter, lateMs: Int?, silent: Bool) {
+        self.browser = browser
+        self.lateMs = lateMs
+        self.silent = silent
+    }
+
+    var isPresenting: Bool { browser.isPresenting }
+
+    func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
+        let late = lateMs
+        let silent = self.silent
+        browser.present(page, handler: handler) { shown in
+            if silent { return }
+            guard let late else { return completion(shown) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(late)) { completion(shown) }
+        }
+    }
+
+    func dismiss(completion: @escaping @Sendable () -> Void) { browser.dismiss(completion: completion) }
 }
