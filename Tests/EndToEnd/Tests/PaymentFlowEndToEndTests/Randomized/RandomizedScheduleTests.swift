@@ -169,7 +169,9 @@ final class RandomizedScheduleTests: XCTestCase {
         if chance(0.4) { schedule.buyerDelayMs = Int.random(in: 0...15, using: &rng) }
         schedule.releaseKit = chance(0.2)
         // Presenters answer `present` in their own time, late, or never (issue 18).
-        if chance(0.08) { schedule.presenterSilent = true } else if chance(0.15) {
+        if chance(0.08) {
+            schedule.presenterSilent = true
+        } else if chance(0.15) {
             schedule.presenterLateMs = Int.random(in: 5...80, using: &rng)
         }
         schedule.useDelegate = chance(0.2)
