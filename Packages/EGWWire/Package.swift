@@ -18,7 +18,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EGWWireTests",
-            dependencies: ["EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport")]
+            dependencies: [
+                "EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "FreedMemoryScan", package: "FuzzSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
