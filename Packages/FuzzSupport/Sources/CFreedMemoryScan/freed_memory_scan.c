@@ -20,6 +20,7 @@ static _Atomic(pthread_t) owner;
 static egw_freescan_result counters;
 
 #ifndef EGW_FREESCAN_DISABLED
+extern void *__libc_malloc(size_t);
 extern void __libc_free(void *);
 extern void *__libc_realloc(void *, size_t);
 
@@ -55,12 +56,25 @@ void free(void *pointer) {
     __libc_free(pointer);
 }
 
+// While armed, a block is handed out zeroed over its whole usable size: memory an earlier owner released
+// unwiped (before the scan, or on another thread) cannot make a hit of a block that never held the secret.
+void *malloc(size_t size) {
+    void *pointer = __libc_malloc(size);
+    if (pointer != NULL && isArmedHere()) memset(pointer, 0, malloc_usable_size(pointer));
+    return pointer;
+}
+
 void *realloc(void *pointer, size_t size) {
-    if (pointer == NULL || !isArmedHere()) return __libc_realloc(pointer, size);
-    size_t old = malloc_usable_size(pointer);
-    int held = holdsNeedle(pointer, old);
+    if (!isArmedHere()) return __libc_realloc(pointer, size);
+    size_t old = pointer == NULL ? 0 : malloc_usable_size(pointer);
+    int held = pointer != NULL && holdsNeedle(pointer, old);
     void *moved = __libc_realloc(pointer, size);
-    if (moved != pointer) {
+    if (moved != NULL) {
+        size_t now = malloc_usable_size(moved);
+        size_t kept = old < size ? old : size;
+        if (now > kept) memset((unsigned char *)moved + kept, 0, now - kept);
+    }
+    if (pointer != NULL && moved != pointer) {
         // The old block went back to the allocator with its bytes (or failed and stays; counted anyway).
         counters.releases += 1;
         counters.bytesScanned += old;

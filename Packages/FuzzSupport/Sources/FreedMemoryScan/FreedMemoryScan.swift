@@ -3,8 +3,10 @@ internal import CFreedMemoryScan
 /// Proof that an operation gives no copy of a secret back to the allocator: the test binary that links this
 /// interposes `free` and `realloc`, and while ``scan(for:_:)`` runs `body`, every block the calling thread
 /// releases is searched for any 16-byte run of a needle (any 23-byte copy of one, and any 16-byte prefix, is
-/// found) before glibc gets it back. Only the calling thread's releases count, so tests on other threads do not
-/// disturb a scan; scans themselves share one slot, so run the suites that use it `.serialized`.
+/// found) before glibc gets it back. Blocks handed out during the scan are zeroed over their whole usable size,
+/// so memory someone released unwiped earlier cannot make a hit of a block that never held the secret. Only the
+/// calling thread's allocations and releases count, so tests on other threads do not disturb a scan; scans
+/// themselves share one slot, so run the suites that use it `.serialized`.
 ///
 /// Not available under ASan, TSan or MSan (their runtimes own `free`): check ``isAvailable`` and skip.
 public enum FreedMemoryScan {

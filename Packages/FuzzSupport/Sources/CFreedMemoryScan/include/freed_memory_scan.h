@@ -1,4 +1,4 @@
-// A test-only interposer on free() and realloc(): while armed on one thread, every block that thread
+// A test-only interposer on malloc(), free() and realloc(): while armed on one thread, every block that thread
 // releases is scanned for given byte strings (a secret's encodings) before glibc gets it back, so a test
 // can prove that an operation leaves no unwiped copy of a secret in freed memory.
 // Compiled out (egw_freescan_available() == 0) under ASan/TSan/MSan, whose runtimes own malloc and free.
