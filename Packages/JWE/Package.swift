@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", "JWEFuzz",
                 .product(name: "EGWWire", package: "EGWWire"), .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "FreedMemoryScan", package: "FuzzSupport"),
             ],
             exclude: ["Vectors"]
         ),

@@ -39,7 +39,8 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
     /// Reads one private RSA JWK to decrypt with.
     ///
     /// A JWK whose `use` is not `enc`, or whose `key_ops` hold neither `unwrapKey` nor `decrypt`, forbids
-    /// decryption and is refused (`.invalidKey`). The byte buffers import goes through are wiped.
+    /// decryption and is refused (`.invalidKey`), as is a `d` outside 1 < d < n. The private members go from
+    /// the text into byte buffers reserved at their final size and wiped; none becomes a `String`.
     ///
     /// - Throws: ``JWEError`` with `.malformed` (not strict JSON), `.invalidKey` (missing `d`, inconsistent
     ///   parameters, leading zero in `n`, ...), `.keyTooSmall` or `.unsupportedAlgorithm`.

@@ -30,6 +30,9 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the public part of one RSA JWK (private members, when present, are ignored) to encrypt to.
     ///
+    /// The private members are never decoded: they need only be JSON strings (the whole text must be strict
+    /// JSON), and no copy of them is made.
+    ///
     /// A JWK whose `use` is not `enc`, or whose `key_ops` hold neither `wrapKey` nor `encrypt`, forbids
     /// encryption and is refused (`.invalidKey`).
     ///
@@ -44,7 +47,8 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the public part of one RSA JWK that EGWWire's ``StrictJSONParser`` has already parsed, by the
     /// same rules as ``init(jwk:)-(String)``: for a JWK inside a larger document (one element of a key set's
-    /// `keys`), which is then parsed once, strictly, duplicate members refused at every depth.
+    /// `keys`), which is then parsed once, strictly, duplicate members refused at every depth. Private members
+    /// in the value are not read.
     ///
     /// - Throws: ``JWEError`` with `.malformed` (not an object), `.invalidKey`, `.keyTooSmall` or
     ///   `.unsupportedAlgorithm`.
