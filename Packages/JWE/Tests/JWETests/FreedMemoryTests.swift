@@ -4,6 +4,7 @@ import FreedMemoryScan
 import Testing
 
 @testable import JWE
+@testable import egw_jwe
 
 /// What key import gives back to the allocator: under FuzzSupport's ``FreedMemoryScan`` (the test binary
 /// interposes `free` and `realloc` and counts and searches every block the test's thread releases), no
@@ -59,6 +60,38 @@ struct FreedMemoryTests {
                 withKnownIssue(
                     "OpenSSL's pairwise check releases its recomputed CRT values unwiped", isIntermittent: true
                 ) {
+                    #expect(seen.hits == 0, "\(seen.hits) released blocks held part of \(name)")
+                }
+            } else {
+                #expect(seen.hits == 0, "\(seen.hits) released blocks held part of \(name)")
+            }
+        }
+    }
+
+    /// `egw-jwe decrypt --key FILE` reads the key file into a buffer wiped as it grows and imports it from
+    /// those bytes: no `String` of the file, so no released block holds part of `p`, `q` or `d` from a JWK
+    /// file. From a PEM file OpenSSL's own decoder still leaves copies (a known issue, not ours to wipe).
+    @Test(arguments: ["jwk", "pem"])
+    func egwJWEReadsAKeyFileIntoWipedBuffers(_ format: String) throws {
+        let (jwk, secrets) = try Self.privateJWK()
+        let contents = format == "jwk" ? jwk : try Vectors.text("rsa2048_pkcs8.pem")
+        let pemKey = try Vectors.object("rsa2048_fixture_jwcrypto.json")["jwk_private"] as? [String: Any]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("egw-jwe-key-\(getpid()).\(format)")
+        try Data(contents.utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        for (name, secret) in secrets where ["d", "p", "q"].contains(name) {
+            // The PEM fixture is the same key as the JWK fixture (Vectors/README.md), so the needles serve both.
+            #expect(pemKey?[name] as? String == secret)
+            var key: RSAPrivateKey?
+            let seen = try FreedMemoryScan.scan(for: try Self.forms(ofBase64url: secret)) {
+                key = try readFile(path.path).privateKey()
+            }
+            #expect(key != nil)
+            #expect(seen.releases > 50)
+            if format == "pem" {
+                // Our bytes are read in place, but OpenSSL 3.0's PEM and DER decoders release their base64 and
+                // ASN.1 INTEGER copies unwiped (12 blocks per member, from PEM_read_bio_PrivateKey).
+                withKnownIssue("OpenSSL's PEM reader releases decoded copies of the key unwiped") {
                     #expect(seen.hits == 0, "\(seen.hits) released blocks held part of \(name)")
                 }
             } else {

@@ -56,7 +56,15 @@ struct RSAJWKComponents {
     ) throws(JWEError) -> RSAJWKComponents {
         var bytes = Array(text.utf8)
         defer { Crypto.wipe(&bytes) }
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(JWEError) -> RSAJWKComponents in
+        return try parse(bytes, requirePrivate: requirePrivate, purpose: purpose)
+    }
+
+    /// Parses the UTF-8 of one RSA JWK for `purpose`, as ``parse(_:requirePrivate:purpose:)-(String,_,_)``
+    /// does, reading `bytes` in place (the caller wipes them).
+    static func parse(
+        _ bytes: [UInt8], requirePrivate: Bool, purpose: RSAKeyPurpose
+    ) throws(JWEError) -> RSAJWKComponents {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JWEError) -> RSAJWKComponents in
             let document: JSONShallowDocument
             do throws(JSONSyntaxError) {
                 document = try StrictJSONParser.scanShallow(buffer)
@@ -420,10 +428,15 @@ enum RSAKeyFactory {
 
     /// Reads a PEM block whose first `BEGIN` label must be `label`.
     static func readPEM(_ text: String, label: String, isPrivate: Bool) throws(JWEError) -> EVPKey {
-        let expected = "-----BEGIN \(label)-----"
         var bytes = Array(text.utf8)
         // Wiped on every path, refusals included (a private key may sit under the wrong label).
         defer { Crypto.wipe(&bytes) }
+        return try readPEM(bytes, label: label, isPrivate: isPrivate)
+    }
+
+    /// Reads a PEM block from its bytes, in place (the caller wipes them); see ``readPEM(_:label:isPrivate:)``.
+    static func readPEM(_ bytes: [UInt8], label: String, isPrivate: Bool) throws(JWEError) -> EVPKey {
+        let expected = "-----BEGIN \(label)-----"
         let marker = Array("-----BEGIN ".utf8)
         guard let begin = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else {
             throw JWEError(.malformed, "no PEM block found; expected \(expected)")

@@ -51,6 +51,27 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         try self.init(key: key, kid: components.kid)
     }
 
+    /// Reads one private RSA JWK from its UTF-8 bytes, by the rules of ``init(jwk:)``, without making a copy of
+    /// them: for a key read from a file into a buffer the caller wipes (``SecureMemory/wipe(_:)-([UInt8])``),
+    /// which a `String` of the file could never be.
+    ///
+    /// - Throws: as ``init(jwk:)``.
+    public init(jwkBytes bytes: [UInt8]) throws(JWEError) {
+        var components = try RSAJWKComponents.parse(bytes, requirePrivate: true, purpose: .decryption)
+        defer { components.wipe() }
+        let key = try RSAKeyFactory.makeKey(components, includePrivate: true)
+        try self.init(key: key, kid: components.kid)
+    }
+
+    /// Reads an unencrypted PKCS#8 PEM from its bytes (ASCII), by the rules of ``init(pem:)``, without making
+    /// a copy of them (the caller wipes them).
+    ///
+    /// - Throws: as ``init(pem:)``.
+    public init(pemBytes bytes: [UInt8]) throws(JWEError) {
+        let key = try RSAKeyFactory.readPEM(bytes, label: "PRIVATE KEY", isPrivate: true)
+        try self.init(key: key, kid: nil)
+    }
+
     /// Reads an unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`) holding an RSA key.
     ///
     /// - Throws: ``JWEError`` with `.malformed`, `.invalidKey` (not RSA, inconsistent) or `.keyTooSmall`.
