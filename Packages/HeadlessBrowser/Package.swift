@@ -25,9 +25,16 @@ let package = Package(
         .package(path: "../FuzzSupport"),
     ],
     targets: [
+        // The system libpsl: the Public Suffix List the cookie jar refuses Domain attributes by.
+        .systemLibrary(
+            name: "CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
         .target(
             name: "HeadlessBrowser",
             dependencies: [
+                "CPSL",
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
             ]
