@@ -25,7 +25,8 @@ public final class Sandbox: Sendable {
         /// The card-encryption key (at least 2048 bits; a key without `kid` gets its RFC 7638
         /// thumbprint). `nil` (default): a fresh RSA-2048 key is generated at start.
         public var privateKey: RSAPrivateKey?
-        /// Seeds payment and session ids and the fault probabilities: a run is replayable from it.
+        /// Seeds payment and session ids and the fault probabilities: a run is replayable from it. Verification
+        /// keys are secrets and come from the system's random source, never from the seed.
         public var seed: UInt64
         /// The `max-age` in seconds of the key endpoint's `Cache-Control`. Default 300.
         public var keyMaxAge: Int

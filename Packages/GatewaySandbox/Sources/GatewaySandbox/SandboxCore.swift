@@ -42,6 +42,16 @@ struct SandboxSettings: Sendable {
     var now: @Sendable () -> Date
     var sleep: @Sendable (Duration) -> Void
     var observer: (@Sendable (SandboxRequestLogEntry) -> Void)? = nil
+    /// Where secrets come from (verification keys): `count` bytes nobody can predict. The system's random
+    /// source unless a test injects another; never the seeded generator, whose output anyone who knows the
+    /// seed (default 1) can replay.
+    var secretBytes: @Sendable (Int) -> [UInt8] = SandboxSettings.systemRandomBytes
+
+    /// `count` bytes from the system's random source (`getrandom` on Linux).
+    static func systemRandomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
 }
 
 /// The gateway's behaviour: routing, fault injection, the log, and every endpoint.
