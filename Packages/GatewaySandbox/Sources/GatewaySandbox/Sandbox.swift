@@ -173,6 +173,11 @@ public final class Sandbox: Sendable {
     public var checkoutBaseURL: URL { Self.url(core.checkoutBase) }
     /// The merchant backend and control endpoints live under `/sandbox/` here: `http://127.0.0.1:P`.
     public var merchantBaseURL: URL { Self.url(core.origin) }
+    /// What the control endpoints over HTTP (`/sandbox/faults`, `/sandbox/log`, `/sandbox/rotate-key`) require
+    /// in an `X-Sandbox-Token` header (else 401 `SANDBOX_TOKEN_REQUIRED`): 32 hex digits from the system's
+    /// random source, new for every sandbox. `egw-sandbox` prints it in its banner (`controlToken=`). The
+    /// merchant backend, the gateway's endpoints and this object's own methods need none.
+    public var controlToken: String { core.controlToken }
 
     /// Creates a payment as the merchant backend would (`POST /sandbox/payments` does the same).
     ///
