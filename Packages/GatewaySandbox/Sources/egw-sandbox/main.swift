@@ -157,6 +157,7 @@ FileHandle.standardError.write(
           create a payment: curl -s\(sandbox.tlsTrust.map { " --cacert \($0.certificateAuthorityFile)" } ?? "") -X POST \(sandbox.merchantBaseURL.absoluteString)/sandbox/payments -d '{"amount":1250,"currency":"EUR"}'
         \(sandbox.tlsTrust.map { "  the test CA clients must trust:\n" + $0.certificateAuthorityPEM } ?? "")
           control endpoints (/sandbox/faults, /sandbox/log, /sandbox/rotate-key): -H 'X-Sandbox-Token: \(sandbox.controlToken)'
+
         """.utf8))
 
 // Wait for SIGINT or SIGTERM (blocked since the start, so none is lost), then stop cleanly.
