@@ -5,9 +5,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 ROOT := $(CURDIR)
-# Build order: a package comes after everything it depends on.
-SWIFT_DIRS := Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
-              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Packages/PaymentAuthorization Apps/egw-repl \
+# Build order: a package comes after everything it depends on (tests included), as the manifests say:
+# TestSupport and FuzzSupport depend on nothing; the SDK's products on each other only; the sandbox on
+# EGWWire, StatusMapping and JWE; Tests/* (EndToEnd: every suite that pays across packages) last.
+SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
+              Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
+              Packages/PaymentAuthorization Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -102,7 +105,7 @@ bench: deps
 	done
 
 soak: deps
-	cd Packages/PaymentFlow && EGW_SCHEDULES=10000 swift test --filter RandomizedSchedule
+	cd Tests/EndToEnd && EGW_SCHEDULES=10000 swift test --filter RandomizedSchedule
 	cd Packages/PaymentAuthorization && EGW_SCHEDULES=10000 swift test --filter "RandomizedSheet|SheetExploration"
 
 lint:

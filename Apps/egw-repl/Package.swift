@@ -16,6 +16,7 @@ let package = Package(
         .package(path: "../../Packages/PaymentFlow"),
         .package(path: "../../Packages/HeadlessBrowser"),
         .package(path: "../../Packages/FuzzSupport"),
+        .package(path: "../../Packages/TestSupport"),
         .package(path: "../../Packages/PaymentAuthorization"),
     ],
     targets: [
@@ -31,12 +32,15 @@ let package = Package(
         // The interpreter as a pure function of input lines: tokenizer, command table,
         // parser, errors with positions, completion, history policy, option parsing.
         // CardValidation (Foundation only) gives it the SDK's one card-number redaction rule;
-        // HeadlessBrowser the one `HostedChoice` the `buyer hosted` command names.
+        // two dependency-free vocabularies the words it parses: the buyer's `HostedChoice`
+        // (BuyerVocabulary) and the sandbox's endpoint and fault names (SandboxVocabulary). No
+        // browser, libcurl, OpenSSL or libmicrohttpd is linked into the interpreter.
         .target(
             name: "ReplCore",
             dependencies: [
                 .product(name: "CardValidation", package: "CardValidation"),
-                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "BuyerVocabulary", package: "HeadlessBrowser"),
+                .product(name: "SandboxVocabulary", package: "GatewaySandbox"),
             ],
             path: "Sources/ReplCore"),
         // The shell itself: sessions, commands, the payment wait, output; tested in ReplShellTests.
@@ -61,7 +65,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplCoreTests",
-            dependencies: ["ReplCore", "ReplCoreFuzz", .product(name: "FuzzSupport", package: "FuzzSupport")]
+            dependencies: [
+                "ReplCore", "ReplCoreFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+            ]
         ),
         // The shell driven by a fake line source and clock, and the built binary run as a process.
         .testTarget(
@@ -71,6 +78,7 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
             ]),
     ],
     swiftLanguageModes: [.v6]

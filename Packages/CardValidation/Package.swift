@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(path: "../EGWWire"),
         .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         // Foundation only (NSError, Date, Calendar); no system library.
@@ -29,6 +30,7 @@ let package = Package(
             dependencies: [
                 "CardValidation", "CardValidationFuzz", .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
             ]
         ),
     ],

@@ -7,7 +7,8 @@ let package = Package(
         .library(name: "EGWWire", targets: ["EGWWire"])
     ],
     dependencies: [
-        .package(path: "../FuzzSupport")
+        .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .target(name: "EGWWire"),
@@ -20,7 +21,8 @@ let package = Package(
             name: "EGWWireTests",
             dependencies: [
                 "EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
-                .product(name: "FreedMemoryScan", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "FreedMemoryScan", package: "TestSupport"),
             ]
         ),
     ],

@@ -2,24 +2,17 @@
 import PackageDescription
 
 // The driver every package's `Fuzz/` harness shares: the libFuzzer entry under `make fuzz` and the
-// corpus and regression replay under `swift test`; and, linked into every test binary with it, the
-// shim that makes Synchronization.Mutex visible to ThreadSanitizer; the freed-memory scan that proves
-// secrets are wiped before their memory is released. Tests and fuzzing only: no
-// library product of the SDK depends on it.
+// corpus and regression replay under `swift test`. Fuzzing only: no library product of the SDK
+// depends on it (the ThreadSanitizer shim every test binary links lives in TestSupport).
 let package = Package(
     name: "FuzzSupport",
     products: [
-        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
-        // Interposes free() in the test binary that links it: link it only into tests that use it.
-        .library(name: "FreedMemoryScan", targets: ["FreedMemoryScan"]),
+        .library(name: "FuzzSupport", targets: ["FuzzSupport"])
     ],
     targets: [
         .systemLibrary(name: "CLibFuzzer"),
-        .target(name: "CMutexVisibility"),
-        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", "CMutexVisibility"]),
-        .target(name: "CFreedMemoryScan"),
-        .target(name: "FreedMemoryScan", dependencies: ["CFreedMemoryScan"]),
-        .testTarget(name: "FuzzSupportTests", dependencies: ["FuzzSupport", "FreedMemoryScan"]),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
+        .testTarget(name: "FuzzSupportTests", dependencies: ["FuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

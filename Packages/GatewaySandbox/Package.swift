@@ -9,14 +9,15 @@ let package = Package(
     products: [
         .library(name: "GatewaySandbox", targets: ["GatewaySandbox"]),
         .executable(name: "egw-sandbox", targets: ["egw-sandbox"]),
-        // A delaying, counting TCP proxy for PaymentFlow's bench and tests (no dependency).
-        .library(name: "LatencyProxy", targets: ["LatencyProxy"]),
+        // The sandbox's endpoint and fault names, with no dependency (the shell's pure interpreter).
+        .library(name: "SandboxVocabulary", targets: ["SandboxVocabulary"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
         .package(path: "../StatusMapping"),
         .package(path: "../JWE"),
         .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .systemLibrary(
@@ -31,9 +32,11 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .target(name: "SandboxVocabulary"),
         .target(
             name: "GatewaySandbox",
             dependencies: [
+                "SandboxVocabulary",
                 "CMicroHTTPD",
                 "CMicroHTTPDShim",
                 "CSandboxOpenSSL",
@@ -51,7 +54,6 @@ let package = Package(
             ],
             path: "Fuzz/Harness"
         ),
-        .target(name: "LatencyProxy"),
         // OpenSSL's libssl for the tests' own TLS client (an HTTPS client independent of the server).
         .systemLibrary(
             name: "CSandboxTestSSL",
@@ -61,9 +63,11 @@ let package = Package(
         .testTarget(
             name: "GatewaySandboxTests",
             dependencies: [
-                "GatewaySandbox", "GatewaySandboxFuzz", "LatencyProxy", "CSandboxTestSSL",
+                "GatewaySandbox", "GatewaySandboxFuzz", "CSandboxTestSSL",
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "LatencyProxy", package: "TestSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
             ]
         ),
     ],

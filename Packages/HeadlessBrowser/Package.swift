@@ -6,23 +6,20 @@ import PackageDescription
 // transport security), follows redirects, keeps cookies and submits forms.
 // It uses only PaymentFlow's public presenter and transport API.
 //
-// PaymentFlow's end-to-end tests depend on this package in turn (a package-level
-// cycle SwiftPM accepts since there is no cycle between targets:
-// HeadlessBrowser -> PaymentFlow, PaymentFlowTests -> HeadlessBrowser).
+// Its own tests use plain pages from TestSupport's loopback server; the suites that
+// pay against the sandbox live in Tests/EndToEnd. BuyerVocabulary (the buyer's
+// choices, no dependency) is what the shell's pure interpreter needs of it.
 let package = Package(
     name: "HeadlessBrowser",
     products: [
         .library(name: "HeadlessBrowser", targets: ["HeadlessBrowser"]),
-        // Test support, not for apps: a raw-socket HTTP server that can misbehave on purpose,
-        // shared by these tests and PaymentFlow's transport tests (one copy).
-        .library(name: "LoopbackTestServer", targets: ["LoopbackTestServer"]),
+        .library(name: "BuyerVocabulary", targets: ["BuyerVocabulary"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
         .package(path: "../PaymentFlow"),
-        .package(path: "../GatewaySandbox"),
-        .package(path: "../JWE"),
         .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         // The system libpsl: the Public Suffix List the cookie jar refuses Domain attributes by.
@@ -31,18 +28,14 @@ let package = Package(
             pkgConfig: "libpsl",
             providers: [.apt(["libpsl-dev"])]
         ),
+        .target(name: "BuyerVocabulary"),
         .target(
             name: "HeadlessBrowser",
             dependencies: [
-                "CPSL",
+                "BuyerVocabulary", "CPSL",
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
             ]
-        ),
-        .target(
-            name: "LoopbackTestServer",
-            dependencies: [.product(name: "PaymentFlow", package: "PaymentFlow")],
-            path: "Tests/LoopbackTestServer"
         ),
         .executableTarget(
             name: "HeadlessBrowserFuzz",
@@ -52,11 +45,11 @@ let package = Package(
         .testTarget(
             name: "HeadlessBrowserTests",
             dependencies: [
-                "HeadlessBrowser", "LoopbackTestServer", "HeadlessBrowserFuzz",
+                "HeadlessBrowser", "HeadlessBrowserFuzz",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
-                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
-                .product(name: "JWE", package: "JWE"),
+                .product(name: "LoopbackTestServer", package: "TestSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
             ]
         ),
     ],

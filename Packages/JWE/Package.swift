@@ -6,11 +6,11 @@ let package = Package(
     products: [
         .library(name: "JWE", targets: ["JWE"]),
         .executable(name: "egw-jwe", targets: ["egw-jwe"]),
-        .executable(name: "jwe-bench", targets: ["jwe-bench"]),
     ],
     dependencies: [
         .package(path: "../EGWWire"),
         .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         // The system libcrypto (OpenSSL 3). Only the JWE target imports it, with `internal import`.
@@ -21,7 +21,7 @@ let package = Package(
         ),
         .target(name: "JWE", dependencies: ["COpenSSL", .product(name: "EGWWire", package: "EGWWire")]),
         .executableTarget(name: "egw-jwe", dependencies: ["JWE"]),
-        // Benchmarks only (bench.sh): not part of the library, which exports no benchmark API.
+        // Benchmarks only (bench.sh builds it by target name): not a product, not part of the library.
         .executableTarget(name: "jwe-bench", dependencies: ["JWE", "COpenSSL"]),
         // The fork-safety check of ForkTests, run as a single-threaded process of its own (not a product).
         .executableTarget(name: "jwe-fork-probe", dependencies: ["JWE"]),
@@ -38,7 +38,8 @@ let package = Package(
             dependencies: [
                 "JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", "JWEFuzz",
                 .product(name: "EGWWire", package: "EGWWire"), .product(name: "FuzzSupport", package: "FuzzSupport"),
-                .product(name: "FreedMemoryScan", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "FreedMemoryScan", package: "TestSupport"),
             ],
             exclude: ["Vectors"]
         ),

@@ -1,11 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// PaymentFlow: the SDK integrators ship. GatewaySandbox and HeadlessBrowser are used by
-// the tests and the benchmark only; the library itself links EGWWire, CardValidation,
-// StatusMapping, JWE and the system libcurl. HeadlessBrowser depends on this package's
-// library in turn: a package-level cycle SwiftPM accepts, as no target depends on itself
-// (PaymentFlow <- HeadlessBrowser <- PaymentFlowTests, PaymentFlowBench).
+// PaymentFlow: the SDK integrators ship. The library links EGWWire, CardValidation, StatusMapping,
+// JWE and the system libcurl, and nothing else, in any target: its tests are the machines, the
+// transport against TestSupport's loopback server, the driver with stubs and the exploration. The
+// suites that pay against the sandbox through the browser, and the benchmark, live in Tests/EndToEnd.
 let package = Package(
     name: "PaymentFlow",
     products: [
@@ -16,9 +15,8 @@ let package = Package(
         .package(path: "../StatusMapping"),
         .package(path: "../CardValidation"),
         .package(path: "../JWE"),
-        .package(path: "../GatewaySandbox"),
-        .package(path: "../HeadlessBrowser"),
         .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .systemLibrary(
@@ -37,17 +35,6 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
-        // Release-built by ./bench.sh (`make bench`); not a test.
-        .executableTarget(
-            name: "PaymentFlowBench",
-            dependencies: [
-                "PaymentFlow",
-                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
-                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
-                .product(name: "LatencyProxy", package: "GatewaySandbox"),
-                .product(name: "JWE", package: "JWE"),
-            ]
-        ),
         .executableTarget(
             name: "PaymentFlowFuzz",
             dependencies: ["PaymentFlow", "CCurl", .product(name: "FuzzSupport", package: "FuzzSupport")],
@@ -58,11 +45,9 @@ let package = Package(
             dependencies: [
                 "PaymentFlow", "PaymentFlowFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "EGWWire", package: "EGWWire"),
-                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
-                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
-                .product(name: "LoopbackTestServer", package: "HeadlessBrowser"),
-                .product(name: "LatencyProxy", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
+                .product(name: "LoopbackTestServer", package: "TestSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
             ]
         ),
     ],

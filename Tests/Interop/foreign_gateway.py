@@ -20,8 +20,10 @@ speaks the same wire protocol but shares none of those conventions:
   "Cancel payment" (`name="action" value="pay"|"cancel"`), keeps a session cookie and a
   hidden form token, and after the choice answers `303 See Other` to the shopRedirectUrl.
 
-What it serves (one ThreadingHTTPServer on 127.0.0.1, ephemeral port; each role of
-GATEWAY.md under its own prefix, so the SDK gets four distinct base URLs):
+What it serves (one ThreadingHTTPServer on 127.0.0.1, ephemeral port, HTTP/1.1 with
+keep-alive: a correct Content-Length on every answer and no `Connection: close`, so the
+SDK's default connection reuse really sends later requests on kept connections; each role
+of GATEWAY.md under its own prefix, so the SDK gets four distinct base URLs):
 
 * merchant backend   `{base}/merchant`   POST /sandbox/payments
 * status lookup      `{base}/backend`    GET  /checkout/api/egw/v1/payments/{id}
@@ -63,11 +65,32 @@ on its Nth call counted from when the fault is set (and the `times - 1` calls af
                         reaches after acting: `acs-submit`, `hosted-choice`, `notification`);
 * `page_reset`          applied, then the connection is reset (the page never loads);
 * `already_processed`   applied, then `409 PAYMENT_ALREADY_PROCESSED`;
+* `failed_already_processed`  applied, then the step's 2xx with a session `FAILED`,
+                        `failure.code` PAYMENT_ALREADY_PROCESSED (the same fact, spelled as a session);
+* `gone_applied`        applied (the whole request read), then the gateway goes away as a
+                        restarting one does: the listening socket is closed first (a reconnect
+                        is refused), then this connection and every other open one is reset
+                        (SO_LINGER 0, close); nothing is answered again (`gone`);
+* `gone_not_applied`    the same on the wire, but nothing was applied (the client cannot tell);
+* `hold`                nothing applied, the answer never comes: held `arg` seconds (default
+                        HOLD_SECONDS; `stop()` ends it), then the connection is reset;
+* `hold_applied`        applied, then held as `hold` (a page that never finishes loading);
+* `hold_body`           applied, then the status line, the headers (the full Content-Length)
+                        and the first half of the body are sent, the rest is held as `hold`;
 * `latency`             waits `arg` seconds, then behaves normally.
 
-The request log (`log`, `log_text()`) keeps per request: endpoint, method, path, status
-(or `reset`), the answer's session status or error code, the fault, whether it was a
-replay and whether an Idempotency-Key was sent.
+`closed_payment_answer` says how a money step on a payment already processed is refused:
+`"error"` (default, `409 PAYMENT_ALREADY_PROCESSED`) or `"failed-session"` (a 2xx session
+`FAILED` with `failure.code` PAYMENT_ALREADY_PROCESSED, the payment keeping its status).
+
+The request log (`log`, `log_text()`) keeps per request, in the order the requests
+arrived (an entry is logged on arrival and completed when answered, so a request still
+held shows as `-> (no answer yet)`): endpoint, method, path, status
+(or `reset`), the answer's session status or error code, a FAILED session's failure code,
+the fault, whether it was a replay, whether an Idempotency-Key was sent, and the TCP
+connection it came on: `connection` (numbered from 1 in accept order), `peerPort`,
+`onConnection` (1 for the first request on that connection) and `carried` (the endpoints
+of the requests that connection carried before this one). `log_text()` shows `cN.K`.
 
 Endpoint names: `merchant-payments`, `status`, `jwks`, `card-session-create`,
 `authentication`, `challenge-result`, `card-session-get`, `hosted-page`, `hosted-choice`,
@@ -117,8 +140,13 @@ CLOSED = MONEY_MOVED | {"CANCELLED", "ABANDONED"}
 FAULT_KINDS = {
     "status_applied", "status_not_applied", "drop_applied", "drop_not_applied", "unexpected_2xx",
     "malformed_applied", "page_fail", "page_reset", "already_processed", "latency",
+    "gone_applied", "gone_not_applied", "failed_already_processed", "hold", "hold_applied", "hold_body",
 }
-NOT_APPLIED = {"status_not_applied", "drop_not_applied"}
+NOT_APPLIED = {"status_not_applied", "drop_not_applied", "gone_not_applied", "hold"}
+
+# How long a held answer is held at most (`hold`, `hold_applied` without `arg`): longer than
+# any deadline of the REPL's under test; `stop()` ends every hold at once.
+HOLD_SECONDS = 600
 
 IDEMPOTENCY_TTL = 24 * 3600
 
@@ -161,6 +189,27 @@ def _brand(digits):
     if digits.startswith(("50", "56", "57", "58", "67", "63")):
         return "maestro"
     return "unknown"
+
+
+def failed_already_processed_body(session_id, message="the payment was already processed"):
+    """A session FAILED with `failure.code` PAYMENT_ALREADY_PROCESSED (GATEWAY.md's session shape)."""
+    return {"sessionId": session_id, "status": "FAILED",
+            "failure": {"code": "PAYMENT_ALREADY_PROCESSED", "message": message}}
+
+
+def _reset(connection, wake=False):
+    """Resets a TCP connection: SO_LINGER 0, then close sends RST instead of FIN. `wake`: a
+    thread blocked reading it (an idle kept connection) is woken first."""
+    try:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        if wake:
+            connection.shutdown(socket.SHUT_RD)
+    except OSError:
+        pass
+    try:
+        connection.close()
+    except OSError:
+        pass
 
 
 @dataclasses.dataclass
@@ -263,9 +312,12 @@ class ForeignGateway:
     """The gateway. `with ForeignGateway(...) as gw:` starts and stops it."""
 
     def __init__(self, honour_idempotency=True, autosubmit="script", hosted_pay_status="SETTLED",
-                 hosted_requires_cookie=True, key_max_age=300):
+                 hosted_requires_cookie=True, key_max_age=300, closed_payment_answer="error"):
         if autosubmit not in ("script", "onload"):
             raise ValueError("autosubmit is 'script' or 'onload'")
+        if closed_payment_answer not in ("error", "failed-session"):
+            raise ValueError("closed_payment_answer is 'error' or 'failed-session'")
+        self.closed_payment_answer = closed_payment_answer
         self.honour_idempotency = honour_idempotency
         self.autosubmit = autosubmit
         self.hosted_pay_status = hosted_pay_status
@@ -282,6 +334,10 @@ class ForeignGateway:
         self.log = []  # dicts: endpoint, method, path, status, fault, replay, idempotencyKey (bool)
         self.errors = []  # the gateway's own bugs (exception type and endpoint only)
         self.replays = 0
+        self._connections = {}  # connection number -> its socket, while the connection is open
+        self._connection_count = 0
+        self._stopping = threading.Event()  # ends every held answer
+        self.gone = False  # set by `gone_applied`: the listener is closed, nothing is answered any more
         self._server = None
         self._thread = None
         self.base_url = None
@@ -305,11 +361,42 @@ class ForeignGateway:
         return self
 
     def stop(self):
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join(timeout=10)
-            self._server = None
+        self._stopping.set()
+        self._close_listener()
+        with self._lock:
+            connections = list(self._connections.values())
+        for connection in connections:
+            _reset(connection, wake=True)
+
+    def _close_listener(self):
+        """Stops accepting: the listening socket is closed, so a new connect is refused."""
+        with self._lock:
+            server, thread, self._server = self._server, self._thread, None
+        if server is not None:
+            server.shutdown()  # waits for serve_forever (its own thread) to return
+            server.server_close()
+            thread.join(timeout=10)
+
+    def go_away(self, keep=None):
+        """Applied then gone: the listener closes first (a reconnect is refused), then every
+        open connection but `keep` (the caller resets that one itself) is reset."""
+        with self._lock:
+            self.gone = True
+        self._close_listener()
+        with self._lock:
+            others = [c for number, c in self._connections.items() if number != keep]
+        for connection in others:
+            _reset(connection, wake=True)
+
+    def _connection_opened(self, connection):
+        with self._lock:
+            self._connection_count += 1
+            self._connections[self._connection_count] = connection
+            return self._connection_count
+
+    def _connection_closed(self, number):
+        with self._lock:
+            self._connections.pop(number, None)
 
     def __enter__(self):
         return self.start()
@@ -400,7 +487,10 @@ class ForeignGateway:
     def log_text(self):
         with self._lock:
             return "\n".join(
-                f"{e['method']} {e['path']} -> {e['status']}" + (f" {e['result']}" if e.get("result") else "")
+                f"c{e['connection']}.{e['onConnection']} {e['method']} {e['path']} -> "
+                + (f"{e['status']}" if e["status"] is not None else "(no answer yet)")
+                + (f" {e['result']}" if e.get("result") else "")
+                + (f" failure={e['failure']}" if e.get("failure") else "")
                 + f" [{e['endpoint']}]"
                 + (f" fault={e['fault']}" if e["fault"] else "") + (" replay" if e["replay"] else "")
                 + (" idempotency-key" if e["idempotencyKey"] else "")
@@ -441,6 +531,13 @@ class ForeignGateway:
         if request.header("Obp-Verification-Key") != payment.verification_key:
             return None, Answer.error(401, "INVALID_VERIFICATION_KEY", "the verification key does not match")
         return payment, None
+
+    def _already_processed(self, session, message):
+        """A step on a payment (or session) already processed, in this gateway's spelling:
+        `409 PAYMENT_ALREADY_PROCESSED`, or a 200 session FAILED with that failure code."""
+        if self.closed_payment_answer == "failed-session":
+            return Answer.json(200, failed_already_processed_body(session.session_id, message))
+        return Answer.error(409, "PAYMENT_ALREADY_PROCESSED", message)
 
     def _session_of(self, payment, session_id):
         session = self._sessions.get(session_id)
@@ -538,6 +635,17 @@ class ForeignGateway:
             if behaviour == "not-accepted" or brand == "amex":
                 return Answer.error(422, "CARD_BRAND_NOT_ACCEPTED", f"this store does not accept {brand} cards")
             if payment.status in CLOSED:
+                if self.closed_payment_answer == "failed-session":
+                    # The other spelling of the same fact: a session that ended FAILED with
+                    # the code PAYMENT_ALREADY_PROCESSED (the payment keeps its status).
+                    session = CardSession(
+                        session_id=_new_id("fgs"), payment_id=payment_id, brand=brand, last4=last4,
+                        behaviour=behaviour, status="FAILED",
+                        failure={"code": "PAYMENT_ALREADY_PROCESSED",
+                                 "message": f"the payment is already {payment.status}"})
+                    self._sessions[session.session_id] = session
+                    payment.sessions.append(session.session_id)
+                    return Answer.json(201, session.view())
                 return Answer.error(409, "PAYMENT_ALREADY_PROCESSED", f"the payment is already {payment.status}")
             session = CardSession(
                 session_id=_new_id("fgs"), payment_id=payment_id, brand=brand, last4=last4, behaviour=behaviour,
@@ -581,7 +689,7 @@ class ForeignGateway:
                 # A repeat the gateway does not recognise as one: the same challenge again.
                 return Answer.json(200, session.view(self.acs_url))
             if session.status != "AUTHENTICATION_REQUIRED" or payment.status in CLOSED:
-                return Answer.error(409, "PAYMENT_ALREADY_PROCESSED", "this session has already been processed")
+                return self._already_processed(session, "this session has already been processed")
             session.notification_url = notification
             if session.behaviour == "challenge":
                 session.status = "CHALLENGE_REQUIRED"
@@ -610,13 +718,13 @@ class ForeignGateway:
             if error:
                 return error
             if session.status in ("COMPLETED", "FAILED"):
-                return Answer.error(409, "PAYMENT_ALREADY_PROCESSED", "this session has already been processed")
+                return self._already_processed(session, "this session has already been processed")
             if session.status != "CHALLENGE_REQUIRED":
                 return Answer.error(400, "INVALID_REQUEST", "this session has no challenge")
             if session.issuer_answer is None:
                 return Answer.error(409, "CHALLENGE_NOT_COMPLETED", "the buyer has not answered the issuer yet")
             if payment.status in CLOSED:
-                return Answer.error(409, "PAYMENT_ALREADY_PROCESSED", f"the payment is already {payment.status}")
+                return self._already_processed(session, f"the payment is already {payment.status}")
             session.trans_status = session.issuer_answer
             if session.issuer_answer == "Y":
                 session.status = "COMPLETED"
@@ -855,11 +963,33 @@ def _result_of(answer):
     return None
 
 
+def _failure_of(answer):
+    """A FAILED session's `failure.code`, for the log; None otherwise."""
+    if not answer.content_type.startswith("application/json") or not answer.body:
+        return None
+    try:
+        body = json.loads(answer.body)
+    except ValueError:
+        return None
+    if isinstance(body, dict) and isinstance(body.get("failure"), dict):
+        return body["failure"].get("code")
+    return None
+
+
 class _Handler(BaseHTTPRequestHandler):
+    """One instance per TCP connection. HTTP/1.1 with keep-alive: every answer carries a
+    correct Content-Length and no `Connection: close`, so a client that reuses connections
+    (libcurl's default) really sends later requests on a connection that carried earlier
+    ones; the log says which connection (and which request on it) every request came on."""
     gateway = None  # set on the per-server subclass
-    protocol_version = "HTTP/1.0"  # one request per connection: a reset never hits a reused connection
-    server_version = "ForeignGateway/1.0"
+    protocol_version = "HTTP/1.1"
+    server_version = "ForeignGateway/1.1"
     sys_version = ""
+
+    def setup(self):
+        super().setup()
+        self.connection_number = self.gateway._connection_opened(self.connection)
+        self.carried = []  # the endpoints of the requests this connection carried so far
 
     def log_message(self, *args):
         pass  # the gateway keeps its own log (no bodies, no card data)
@@ -882,8 +1012,12 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length > 0 else b""
         request = _Request(self, method, body)
         path = urllib.parse.urlsplit(self.path).path
-        entry = {"endpoint": None, "method": method, "path": path, "status": None, "result": None, "fault": None,
-                 "replay": False, "idempotencyKey": bool(self.headers.get("Idempotency-Key"))}
+        entry = {"endpoint": None, "method": method, "path": path, "status": None, "result": None, "failure": None,
+                 "fault": None, "replay": False, "idempotencyKey": bool(self.headers.get("Idempotency-Key")),
+                 "connection": self.connection_number, "peerPort": self.client_address[1],
+                 "onConnection": len(self.carried) + 1, "carried": list(self.carried)}
+        with gateway._lock:
+            gateway.log.append(entry)
         try:
             route = None
             params = {}
@@ -896,13 +1030,18 @@ class _Handler(BaseHTTPRequestHandler):
                         route = (endpoint, handler_name, money)
                         params = match.groupdict()
                         break
+            if route is not None:
+                entry["endpoint"] = route[0]
+            self.carried.append(entry["endpoint"])
+            if gateway.gone:  # a request that raced the gateway going away: nothing is applied
+                entry["fault"] = "gone"
+                self._drop(entry)
             if route is None:
                 answer = (Answer.error(405, "INVALID_REQUEST", "method not allowed") if path_matched
                           else Answer.error(404, "NOT_FOUND", "no such endpoint"))
                 self._send(answer, entry)
                 return
             endpoint, handler_name, money = route
-            entry["endpoint"] = endpoint
             fault = gateway._take_fault(endpoint)
             if fault is not None:
                 entry["fault"] = fault.kind
@@ -928,20 +1067,20 @@ class _Handler(BaseHTTPRequestHandler):
             with gateway._lock:
                 gateway.errors.append(f"{entry['endpoint']}: {type(error).__name__}")
             try:
+                self.close_connection = True
                 self._send(Answer.error(500, "INTERNAL_ERROR", "the gateway failed"), entry)
             except Exception:
                 pass
-        finally:
-            with gateway._lock:
-                gateway.log.append(entry)
 
     def _send(self, answer, entry):
         entry["status"] = answer.status
         entry["result"] = _result_of(answer)
+        entry["failure"] = _failure_of(answer)
         self.send_response(answer.status)
         self.send_header("Content-Type", answer.content_type)
         self.send_header("Content-Length", str(len(answer.body)))
-        self.send_header("Connection", "close")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         for name, value in answer.headers:
             self.send_header(name, value)
         self.end_headers()
@@ -949,14 +1088,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(answer.body)
         self.wfile.flush()
 
-    def _drop(self, entry):
-        entry["status"] = "reset"
+    def _drop(self, entry, status="reset"):
+        entry["status"] = status
         self.close_connection = True
-        try:
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            self.connection.close()  # RST: the client gets no answer at all
-        except OSError:
-            pass
+        _reset(self.connection)  # RST: the client gets no answer at all
         raise _Dropped()
 
     def _send_fault(self, fault, meant, endpoint, entry):
@@ -964,6 +1099,30 @@ class _Handler(BaseHTTPRequestHandler):
         is_page = endpoint in _PAGE_ENDPOINTS
         if kind in ("drop_applied", "drop_not_applied", "page_reset"):
             self._drop(entry)
+        if kind in ("gone_applied", "gone_not_applied"):
+            # Applied (the whole request was read and applied above), then the gateway goes
+            # away as a restarting one does: the listener is closed FIRST, so the client's
+            # reconnect is refused, then this (kept) connection is reset.
+            self.gateway.go_away(keep=self.connection_number)
+            self._drop(entry, status="reset, gone")
+        if kind in ("hold", "hold_applied"):
+            # The answer never comes: held for `arg` seconds (default HOLD_SECONDS, ended by
+            # stop()), then the connection is reset. Long enough to outlive the client's deadline.
+            self.gateway._stopping.wait(float(fault.arg) if fault.arg is not None else HOLD_SECONDS)
+            self._drop(entry, status="held, reset")
+        if kind == "hold_body":
+            body = meant.body
+            entry["status"] = f"{meant.status}, body held"
+            self.send_response(meant.status)
+            self.send_header("Content-Type", meant.content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in meant.headers:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            self.gateway._stopping.wait(float(fault.arg) if fault.arg is not None else HOLD_SECONDS)
+            self._drop(entry, status=f"{meant.status}, body held, reset")
         if kind in ("status_applied", "status_not_applied", "page_fail"):
             status = int(fault.arg or (503 if kind == "status_not_applied" else 500))
             if is_page or kind == "page_fail":
@@ -982,6 +1141,20 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "already_processed":
             self._send(Answer.error(409, "PAYMENT_ALREADY_PROCESSED", "the payment was already processed"), entry)
             return
+        if kind == "failed_already_processed":
+            # Applied, then the answer is a session FAILED with PAYMENT_ALREADY_PROCESSED in
+            # the meant 2xx status (the step's own session id).
+            status = meant.status if meant is not None and meant.status < 400 else 200
+            session_id = None
+            try:
+                session_id = json.loads(meant.body).get("sessionId")
+            except Exception:
+                pass
+            if not session_id:
+                in_path = re.search(r"/card-sessions/([^/]+)", entry["path"])
+                session_id = in_path.group(1) if in_path else _new_id("fgs")
+            self._send(Answer.json(status, failed_already_processed_body(session_id)), entry)
+            return
         raise AssertionError(f"unhandled fault {kind}")
 
     def finish(self):
@@ -989,6 +1162,7 @@ class _Handler(BaseHTTPRequestHandler):
             super().finish()
         except OSError:
             pass
+        self.gateway._connection_closed(self.connection_number)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,21 @@ import Testing
         #expect(!run.stdout.contains("1234\n"), "the code typed is never echoed")
     }
 
+    /// Issue 18: an in-doubt ending says what to do on a line of its own, and `result --json` carries
+    /// the error's code and the advice.
+    @Test func anInDoubtEndingShowsTheAdvice() throws {
+        let run = try runShell([
+            "payment create", "card test visa-frictionless", "sandbox fault authentication status 503 --times 2",
+            "pay card", "result --json",
+        ])
+        #expect(run.stdout.contains("● unresolved"))
+        #expect(run.stdout.contains("advice: The payment may have gone through: ask your backend"))
+        #expect(run.stdout.contains(#""outcome":"unresolved""#))
+        #expect(run.stdout.contains(#""code":10"#) || run.stdout.contains(#""code":4"#))
+        #expect(run.stdout.contains(#""advice":"The payment may have gone through"#))
+        #expect(!run.stdout.contains("4111111111111111"))
+    }
+
     @Test func aScriptWithNoBuyerActionClosesThePage() throws {
         let run = try runShell(["payment create", "pay hosted", "result --json"])
         #expect(run.stdout.contains("no buyer action scripted"))

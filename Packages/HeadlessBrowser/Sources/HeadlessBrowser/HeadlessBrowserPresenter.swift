@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// What it does for one presented page:
 /// - Before every navigation (the first load, each redirect hop, each form
-///   submission) it asks the handler's `page(decidePolicyFor:decisionHandler:)` and loads
+///   submission) it asks the handler's `page(decidePolicyFor:decisionHandler:)` with the method and loads
 ///   nothing when the answer is `.cancel`; after a cancelled navigation the
 ///   page stays as it was and the browser takes no further action on it.
 /// - Redirects are followed by the browser itself, one reported hop at a
@@ -264,7 +264,8 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         guard let handler = asking else { return }
         // The SDK answers later, on any thread; the browser goes on from its own queue.
         let answered = AnswerFlag()
-        handler.page(decidePolicyFor: navigation.url) { [self] decision in
+        let asked = PageNavigation(url: navigation.url, method: navigation.method)
+        handler.page(decidePolicyFor: asked) { [self] decision in
             guard answered.claim() else { return }
             queue.async { self.decided(decision, navigation, session: id) }
         }

@@ -33,6 +33,10 @@ CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
+CURLcode ccurl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 void ccurl_abort_flag_raise(int *flag) {
     __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
 }
@@ -150,5 +154,26 @@ CURLcode ccurl_setopt_body_once(CURL *handle, struct ccurl_body *body) {
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_READFUNCTION, ccurl_body_read);
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_READDATA, (void *)body);
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body->length);
+    return code;
+}
+
+size_t ccurl_body_bytes_read(const struct ccurl_body *body) {
+    return body != NULL ? body->offset : 0;
+}
+
+static int ccurl_request_start(void *clientp, char *primary_ip, char *local_ip, int primary_port,
+                               int local_port) {
+    (void)primary_ip;
+    (void)local_ip;
+    (void)primary_port;
+    (void)local_port;
+    int *counter = clientp;
+    *counter += 1;
+    return CURL_PREREQFUNC_OK;
+}
+
+CURLcode ccurl_count_request_starts(CURL *handle, int *counter) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, ccurl_request_start);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_PREREQDATA, (void *)counter);
     return code;
 }

@@ -1,4 +1,4 @@
-import HeadlessBrowser
+import BuyerVocabulary
 
 /// A parsed, validated command: what the shell will run.
 ///

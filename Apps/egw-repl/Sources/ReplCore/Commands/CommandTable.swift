@@ -1,4 +1,5 @@
-import HeadlessBrowser
+import BuyerVocabulary
+import SandboxVocabulary
 
 /// The REPL's vocabulary: every command, sub-command, argument and flag, with
 /// its help text. ``CommandParser``, `help` and ``Completer`` all read it.
@@ -37,16 +38,10 @@ public struct CommandTable: Sendable {
     public static let environments = ["sandbox", "live"]
     /// Payment-page method hints (`pay hosted --method`).
     public static let methodHints = ["card", "bank", "click-to-pay"]
-    /// Sandbox endpoints a fault can be injected on.
-    /// (The GatewaySandbox endpoint names.)
-    public static let faultEndpoints = [
-        "status", "jwks", "card-session-create", "card-session-get", "authentication", "challenge-result",
-        "hosted-page", "hosted-choice", "acs-challenge", "acs-submit", "notification", "merchant-payments", "any",
-    ]
-    /// Kinds of fault (`latency MS`, `status CODE`, ...), as GatewaySandbox names them.
-    public static let faultKinds = [
-        "latency", "status", "status-no-body", "malformed", "truncated", "drop", "rotate-key",
-    ]
+    /// Sandbox endpoints a fault can be injected on: the sandbox's own names (SandboxVocabulary).
+    public static let faultEndpoints = SandboxEndpoint.allCases.map(\.rawValue)
+    /// Kinds of fault (`latency MS`, `status CODE`, ...): the sandbox's own names (SandboxVocabulary).
+    public static let faultKinds = SandboxFaultKindNames.all
 
     /// The table of the egw-repl shell: each command's words, help and construction together.
     public static let standard: CommandTable = {

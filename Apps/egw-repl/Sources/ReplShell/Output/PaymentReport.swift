@@ -225,6 +225,10 @@ struct ReportRenderer {
                 "\n"
                 + style("  error \(error.domain) \(error.code)\(name): \(redact(error.localizedDescription))", color)
         }
+        if result.outcome == .unresolved, let advice = result.advice {
+            // The in-doubt endings: what the integrator must do, on a line of its own.
+            text += "\n" + style("  advice: \(redact(advice))", color)
+        }
         return Rendered(level: .quiet, text: text, json: resultMembers(result))
     }
 
@@ -237,12 +241,14 @@ struct ReportRenderer {
                 ("domain", .string(nsError.domain)), ("code", .number(nsError.code)),
                 ("name", optional(PaymentError.code(of: nsError)?.description)),
                 ("message", .string(redact(nsError.localizedDescription))),
+                ("gatewayCode", optional(nsError.userInfo[PaymentError.gatewayCodeKey] as? String)),
             ])
         }
         return [
             ("outcome", .string(result.outcome.description)), ("paymentId", .string(result.paymentId)),
             ("paymentStatus", optional(result.paymentStatus)), ("orderNumber", optional(result.orderNumber)),
             ("sessionId", optional(result.sessionId)), ("error", error),
+            ("advice", optional(result.advice.map(redact))),
         ]
     }
 

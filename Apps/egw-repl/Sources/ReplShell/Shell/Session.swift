@@ -87,6 +87,8 @@ struct ShellConfiguration: Equatable {
         sdk.requestTimeout = kit.timeout
         sdk.challengeTimeout = kit.challengeTimeout
         sdk.hostedPageTimeout = kit.hostedTimeout
+        // The shell's step gate is a person at the prompt (`pay ... --step`): they take as long as they like.
+        sdk.stepGateTimeout = nil
         sdk.logLevel = kit.logLevel
         sdk.logSink = logSink
         return sdk

@@ -13,6 +13,7 @@ CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double *value);
+CURLcode ccurl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
 
 // A flag another thread raises to abort a transfer in progress: libcurl's progress
@@ -41,5 +42,14 @@ struct ccurl_body;
 struct ccurl_body *ccurl_body_create(const void *data, size_t length);
 void ccurl_body_free(struct ccurl_body *body);
 CURLcode ccurl_setopt_body_once(CURL *handle, struct ccurl_body *body);
+/// How many bytes of `body` libcurl has read so far (handed to a connection, or about to be).
+size_t ccurl_body_bytes_read(const struct ccurl_body *body);
+
+// Counts, in `*counter`, each moment libcurl hands this transfer's request to a connection,
+// new or reused (CURLOPT_PREREQFUNCTION, libcurl 7.80+): past that point the request's
+// bytes may reach the server. A transfer that fails with the counter still 0 never wrote
+// a byte of its request. `counter` must outlive the transfer; the callback runs on the
+// thread inside curl_easy_perform.
+CURLcode ccurl_count_request_starts(CURL *handle, int *counter);
 
 #endif

@@ -61,6 +61,11 @@ public struct Configuration: Sendable {
     /// passes, the SDK dismisses the page and looks the status up (CONTRACT.md section 3): a paid
     /// payment is still `.succeeded`; an unpaid one is `.cancelled`.
     public var hostedPageTimeout: TimeInterval = 1800
+    /// How long a ``PaymentOptions/stepGate`` may take to answer one step, in seconds; `nil` waits as
+    /// long as it takes (a person stepping through a payment in a shell). Default 600 (10 minutes). A
+    /// gate that does not answer in time is treated as one that said cancel: before a money-moving
+    /// request that is `.cancelled`; after one, the SDK ends with what the gateway shows.
+    public var stepGateTimeout: TimeInterval? = 600
     /// How the SDK's own HTTPS connections are secured beyond the system's certificate check: public-key
     /// pins, a private certificate authority, proxies. Default ``TransportSecurity/systemTrust``.
     /// Certificate verification itself cannot be turned off.
@@ -116,6 +121,11 @@ public struct Configuration: Sendable {
             ("statusResolverTimeout", statusResolverTimeout), ("challengeTimeout", challengeTimeout),
             ("hostedPageTimeout", hostedPageTimeout),
         ]
+        if let stepGateTimeout, !(stepGateTimeout > 0) || !stepGateTimeout.isFinite {
+            return FlowError(
+                .invalidRequest, "stepGateTimeout must be a positive number of seconds or nil",
+                source: "configuration")
+        }
         for (name, value) in timeouts where !(value > 0) || !value.isFinite {
             return FlowError(.invalidRequest, "\(name) must be a positive number of seconds", source: "configuration")
         }

@@ -32,7 +32,7 @@ public final class PaymentKit: Sendable {
     private let statusResolver: (any PaymentStatusResolving)?
     let dependencies: FlowDependencies
     private let keyCache = EncryptionKeyCache()
-    private let running = Mutex<(token: UInt64, run: FlowRun)?>(nil)
+    private let running = Mutex<(token: UInt64, run: PaymentExecutor)?>(nil)
     private let counter = Mutex<UInt64>(0)
 
     /// A kit with the built-in status lookup when `configuration.apiBaseURL` is set; otherwise every
@@ -113,7 +113,7 @@ public final class PaymentKit: Sendable {
     private func beginHosted(
         _ request: PaymentRequest, presenter: any PaymentPresenter, options: PaymentOptions,
         deliver: @escaping @Sendable (PaymentResult) -> Void
-    ) -> FlowRun {
+    ) -> PaymentExecutor {
         begin(
             .hostedCheckout, paymentId: request.paymentId, verificationKey: request.verificationKey,
             presenter: presenter, options: options, deliver: deliver
@@ -174,7 +174,7 @@ public final class PaymentKit: Sendable {
     private func beginCard(
         _ request: CardPaymentRequest, card: CardInput, presenter: any PaymentPresenter, options: PaymentOptions,
         deliver: @escaping @Sendable (PaymentResult) -> Void
-    ) -> FlowRun {
+    ) -> PaymentExecutor {
         begin(
             .card, paymentId: request.paymentId, verificationKey: request.verificationKey,
             presenter: presenter, options: options, deliver: deliver
@@ -200,9 +200,9 @@ public final class PaymentKit: Sendable {
     /// The async form of either flow: starts the run `begin` makes, hands its one result back, and
     /// cancels it when the awaiting task is cancelled.
     private func awaitResult(
-        _ begin: (_ deliver: @escaping @Sendable (PaymentResult) -> Void) -> FlowRun
+        _ begin: (_ deliver: @escaping @Sendable (PaymentResult) -> Void) -> PaymentExecutor
     ) async -> PaymentResult {
-        let slot = Mutex<FlowRun?>(nil)
+        let slot = Mutex<PaymentExecutor?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let run = begin { continuation.resume(returning: $0) }
@@ -221,8 +221,8 @@ public final class PaymentKit: Sendable {
     func begin(
         _ kind: PaymentFlowKind, paymentId: String, verificationKey: String, presenter: (any PaymentPresenter)?,
         options: PaymentOptions = PaymentOptions(), deliver: @escaping @Sendable (PaymentResult) -> Void,
-        build: () -> Result<PaymentRun.Flow, FlowError>
-    ) -> FlowRun {
+        build: () -> Result<PaymentLifecycle.Flow, FlowError>
+    ) -> PaymentExecutor {
         let token = counter.withLock { value -> UInt64 in
             value += 1
             return value
@@ -231,16 +231,16 @@ public final class PaymentKit: Sendable {
             apiBaseURL: configuration.apiBaseURL, checkoutAPIBaseURL: configuration.checkoutAPIBaseURL,
             checkoutBaseURL: configuration.checkoutBaseURL, paymentId: paymentId,
             verificationKey: verificationKey, timeout: configuration.requestTimeout)
-        let settings = PaymentRun.Settings(
+        let settings = PaymentLifecycle.Settings(
             kind: kind, paymentId: paymentId, gated: options.stepGate != nil, hasPresenter: presenter != nil,
             challengeTimeout: configuration.challengeTimeout, hostedPageTimeout: configuration.hostedPageTimeout,
             presenterTimeout: dependencies.presenterTimeout,
             callTimeout: configuration.requestTimeout + dependencies.transportGrace,
-            resolverTimeout: configuration.statusResolverTimeout)
+            resolverTimeout: configuration.statusResolverTimeout, stepGateTimeout: configuration.stepGateTimeout)
         // Built now, while the kit is alive; only the slot release holds the kit weakly.
-        func run(_ value: PaymentRun, claimed: Bool) -> FlowRun {
-            FlowRun(
-                context: FlowRun.Context(
+        func run(_ value: PaymentLifecycle, claimed: Bool) -> PaymentExecutor {
+            PaymentExecutor(
+                context: PaymentExecutor.Context(
                     endpoints: endpoints, configuration: configuration, options: options, presenter: presenter,
                     resolver: statusResolver, keyCache: keyCache, dependencies: dependencies, deliver: deliver,
                     willDeliver: { [weak self] in
@@ -251,12 +251,12 @@ public final class PaymentKit: Sendable {
                     }),
                 run: value)
         }
-        let claimed: FlowRun? = running.withLock { slot in
+        let claimed: PaymentExecutor? = running.withLock { slot in
             guard slot == nil else { return nil }
-            let value: PaymentRun
+            let value: PaymentLifecycle
             switch build() {
-            case .success(let flow): value = PaymentRun(settings: settings, flow: flow)
-            case .failure(let problem): value = PaymentRun(settings: settings, rejection: .failed(problem))
+            case .success(let flow): value = PaymentLifecycle(settings: settings, flow: flow)
+            case .failure(let problem): value = PaymentLifecycle(settings: settings, rejection: .failed(problem))
             }
             let claimed = run(value, claimed: true)
             // Started before the slot shows it, so a cancel() through the slot is queued behind the start.
@@ -266,7 +266,7 @@ public final class PaymentKit: Sendable {
         }
         if let claimed { return claimed }
         let refusal = run(
-            PaymentRun(
+            PaymentLifecycle(
                 settings: settings,
                 rejection: .failed(
                     FlowError(

@@ -36,6 +36,15 @@ public final class PaymentResult: Sendable, CustomStringConvertible, CustomDebug
         self.error = error
     }
 
+    /// What to do next, in one sentence: the error's recovery suggestion; for an `.unresolved` outcome
+    /// without an error (the SDK could not tell yet, and nothing failed), the in-doubt advice: the
+    /// payment may have gone through, ask your backend, do not ask the buyer to pay again. `nil` when
+    /// there is nothing to do (succeeded, or cancelled by the buyer).
+    public var advice: String? {
+        if let suggestion = error?.localizedRecoverySuggestion { return suggestion }
+        return outcome == .unresolved ? FlowError.inDoubtAdvice : nil
+    }
+
     /// E.g. `PaymentResult(succeeded, paymentId: p_1, paymentStatus: SETTLED)`.
     public var description: String {
         var parts = ["\(outcome)", "paymentId: \(paymentId)"]

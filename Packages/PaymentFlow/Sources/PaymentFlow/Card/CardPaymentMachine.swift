@@ -14,10 +14,12 @@ import Foundation
 /// resent once with its key. Whatever cannot be confirmed ends `.unresolved` with the reason. After a
 /// resend, only a session the gateway shows is believed.
 ///
-/// A shown challenge that ends any way other than at the notification page (buyer close, host
-/// cancel, load failure, deadline) is dismissed and the gateway is asked (`challenge-result`): the
-/// issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED` gives `.cancelled` (close, cancel,
-/// deadline) or `.failed` + `pageLoadFailed` (load failure).
+/// A challenge that ends any way other than at the notification page (buyer close, host cancel, load
+/// failure, deadline, a presenter that could not show it or never answered) is dismissed and the
+/// gateway is asked (`challenge-result`): the issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED`
+/// gives `.cancelled` (close, cancel, deadline), `.failed` + `pageLoadFailed` (load failure) or
+/// `.failed` + `presentationFailed` (the presenter). A host cancel while a money-moving request is out
+/// waits for its answer and ends with what the gateway shows (see `cancelRequested`).
 struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
     struct Input: Equatable, Sendable {
@@ -34,6 +36,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
 
     /// How long to wait before reading back after `REQUEST_IN_PROGRESS`.
     static let inProgressPause: TimeInterval = 1
+    /// How often a creation answered `REQUEST_IN_PROGRESS` is waited out and resent with its key.
+    static let inProgressResends = 3
 
     /// A step in doubt, being confirmed by reading the session.
     struct Doubt: Equatable, Sendable {
@@ -53,6 +57,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         var withNewKey: Bool
         var encryptedCard: String
         var resent: Bool
+        /// `REQUEST_IN_PROGRESS` answers so far (each is waited out, then the same request resent).
+        var inProgressWaits = 0
 
         var call: GatewayCall {
             .createSession(
@@ -84,6 +90,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     }
 
     private var state: State
+    /// The host cancelled while a money-moving request was out: the machine waits for its answer (or
+    /// reads the step back), sends nothing new that could move money, and ends with what the gateway
+    /// shows: its final state, `.cancelled` where the session still waits for the buyer, or
+    /// `.unresolved` where it cannot tell.
+    private var cancelRequested = false
     /// Where the notification URL of a challenge lives.
     private let checkoutBaseURL: URL
     private let keys: IdempotencyKeys
@@ -133,7 +144,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .sessionAnswered(let call, let reply): FlowReaction(answered(call, reply, event))
         case .waitEnded: FlowReaction(waitEnded(event))
         case .presented(let shown): FlowReaction(presented(shown, event))
-        case .navigation(let url): navigation(to: url, event)
+        case .navigation(let url, _): navigation(to: url, event)
+        case .presentationTimedOut: FlowReaction(pageEnded(.presenterSilent, event))
         case .pageLoaded: FlowReaction(pageLoaded(event))
         case .pageFailed(_, let reason): FlowReaction(pageEnded(.loadFailed(reason: reason), event))
         case .pageClosedByBuyer: FlowReaction(pageEnded(.closedByBuyer, event))
@@ -197,7 +209,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return afterStep(.challengeResult, sessionId: sessionId, resent: resent, ending: ending, reply: reply)
         case (.recovering(let doubt), .readSession):
             return sessionRead(doubt, reply)
-        default:
+        case (.creatingSession, _), (.authenticating, _), (.submittingChallengeResult, _), (.recovering, _),
+            (.idle, _), (.fetchingKey, _), (.encrypting, _), (.pausingCreation, _), (.presentingChallenge, _),
+            (.challenging, _), (.completingChallenge, _), (.dismissingChallenge, _), (.pausingRecovery, _),
+            (.finished, _):
+            // An answer to a call this state did not make.
             return finish(unexplained(event))
         }
     }
@@ -213,6 +229,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             }
             return proceed(with: snapshot)
         case .unknownKey where !creation.resent:
+            // The gateway refused the card unread; after a cancel it is not sent again.
+            if cancelRequested { return finish(.cancelled()) }
             guard creation.withNewKey else {
                 state = .fetchingKey(creation.input, withNewKey: true)
                 return .fetchKey(refresh: true)
@@ -224,14 +242,19 @@ struct CardPaymentMachine: FlowMachine, Equatable {
                         source: "POST card-sessions", httpStatus: 422, gatewayCode: "UNKNOWN_KEY")))
         case .refused(let error) where !creation.resent, .unreachable(let error) where !creation.resent:
             return finish(.failed(error))
-        case .doubtful(_, true) where !creation.resent:
+        case .doubtful(let error, true) where !creation.resent:
+            guard !cancelRequested else { return finish(.unresolved(Self.cancelledInDoubt(error))) }
             var resend = creation
             resend.resent = true
             state = .creatingSession(resend)
             return .call(resend.call)
-        case .inProgress where !creation.resent:
+        case .inProgress(let error) where creation.inProgressWaits < Self.inProgressResends:
+            // The same key's first request is still being processed: wait, then send it again with the
+            // same key, which brings that request's answer once it has one.
+            guard !cancelRequested else { return finish(.unresolved(Self.cancelledInDoubt(error))) }
             var resend = creation
             resend.resent = true
+            resend.inProgressWaits += 1
             state = .pausingCreation(resend)
             return .wait(Self.inProgressPause)
         case .doubtful(let error, _), .refused(let error), .unreachable(let error), .inProgress(let error):
@@ -281,6 +304,14 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         guard case .session(let snapshot) = reply else {
             return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId))
         }
+        if doubt.cause.gatewayCode == "PAYMENT_ALREADY_PROCESSED" {
+            // The gateway said the payment is already paid (or being paid): only a completed session is
+            // news; anything else leaves the SDK not knowing how this payment ended.
+            guard case .completed = snapshot.status, !snapshot.isContradictory else {
+                return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId))
+            }
+            return proceed(with: snapshot)
+        }
         if snapshot.isContradictory {
             return finish(
                 .unresolved(
@@ -288,8 +319,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
         switch (doubt.step, snapshot.status) {
         case (.authentication, .authenticationRequired), (.challengeResult, .challengeRequired):
-            // The gateway has not applied the step: send it once more, with the same key.
-            guard !doubt.resent else { return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId)) }
+            // The gateway has not applied the step: send it once more, with the same key (never after a
+            // cancel: the host asked the SDK to stop moving money).
+            guard !doubt.resent, !cancelRequested else {
+                return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId))
+            }
             switch doubt.step {
             case .authentication:
                 return authenticate(sessionId: doubt.sessionId, resent: true)
@@ -311,11 +345,20 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     private mutating func waitEnded(_ event: FlowEvent) -> FlowAction {
         switch state {
         case .pausingCreation(let creation):
+            guard !cancelRequested else {
+                return finish(
+                    .unresolved(
+                        Self.cancelledInDoubt(
+                            FlowError(
+                                .cardSessionFailed, "the card-session creation was still in progress",
+                                source: "POST card-sessions", httpStatus: 409, gatewayCode: "REQUEST_IN_PROGRESS"))))
+            }
             state = .creatingSession(creation)
             return .call(creation.call)
         case .pausingRecovery(let doubt):
             return recover(doubt)
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
+            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
             return finish(unexplained(event))
         }
     }
@@ -337,6 +380,14 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         switch ending {
         case .closedByBuyer, .cancelledByHost, .timedOut:
             return finish(.cancelled(sessionId: sessionId))
+        case .presenterSilent:
+            return finish(
+                .failed(
+                    FlowError(
+                        .presentationFailed,
+                        "the presenter did not confirm the 3-D Secure challenge was shown; the gateway says it was "
+                            + "not completed", source: "presenter"),
+                    sessionId: sessionId))
         case .loadFailed(let reason):
             return finish(
                 .failed(
@@ -355,6 +406,9 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     }
 
     private mutating func authenticate(sessionId: String, resent: Bool) -> FlowAction {
+        // After a cancel nothing new that could move money is sent: the session waits for a step that
+        // never comes, so no money moves.
+        if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
         guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
         else { return finish(Self.unusableSessionId(sessionId, source: "authentication")) }
         state = .authenticating(sessionId: sessionId, resent: resent)
@@ -374,6 +428,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .authenticationRequired:
             return authenticate(sessionId: sessionId, resent: false)
         case .challengeRequired(let challenge):
+            // A cancel while the step was out: the challenge is never shown, so it is never answered.
+            if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
             guard
                 let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
             else { return finish(Self.unusableSessionId(sessionId, source: "challenge")) }
@@ -403,17 +459,20 @@ struct CardPaymentMachine: FlowMachine, Equatable {
                 state = .challenging(sessionId: sessionId, notificationURL: notificationURL)
                 return .none
             }
-            // Never shown, so never answered: the session waits for a challenge no one saw.
-            return finish(
-                .failed(
-                    FlowError(
-                        .presentationFailed, "the presenter could not show the 3-D Secure challenge",
-                        source: "presenter"),
-                    sessionId: sessionId))
-        case .completingChallenge, .dismissingChallenge:
-            // The challenge ended before the presenter's answer; the dismissal waits for it.
+            // The presenter says it could not show the page; its navigations may still have gone out,
+            // so the gateway is asked (challenge-result) as for any other ending of the page.
+            return pageEnded(.presenterSilent, event)
+        case .completingChallenge(let sessionId):
+            guard !shown else { return .none }  // the notification page's load ends the challenge
+            // The page reached the notification URL but is not on screen: its load will not be reported.
+            state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
+            return .dismissPage
+        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
+            // The challenge ended before the presenter's answer: the dismissal waited for it (or had
+            // nothing to remove); the answer changes nothing now.
             return .none
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .challenging,
+            .finished:
             return finish(unexplained(event))
         }
     }
@@ -430,7 +489,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return FlowReaction(.none, navigation: .allow)
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
             return FlowReaction(.none, navigation: .cancel)
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return FlowReaction(finish(unexplained(event)), navigation: .cancel)
         }
     }
@@ -443,7 +502,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .completingChallenge(let sessionId):
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return finish(unexplained(event))
         }
     }
@@ -457,7 +516,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return .dismissPage
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
             return .none
-        default:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return finish(unexplained(event))
         }
     }
@@ -468,8 +527,10 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     }
 
     /// The host (or a step gate) cancelled. Before any card-session request that is `.cancelled`. An
-    /// open challenge is ended like a buyer close (dismiss, then ask the gateway). Once a request that
-    /// may move money is out, the SDK stops and says it does not know: `.unresolved`, no error.
+    /// open challenge is ended like a buyer close (dismiss, then ask the gateway). While a request that
+    /// may move money is out, the machine waits for its answer (bounded by the call's watchdog) and, if
+    /// that answer is lost, reads the step back; it then ends with what the gateway shows, sending
+    /// nothing new that could move money (see `cancelRequested`).
     private mutating func cancel() -> FlowAction {
         switch state {
         case .finished, .dismissingChallenge:
@@ -480,8 +541,15 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return pageEnded(.cancelledByHost, .cancel)
         case .creatingSession, .pausingCreation, .authenticating, .submittingChallengeResult, .recovering,
             .pausingRecovery:
-            return finish(Terminal(outcome: .unresolved, sessionId: sessionId))
+            cancelRequested = true
+            return .none
         }
+    }
+
+    /// Why a cancelled payment is in doubt: `cause` left a money-moving request unconfirmed.
+    private static func cancelledInDoubt(_ cause: FlowError) -> FlowError {
+        cause.wrapped(
+            as: cause.code, "cancelled while a request that may move money was unconfirmed (\(cause.reason))")
     }
 
     private mutating func finish(_ terminal: Terminal) -> FlowAction {

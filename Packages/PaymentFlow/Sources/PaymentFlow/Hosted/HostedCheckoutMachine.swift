@@ -7,16 +7,20 @@ import Foundation
 /// How the page ended decides how a status is read:
 /// - the return URL reached: the status as it maps; a non-final status (`INITIALIZED`,
 ///   `SENT_FOR_PROCESSING`) is looked up again a bounded number of times first;
-/// - the buyer closed it, the host cancelled, or its deadline passed: the buyer may already have
-///   paid, so a status mapping to `.succeeded`, `.failed` or `.unresolved` wins, and `INITIALIZED`,
-///   `CANCELLED`, `ABANDONED` are `.cancelled`;
-/// - a page after the first failed to load: as above, but the not-paid statuses are `.failed` +
-///   `pageLoadFailed`. The first page failing before anything loaded is `.failed` + `pageLoadFailed`
-///   at once: the buyer could not have acted.
-/// No lookup configured: the return URL gives `.unresolved`; close, cancel, deadline `.cancelled`; a
-/// load failure `.failed` + `pageLoadFailed`; but any of these while the buyer's last action (a form
-/// POST) was still on its way is `.unresolved` (it may yet move money, and nothing can ask: CONTRACT.md
-/// 4a). A lookup that fails is `.unresolved` with the reason.
+/// - the buyer closed it, the host cancelled, its deadline passed, or the presenter never answered
+///   `present`: the buyer may already have paid, so a status mapping to `.succeeded`, `.failed` or
+///   `.unresolved` wins, and `INITIALIZED`, `CANCELLED`, `ABANDONED` are `.cancelled` (or `.failed` +
+///   `presentationFailed` for the silent presenter);
+/// - a page failed to load: as above, but the not-paid statuses are `.failed` + `pageLoadFailed`.
+///   The page's own first load failing, with nothing else allowed, is `.failed` + `pageLoadFailed` at
+///   once: the buyer could not have acted.
+/// Doubt is recorded when the SDK allows a navigation, never inferred from loads: once a form POST
+/// (or a navigation of unknown method) other than the page's own load was allowed, an unpaid or
+/// `FAILED` status is looked up again, and `INITIALIZED` then, or after the buyer went to another
+/// origin, is `.unresolved` with the raw status and no error. No lookup configured: the return URL
+/// gives `.unresolved`; close, cancel, deadline `.cancelled`; a load failure `.failed` +
+/// `pageLoadFailed`; but any of these after such a navigation is `.unresolved` (CONTRACT.md 4a). A
+/// lookup that fails is `.unresolved` with the reason.
 struct HostedCheckoutMachine: FlowMachine, Equatable {
     /// How the status is resolved once the page is gone.
     enum StatusSource: Equatable, Sendable {
@@ -52,25 +56,33 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case presenting(Input, Progress)
         /// The page is shown; navigations are watched.
         case watching(Input, Progress)
-        /// The page ended; it is being dismissed. `inDoubt`: the buyer's last action was still on its way.
-        case dismissing(Input, PageEnding, inDoubt: Bool)
+        /// The page ended; it is being dismissed.
+        case dismissing(Input, PageEnding, Progress)
         /// The page is gone; the status is being resolved (`lookups` made so far, this one included).
-        case resolving(Input, PageEnding, inDoubt: Bool, lookups: Int)
+        case resolving(Input, PageEnding, Progress, lookups: Int)
         /// Waiting before looking a non-final status up again.
-        case pausing(Input, PageEnding, inDoubt: Bool, lookups: Int, last: StatusReport)
+        case pausing(Input, PageEnding, Progress, lookups: Int, last: StatusReport)
         /// A `.finish` action was returned.
         case finished
     }
 
-    /// What the page has done so far.
+    /// What the page has done so far, recorded when the SDK decided, never inferred from later loads
+    /// (a presenter may report loads late, in its own order, or not at all).
     struct Progress: Equatable, Sendable {
-        /// A page has finished loading: the buyer could act.
+        /// A page has finished loading.
         var loaded = false
-        /// A navigation after that was allowed and has not finished loading: a buyer's action (a form
-        /// POST) may be on its way to the gateway, and may still land after the page is gone.
-        var inFlight = false
+        /// Navigations the SDK allowed so far (the first is the page's own load).
+        var allowed = 0
+        /// A navigation that may move money (a form POST, or one whose method is unknown) was allowed
+        /// after the page's own load: the buyer's action may reach the gateway at any later moment,
+        /// also after the page is gone. Never cleared.
+        var moneyMovingAllowed = false
+        /// A navigation to another origin than the checkout page's was allowed (a bank's own pages):
+        /// the gateway may not know yet what the buyer did there.
+        var leftCheckout = false
 
-        var buyerMayHaveActed: Bool { loaded && inFlight }
+        /// Whether an unpaid status may not be the last word.
+        var inDoubt: Bool { moneyMovingAllowed }
     }
 
     private var state: State
@@ -101,7 +113,8 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             state = .presenting(input, Progress())
             return FlowReaction(.present(input.page))
         case .presented(let shown): return FlowReaction(presented(shown, event))
-        case .navigation(let url): return navigation(to: url, event)
+        case .presentationTimedOut: return FlowReaction(pageEnded(.presenterSilent, event))
+        case .navigation(let url, let method): return navigation(to: url, method: method, event)
         case .pageLoaded: return FlowReaction(pageLoaded(event))
         case .pageFailed(_, let reason): return FlowReaction(pageEnded(.loadFailed(reason: reason), event))
         case .pageClosedByBuyer: return FlowReaction(pageEnded(.closedByBuyer, event))
@@ -110,10 +123,10 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .pageDismissed: return FlowReaction(pageDismissed(event))
         case .statusResolved(let result): return FlowReaction(statusResolved(result, event))
         case .waitEnded:
-            guard case .pausing(let input, let ending, let inDoubt, let lookups, _) = state else {
+            guard case .pausing(let input, let ending, let progress, let lookups, _) = state else {
                 return FlowReaction(finish(unexplained(event)))
             }
-            return FlowReaction(lookUp(input, ending, inDoubt: inDoubt, lookups: lookups + 1))
+            return FlowReaction(lookUp(input, ending, progress, lookups: lookups + 1))
         case .keyFetched, .encrypted, .sessionAnswered:
             return FlowReaction(finish(unexplained(event)))
         }
@@ -126,23 +139,34 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
                 state = .watching(input, progress)
                 return .none
             }
-            return finish(
-                .failed(
-                    FlowError(
-                        .presentationFailed, "the presenter could not show the checkout page", source: "presenter")))
-        case .dismissing:
-            // The page ended before the presenter's answer: the dismissal waits for it.
+            guard progress.allowed == 0 else {
+                // "Not shown", although the page already asked to navigate: it may be on screen.
+                return pageEnded(.presenterSilent, event)
+            }
+            return finish(.failed(Self.presentationFailure("the presenter could not show the checkout page")))
+        case .dismissing, .resolving, .pausing:
+            // The page ended before the presenter's answer: the dismissal waited for it (or, for "not
+            // shown", had nothing to remove); the answer changes nothing now.
             return .none
-        case .idle, .watching, .resolving, .pausing, .finished:
+        case .idle, .watching, .finished:
             return finish(unexplained(event))
         }
     }
 
-    private mutating func navigation(to url: URL, _ event: FlowEvent) -> FlowReaction {
+    private mutating func navigation(to url: URL, method: String?, _ event: FlowEvent) -> FlowReaction {
         switch state {
         case .presenting(let input, var progress), .watching(let input, var progress):
             guard URLMatch.sameEndpoint(url, input.returnURL) else {
-                progress.inFlight = true
+                // The page's own first load (the plan's URL and method) is the SDK's, not the buyer's.
+                let planned = input.page.formFields == nil ? "GET" : "POST"
+                let ownLoad =
+                    progress.allowed == 0 && URLMatch.sameEndpoint(url, input.page.url)
+                    && method?.uppercased() == planned
+                if !ownLoad && NavigationWeight.mayMoveMoney(method: method) {
+                    progress.moneyMovingAllowed = true
+                }
+                if !URLMatch.sameOrigin(url, input.page.url) { progress.leftCheckout = true }
+                progress.allowed += 1
                 if case .presenting = state {
                     state = .presenting(input, progress)
                 } else {
@@ -150,7 +174,7 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
                 }
                 return FlowReaction(.none, navigation: .allow)
             }
-            state = .dismissing(input, .reachedEnd, inDoubt: false)
+            state = .dismissing(input, .reachedEnd, progress)
             return FlowReaction(.dismissPage, navigation: .cancel)
         case .dismissing, .resolving, .pausing:
             return FlowReaction(.none, navigation: .cancel)
@@ -161,11 +185,13 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
 
     private mutating func pageLoaded(_ event: FlowEvent) -> FlowAction {
         switch state {
-        case .presenting(let input, _):
-            state = .presenting(input, Progress(loaded: true, inFlight: false))
+        case .presenting(let input, var progress):
+            progress.loaded = true
+            state = .presenting(input, progress)
             return .none
-        case .watching(let input, _):
-            state = .watching(input, Progress(loaded: true, inFlight: false))
+        case .watching(let input, var progress):
+            progress.loaded = true
+            state = .watching(input, progress)
             return .none
         case .dismissing, .resolving, .pausing:
             return .none
@@ -177,11 +203,13 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     private mutating func pageEnded(_ ending: PageEnding, _ event: FlowEvent) -> FlowAction {
         switch state {
         case .presenting(let input, let progress), .watching(let input, let progress):
-            if case .loadFailed(let reason) = ending, !progress.loaded {
-                // The first page never loaded: the buyer could not have acted.
+            if case .loadFailed(let reason) = ending, !progress.loaded, progress.allowed <= 1,
+                !progress.moneyMovingAllowed
+            {
+                // The page's own first load failed, and nothing else was allowed: the buyer could not act.
                 return finish(.failed(Self.loadFailure(reason)))
             }
-            state = .dismissing(input, ending, inDoubt: progress.buyerMayHaveActed)
+            state = .dismissing(input, ending, progress)
             return .dismissPage
         case .dismissing, .resolving, .pausing:
             // A presenter may report the cancelled return-URL load as a failure: not one.
@@ -192,31 +220,30 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     }
 
     private mutating func pageDismissed(_ event: FlowEvent) -> FlowAction {
-        guard case .dismissing(let input, let ending, let inDoubt) = state else { return finish(unexplained(event)) }
-        return lookUp(input, ending, inDoubt: inDoubt, lookups: 1)
+        guard case .dismissing(let input, let ending, let progress) = state else { return finish(unexplained(event)) }
+        return lookUp(input, ending, progress, lookups: 1)
     }
 
-    private mutating func lookUp(_ input: Input, _ ending: PageEnding, inDoubt: Bool, lookups: Int) -> FlowAction {
+    private mutating func lookUp(_ input: Input, _ ending: PageEnding, _ progress: Progress, lookups: Int) -> FlowAction
+    {
         switch input.statusSource {
         case .builtIn:
-            state = .resolving(input, ending, inDoubt: inDoubt, lookups: lookups)
+            state = .resolving(input, ending, progress, lookups: lookups)
             return .call(.statusLookup)
         case .resolver:
-            state = .resolving(input, ending, inDoubt: inDoubt, lookups: lookups)
+            state = .resolving(input, ending, progress, lookups: lookups)
             return .resolveWithResolver
         case .none:
-            if inDoubt && ending != .reachedEnd {
-                // The buyer's last action (a pay button's POST) may land after the page is gone, and
-                // nothing can ask: a cancel or failure could make the buyer pay twice (CONTRACT.md 4a).
-                return finish(
-                    Terminal(
-                        outcome: .unresolved,
-                        error: Self.actionInDoubt(" and no status lookup is configured to ask the gateway")))
+            if ending != .reachedEnd && (progress.inDoubt || progress.leftCheckout) {
+                // The buyer's action (a pay button's POST, a bank's page) may land after the page is gone,
+                // and nothing can ask: a cancel or failure could make the buyer pay twice (CONTRACT.md 4a).
+                return finish(Terminal(outcome: .unresolved))
             }
             switch ending {
             case .reachedEnd: return finish(Terminal(outcome: .unresolved))
             case .closedByBuyer, .cancelledByHost, .timedOut: return finish(.cancelled())
             case .loadFailed(let reason): return finish(.failed(Self.loadFailure(reason)))
+            case .presenterSilent: return finish(.failed(Self.silentPresenter))
             }
         }
     }
@@ -224,7 +251,7 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
     private mutating func statusResolved(
         _ result: Result<StatusReport, FlowError>, _ event: FlowEvent
     ) -> FlowAction {
-        guard case .resolving(let input, let ending, let inDoubt, let lookups) = state else {
+        guard case .resolving(let input, let ending, let progress, let lookups) = state else {
             return finish(unexplained(event))
         }
         switch result {
@@ -236,31 +263,34 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .success(let report):
             let status = report.paymentStatus
             let nonFinal = status == "INITIALIZED" || status == "SENT_FOR_PROCESSING"
-            let notPaid = Self.notPaid(status)
-            // Worth asking again: a non-final status after the return URL, or an unpaid one while the
-            // buyer's last action may still land.
-            if (ending == .reachedEnd && nonFinal) || (inDoubt && notPaid), lookups <= input.nonFinalRepolls {
-                state = .pausing(input, ending, inDoubt: inDoubt, lookups: lookups, last: report)
+            // Worth asking again: a non-final status after the return URL, or an unpaid or failed one while
+            // the buyer's action may still land (a FAILED attempt can be followed by a paying one).
+            let mayChange = Self.notPaid(status) || status == "FAILED"
+            if (ending == .reachedEnd && nonFinal) || (progress.inDoubt && mayChange), lookups <= input.nonFinalRepolls
+            {
+                state = .pausing(input, ending, progress, lookups: lookups, last: report)
                 return .wait(input.repollInterval)
             }
-            return finish(Self.terminal(report, ending: ending, inDoubt: inDoubt))
+            return finish(Self.terminal(report, ending: ending, progress))
         }
     }
 
-    /// The outcome of a status read after the page ended as `ending`.
+    /// Statuses under which no money moved.
     private static func notPaid(_ status: String?) -> Bool {
         ["INITIALIZED", "CANCELLED", "ABANDONED"].contains(status ?? "")
     }
 
-    /// The outcome of a status read after the page ended as `ending`; `inDoubt`: the buyer's last action
-    /// was still on its way when the page ended, so an unpaid status may not be the last word.
-    private static func terminal(_ report: StatusReport, ending: PageEnding, inDoubt: Bool) -> Terminal {
+    /// The outcome of a status read after the page ended as `ending`. `INITIALIZED` after an ending
+    /// other than the return URL, once the buyer's action may still land or the buyer went off-site, is
+    /// not the last word: `.unresolved`, with the raw status and no error (nothing failed; the SDK does
+    /// not know yet).
+    private static func terminal(_ report: StatusReport, ending: PageEnding, _ progress: Progress) -> Terminal {
         let mapped = PaymentOutcome(platformStatus: report.paymentStatus)
         var terminal = Terminal(outcome: mapped, paymentStatus: report.paymentStatus, orderNumber: report.orderNumber)
         guard notPaid(report.paymentStatus) else { return terminal }
-        if inDoubt && ending != .reachedEnd && report.paymentStatus == "INITIALIZED" {
+        if ending != .reachedEnd && (progress.inDoubt || progress.leftCheckout) && report.paymentStatus == "INITIALIZED"
+        {
             terminal.outcome = .unresolved
-            terminal.error = actionInDoubt("; the payment may still change")
             return terminal
         }
         switch ending {
@@ -269,22 +299,23 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .loadFailed(let reason):
             terminal.outcome = .failed
             terminal.error = loadFailure(reason)
+        case .presenterSilent:
+            terminal.outcome = .failed
+            terminal.error = silentPresenter
         }
         return terminal
-    }
-
-    /// Why an ending is `.unresolved` when the buyer's last action was still on its way; `detail`
-    /// completes the reason.
-    private static func actionInDoubt(_ detail: String) -> FlowError {
-        FlowError(
-            .statusLookupFailed, "the page ended while the buyer's last action was on its way" + detail,
-            source: "hosted checkout"
-        ).markedInDoubt
     }
 
     private static func loadFailure(_ reason: String) -> FlowError {
         FlowError(.pageLoadFailed, "the checkout page failed to load: \(reason)", source: "presenter")
     }
+
+    private static func presentationFailure(_ reason: String) -> FlowError {
+        FlowError(.presentationFailed, reason, source: "presenter")
+    }
+
+    private static let silentPresenter = presentationFailure(
+        "the presenter did not confirm the checkout page was shown; the gateway says nothing was paid")
 
     /// The host (or a step gate) cancelled. While the page is open it is ended like a buyer close:
     /// dismissed, then the status decides (the buyer may have paid). Once the page ended, the lookup
@@ -295,8 +326,8 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             return finish(.cancelled())
         case .presenting, .watching:
             return pageEnded(.cancelledByHost, .cancel)
-        case .pausing(_, let ending, let inDoubt, _, let last):
-            return finish(Self.terminal(last, ending: ending, inDoubt: inDoubt))
+        case .pausing(_, let ending, let progress, _, let last):
+            return finish(Self.terminal(last, ending: ending, progress))
         case .dismissing, .resolving, .finished:
             return .none
         }

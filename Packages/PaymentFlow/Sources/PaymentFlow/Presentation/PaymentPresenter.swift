@@ -35,6 +35,21 @@ public enum NavigationDecision: Sendable, Equatable {
     case cancel
 }
 
+/// A navigation a page is about to make, as the presenter knows it.
+public struct PageNavigation: Sendable, Equatable {
+    /// The URL about to load (after each redirect and form submission too).
+    public var url: URL
+    /// The HTTP method, `GET` or `POST` (a form submission); `nil` when the presenter cannot tell,
+    /// which the SDK treats as a request that may carry the buyer's action.
+    public var method: String?
+
+    /// Creates a navigation.
+    public init(url: URL, method: String?) {
+        self.url = url
+        self.method = method
+    }
+}
+
 /// What a presented page reports back to the SDK. The presenter may call
 /// these from any thread; the SDK serialises them.
 public protocol PageEventHandler: AnyObject, Sendable {
@@ -46,6 +61,14 @@ public protocol PageEventHandler: AnyObject, Sendable {
     /// for a page the presenter already dismissed may be ignored.
     func page(
         decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void)
+    /// As ``page(decidePolicyFor:decisionHandler:)-(URL,_)``, with the navigation's method: a presenter
+    /// that knows it (a browser does) calls this one. The SDK records a form POST it allowed as "the
+    /// buyer's action may reach the gateway", at the moment it allows it, so every later ending asks
+    /// the gateway instead of guessing from page loads. A navigation reported without a method is
+    /// treated as one that may carry the buyer's action. Same threading and answer rules.
+    func page(
+        decidePolicyFor navigation: PageNavigation,
+        decisionHandler: @escaping @Sendable (NavigationDecision) -> Void)
     /// The page at `url` finished loading.
     func pageDidFinishLoad(_ url: URL)
     /// The page at `url` failed to load (transport failure or HTTP error page).
@@ -69,4 +92,14 @@ public protocol PaymentPresenter: AnyObject, Sendable {
     /// (at once when nothing is shown). After `dismiss` the presenter reports
     /// no more events.
     func dismiss(completion: @escaping @Sendable () -> Void)
+}
+
+extension PageEventHandler {
+    /// Forwards to ``page(decidePolicyFor:decisionHandler:)-(URL,_)`` for handlers that only know URLs.
+    public func page(
+        decidePolicyFor navigation: PageNavigation,
+        decisionHandler: @escaping @Sendable (NavigationDecision) -> Void
+    ) {
+        page(decidePolicyFor: navigation.url, decisionHandler: decisionHandler)
+    }
 }

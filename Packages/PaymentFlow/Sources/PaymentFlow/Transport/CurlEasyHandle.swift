@@ -139,6 +139,8 @@ final class CurlEasyHandle: @unchecked Sendable {
     private let share: CurlShare?
     /// The body of the current request when it is read once (reused connections); wiped when freed.
     private var onceBody: OpaquePointer?
+    /// How often libcurl handed the current request to a connection (the shim's pre-request count).
+    private let requestStarts: UnsafeMutablePointer<Int32>
 
     /// `nil` when libcurl cannot allocate a handle. `share` (TLS sessions, DNS) is used by
     /// every request of this handle.
@@ -148,6 +150,8 @@ final class CurlEasyHandle: @unchecked Sendable {
         self.share = share
         errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        requestStarts = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        requestStarts.initialize(to: 0)
     }
 
     deinit {
@@ -158,19 +162,30 @@ final class CurlEasyHandle: @unchecked Sendable {
             curl_slist_free_all(headerList)
         }
         errorBuffer.deallocate()
+        requestStarts.deallocate()
     }
 
     /// Performs one hop (no redirect following) and reports what came back. A raised `cancellation`
     /// aborts the transfer within about a second.
     func perform(_ hop: CurlHop, cancellation: TransferCancellation? = nil) -> CurlHopOutcome {
-        if let failure = configure(hop) {
+        if var failure = configure(hop) {
+            failure.delivery = .neverSent
             return .failure(failure)
         }
+        requestStarts.pointee = 0
+        if ccurl_count_request_starts(handle, requestStarts) != CURLE_OK {
+            return .failure(
+                TransportError(.other, "\(hop.host): libcurl refused the request counter", delivery: .neverSent))
+        }
         if let cancellation {
-            if cancellation.isCancelled { return .failure(TransportError(.other, "\(hop.host): cancelled")) }
+            if cancellation.isCancelled {
+                return .failure(TransportError(.other, "\(hop.host): cancelled", delivery: .neverSent))
+            }
             let code = ccurl_watch_abort_flag(handle, cancellation.flag)
             if code != CURLE_OK {
-                return .failure(CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false))
+                var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
+                failure.delivery = .neverSent
+                return .failure(failure)
             }
         }
         let sink = CurlResponseSink(limit: hop.maxResponseBytes)
@@ -180,20 +195,41 @@ final class CurlEasyHandle: @unchecked Sendable {
         if code == CURLE_OK { code = ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) }
         if code == CURLE_OK { code = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) }
         if code != CURLE_OK {
-            return .failure(CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false))
+            var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
+            failure.delivery = .neverSent
+            return .failure(failure)
         }
         code = withExtendedLifetime((sink, cancellation)) { curl_easy_perform(handle) }
         if code == CURLE_ABORTED_BY_CALLBACK {
-            return .failure(TransportError(.other, "\(hop.host): the transfer was cancelled"))
+            return .failure(
+                TransportError(.other, "\(hop.host): the transfer was cancelled", delivery: lastDelivery()))
         }
         if code != CURLE_OK {
             let detail = String(cString: errorBuffer)
-            return .failure(
-                CurlErrors.error(for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit))
+            var failure = CurlErrors.error(
+                for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit)
+            failure.delivery = lastDelivery()
+            return .failure(failure)
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         return .response(status: status, headers: sink.headers, body: sink.body)
+    }
+
+    /// What the last `curl_easy_perform` did with the request, from libcurl's own counters: how often
+    /// it handed the request to a connection (the pre-request count), how many of those connections
+    /// it opened (`CURLINFO_NUM_CONNECTS`: fewer than the starts means one was a kept connection), and
+    /// the body bytes it read or sent.
+    private func lastDelivery() -> TransportError.Delivery {
+        let starts = Int(requestStarts.pointee)
+        var connects = 0
+        _ = ccurl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        var uploaded: curl_off_t = 0
+        _ = ccurl_getinfo_off_t(handle, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        let read = onceBody.map { Int(ccurl_body_bytes_read($0)) } ?? 0
+        return TransportError.Delivery(
+            requestStarted: starts > 0, rodeKeptConnection: starts > connects,
+            bodyBytesSent: max(read, Int(uploaded)))
     }
 
     /// Applies every option; returns an error when libcurl refuses one.
@@ -214,6 +250,11 @@ final class CurlEasyHandle: @unchecked Sendable {
         // A handle kept for its connection starts each request from the defaults; the reset keeps
         // the open connection and the caches.
         curl_easy_reset(handle)
+        if let onceBody {
+            // The previous request's body: libcurl no longer points at it after the reset.
+            ccurl_body_free(onceBody)
+            self.onceBody = nil
+        }
         errorBuffer[0] = 0
         _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
         if let share, failed == nil {
@@ -265,7 +306,6 @@ final class CurlEasyHandle: @unchecked Sendable {
             // by itself when that connection turns out dead (it fails instead, and the SDK's own
             // rules decide), so a request is never sent twice behind the caller's back.
             let body = hop.body ?? []
-            if let onceBody { ccurl_body_free(onceBody) }
             onceBody = body.withUnsafeBytes { ccurl_body_create($0.baseAddress, $0.count) }
             if let onceBody {
                 if failed == nil {

@@ -167,10 +167,21 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
         var current = request
         current.method = request.method.uppercased()
         var redirects = 0
+        /// A failure, with what is known of the request's delivery: a hop after a redirect means the
+        /// first request was answered, so it left the machine whatever became of the later hop.
+        func failed(_ error: TransportError) -> Result<HTTPResponse, TransportError> {
+            var error = error
+            if redirects > 0 {
+                error.delivery.requestStarted = true
+            } else if error.delivery == .unknown {
+                error.delivery = .neverSent  // failed before libcurl was asked to send anything
+            }
+            return .failure(error)
+        }
         while true {
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
             guard elapsed < budget else {
-                return .failure(
+                return failed(
                     TransportError(
                         .timeout, "\(current.url.host ?? "?"): total timeout expired (queued or between redirects)"))
             }
@@ -178,7 +189,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
             var hop: CurlHop
             switch makeHop(current, options: options, remaining: remaining) {
             case .success(let made): hop = made
-            case .failure(let error): return .failure(error)
+            case .failure(let error): return failed(error)
             }
             let origin = CurlConnectionCache.origin(of: current.url)
             let now = TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
@@ -189,7 +200,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
                 if hop.reusesConnection { kept = connections.checkout(origin: origin, now: now) }
             }
             guard let handle = kept ?? CurlEasyHandle(share: connections?.share) else {
-                return .failure(TransportError(.other, "libcurl could not create a handle"))
+                return failed(TransportError(.other, "libcurl could not create a handle"))
             }
             let outcome = handle.perform(hop, cancellation: cancellation)
             if case .response = outcome, hop.reusesConnection, let connections {
@@ -199,7 +210,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
             }
             switch outcome {
             case .failure(let error):
-                return .failure(error)
+                return failed(error)
             case .response(let status, let headers, let body):
                 let response = HTTPResponse(status: status, headers: headers, body: body, url: current.url)
                 if current.followRedirects,
@@ -208,7 +219,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
                 {
                     redirects += 1
                     guard redirects <= RedirectRule.maxRedirects else {
-                        return .failure(
+                        return failed(
                             TransportError(.other, "\(hop.host): more than \(RedirectRule.maxRedirects) redirects"))
                     }
                     current = RedirectRule.redirected(current, status: status, to: target)

@@ -92,15 +92,66 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case other
     }
 
+    /// What the transport knows of whether any byte of the request left the machine: facts, not a
+    /// verdict. The SDK decides from them whether the gateway could have acted on a request that got
+    /// no answer (CONTRACT.md 4a): only a request these facts prove was never sent is "unreachable";
+    /// every other failure of a money-moving request is in doubt, whatever its ``kind``.
+    ///
+    /// A transport that cannot tell leaves a field `nil`, which the SDK reads as "may have been sent".
+    public struct Delivery: Sendable, Equatable, CustomStringConvertible {
+        /// Whether the request was ever handed to a connection, new or kept, on any attempt (past that
+        /// point its bytes may reach the server). `false`: no connection ever carried it (the name did
+        /// not resolve, the connect was refused, a fresh connection's TLS handshake failed).
+        public var requestStarted: Bool?
+        /// Whether an attempt went out on a connection an earlier request had left open. A kept
+        /// connection that dies under a request can make libcurl retry on a new connection and report
+        /// that connection's error (a refused connect, say) although the first attempt was written.
+        public var rodeKeptConnection: Bool?
+        /// Body bytes handed to a connection over all attempts.
+        public var bodyBytesSent: Int?
+
+        /// Creates the facts.
+        public init(requestStarted: Bool?, rodeKeptConnection: Bool?, bodyBytesSent: Int?) {
+            self.requestStarted = requestStarted
+            self.rodeKeptConnection = rodeKeptConnection
+            self.bodyBytesSent = bodyBytesSent
+        }
+
+        /// Nothing is known: the request may have been sent.
+        public static let unknown = Delivery(requestStarted: nil, rodeKeptConnection: nil, bodyBytesSent: nil)
+        /// Provably never sent: no connection ever carried the request.
+        public static let neverSent = Delivery(requestStarted: false, rodeKeptConnection: false, bodyBytesSent: 0)
+
+        /// Whether these facts prove that no byte of the request reached a server.
+        public var provesNeverSent: Bool {
+            requestStarted == false && rodeKeptConnection != true && (bodyBytesSent ?? 0) == 0
+        }
+
+        /// `never sent`, `started, kept connection, 312 body bytes`, `unknown`.
+        public var description: String {
+            if provesNeverSent { return "never sent" }
+            guard requestStarted != nil || rodeKeptConnection != nil || bodyBytesSent != nil else { return "unknown" }
+            var parts: [String] = []
+            if let requestStarted { parts.append(requestStarted ? "started" : "not started") }
+            if rodeKeptConnection == true { parts.append("kept connection") }
+            if let bodyBytesSent { parts.append("\(bodyBytesSent) body bytes") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
     /// The failure class.
     public var kind: Kind
     /// A developer-facing explanation (never request bodies or secrets).
     public var message: String
+    /// Whether the request may have left the machine (``Delivery/unknown`` unless the transport says).
+    public var delivery: Delivery
 
-    /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
+    /// Creates an error. A transport that knows whether the request left the machine says so in
+    /// `delivery`; the default, ``Delivery/unknown``, makes a failed money-moving request in doubt.
+    public init(_ kind: Kind, _ message: String, delivery: Delivery = .unknown) {
         self.kind = kind
         self.message = message
+        self.delivery = delivery
     }
 
     /// `kind: message`.

@@ -535,9 +535,6 @@ final class HostedDriverTests: XCTestCase {
     }
 }
 
-/// Keeps test delegates alive past the test body.
-let objc_keep = Mutex<[StubDelegate]>([])
-
 /// Finished payments are released even when a presenter keeps its page handlers forever.
 final class RunLifetimeTests: XCTestCase {
     /// A presenter that shows the page, goes to the return URL, and never lets go of the handler.

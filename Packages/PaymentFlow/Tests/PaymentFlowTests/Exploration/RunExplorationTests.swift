@@ -10,22 +10,34 @@ import Testing
 /// walks the whole state space of one payment against a small model gateway, depth-first with
 /// memoisation, and checks invariants on every reachable state and every complete path.
 ///
-/// At each state every event the world could produce next is tried: each outstanding gateway call
-/// answered in every way (ok, refused, lost after or before the gateway applied it, 5xx after or
-/// before, malformed after it applied, unreachable, a creation refused with `UNKNOWN_KEY`, the watchdog
-/// firing first), the presenter
-/// answering present/dismiss or never (its timer fires), the buyer acting on the page (answering the
-/// challenge right or wrong, pressing pay or cancel on the hosted page), closing it, a page failing to
-/// load, the page's deadline, host `cancel()`, the step gate proceeding or cancelling, a resolver
-/// answering or never. The hosted buyer's choice is a form POST the SDK is asked about; once allowed it
-/// lands at the gateway at any later moment, also after the page was dismissed (a browser drops the
-/// answer, not the request). Faults are bounded per path (`faultBudget`) so the space stays finite.
+/// The model owns the truth and the SDK sees only the wire. For every money-moving POST the model
+/// decides first whether the gateway applies it, then derives what reaches the SDK from (truth,
+/// fault): an answer (the gateway's real session JSON), a refusal, lost before sending (a fresh
+/// connect refused), applied then gone on a kept connection (libcurl reports the refused reconnect),
+/// a timeout before or after applying, a reset after applying, a 5xx before or after, a malformed 2xx,
+/// `409 REQUEST_IN_PROGRESS`, a `FAILED` session saying `PAYMENT_ALREADY_PROCESSED`. Those raw
+/// `Result<HTTPResponse, TransportError>` values go through the SDK's own classifier
+/// (`GatewayAPI.event`); the test never hands the machine a classified reply.
 ///
-/// Invariants: exactly one delivery on every complete path and never two; delivered only when no page
-/// is shown or being shown; `.failed`/`.cancelled` only when the model gateway moved no money and no
-/// buyer's POST that would move it is still on its way;
-/// `.succeeded` only when it did; never an unexplained-event ending; no state that waits with nothing
-/// pending (no event possible and nothing delivered).
+/// At each state every event the world could produce next is tried: each outstanding call answered
+/// in every way above (the watchdog firing first too), the presenter answering present/dismiss or never
+/// (its timer fires), page events before or after `present`'s answer and page loads never reported,
+/// the buyer acting on the page (answering the challenge right or wrong, pressing pay or cancel on the
+/// hosted page), closing it, a page failing to load, the page's deadline, host `cancel()`, the step gate
+/// proceeding, cancelling or timing out, a resolver answering or never. The hosted buyer's choice is a
+/// form POST the SDK is asked about; once allowed it lands at the gateway at any later moment, also
+/// after the page was dismissed (a browser drops the answer, not the request). Faults are bounded per
+/// path (`faultBudget`) so the space stays finite.
+///
+/// Invariants (safety): exactly one delivery on every complete path and never two; delivered only when
+/// no page is shown or being shown; `.failed`/`.cancelled` only when the model gateway moved no money
+/// and no buyer's POST that would move it is still on its way; `.succeeded` only when it did; never an
+/// unexplained-event ending; no state that waits with nothing pending.
+/// Invariants (precision): on a path with no fault, no cancel and no page ending that leaves the
+/// buyer's POST unlanded, the outcome is exact (`.succeeded` iff money moved, never `.unresolved`).
+/// `mutationsAreCaught` proves the invariants bite: an SDK that always says `.unresolved`, one that
+/// calls timeouts or kept-connection failures "unreachable", and one without the FAILED /
+/// `PAYMENT_ALREADY_PROCESSED` rule each break them.
 @Suite struct RunExplorationTests {
     // MARK: The model world
 
@@ -63,6 +75,9 @@ import Testing
         /// Hosted: the buyer's form POST and the status it records when it lands.
         var post = BuyerPost.none
         var postRecords = ""
+        /// Something happened on this path that can leave the SDK unable to know: a fault, a cancel, a
+        /// silent presenter or gate, a page that ended while the buyer's POST was still on its way.
+        var disturbed = false
     }
 
     /// Where the hosted buyer's choice is.
@@ -83,8 +98,22 @@ import Testing
         var gated = false
         var statusSource = HostedCheckoutMachine.StatusSource.builtIn
         var faultBudget = 2
+        var mutation = Mutation.none
 
-        var description: String { name }
+        var description: String { mutation == .none ? name : "\(name) [\(mutation)]" }
+    }
+
+    /// A deliberate bug in the SDK, simulated at the seams, that the invariants must catch.
+    enum Mutation: String, Sendable, CaseIterable {
+        case none
+        /// Whatever happens, the SDK says `.unresolved`.
+        case alwaysUnresolved
+        /// A timeout is read as "the request never left".
+        case timeoutsUnreachable
+        /// A kept connection's failure (the refused reconnect libcurl reports) is read as "never left".
+        case keptConnectionUnreachable
+        /// A FAILED session saying PAYMENT_ALREADY_PROCESSED is read as a declined card.
+        case noAlreadyProcessedRule
     }
 
     static let base = URL(string: "https://checkout.example")!
@@ -93,9 +122,10 @@ import Testing
     static let key: EncryptionKey = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k1").publicKey)
     static let notification = GatewayAPI.notificationURL(checkoutBaseURL: base, sessionId: "s")!
 
-    static func newRun(_ scenario: Scenario) -> PaymentRun {
-        let settings = PaymentRun.Settings(
-            kind: scenario.card == nil ? .hostedCheckout : .card, paymentId: "p", gated: scenario.gated)
+    static func newRun(_ scenario: Scenario) -> PaymentLifecycle {
+        let settings = PaymentLifecycle.Settings(
+            kind: scenario.card == nil ? .hostedCheckout : .card, paymentId: "p", gated: scenario.gated,
+            stepGateTimeout: scenario.gated ? 600 : nil)
         if scenario.card != nil {
             let keys = IdempotencyKeys(
                 createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
@@ -105,12 +135,12 @@ import Testing
             let card = CardSnapshot(
                 cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30",
                 securityCode: "123")
-            return PaymentRun(
+            return PaymentLifecycle(
                 settings: settings,
                 flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
         }
         let page = PagePlan(url: URL(string: "https://pay.example/p")!, formFields: nil, purpose: .hostedCheckout)
-        return PaymentRun(
+        return PaymentLifecycle(
             settings: settings,
             flow: .hosted(
                 HostedCheckoutMachine(
@@ -120,20 +150,23 @@ import Testing
 
     /// A node: the run value and the world around it.
     struct Node {
-        var run: PaymentRun
+        var run: PaymentLifecycle
         var world: World
         var pendingCall: (token: UInt64, call: GatewayCall)?
         var pendingOther: (token: UInt64, kind: String)?
         var navigationsAnswered: [UInt64] = []
+        var mutation = Mutation.none
     }
 
     /// The navigation question of the hosted buyer's POST.
     static let postRequest: UInt64 = 97
+    /// The navigation question of the hosted page's own load.
+    static let ownLoadRequest: UInt64 = 96
     static let checkoutURL = URL(string: "https://pay.example/p")!
 
     // MARK: Applying effects to the world
 
-    static func apply(_ effects: [PaymentRun.Effect], to node: inout Node, violations: inout [String]) {
+    static func apply(_ effects: [PaymentLifecycle.Effect], to node: inout Node, violations: inout [String]) {
         for effect in effects {
             switch effect {
             case .send(let token, let call):
@@ -163,6 +196,8 @@ import Testing
                 if node.world.shown != nil || node.world.presenting != nil || node.world.dismissing != nil {
                     violations.append("delivered while a page is on screen")
                 }
+                var terminal = terminal
+                if node.mutation == .alwaysUnresolved { terminal.outcome = .unresolved }
                 node.world.delivered.append("\(terminal.outcome)\(terminal.error.map { "/\($0.code)" } ?? "")")
                 if terminal.error?.reason.hasPrefix("unexpected event") == true {
                     violations.append("an event the flow could not explain: \(terminal.error!.reason)")
@@ -178,7 +213,7 @@ import Testing
         node.world.run = node.run.description
     }
 
-    static func timerName(_ id: PaymentRun.TimerID) -> String { "\(id)" }
+    static func timerName(_ id: PaymentLifecycle.TimerID) -> String { "\(id)" }
 
     /// CONTRACT.md 4a, also for a hosted payment with no lookup configured: the seeds' `.cancelled`
     /// (close, cancel, deadline) and `.failed` + `pageLoadFailed` hold only while no buyer's POST that
@@ -192,39 +227,78 @@ import Testing
             violations.append("\(terminal.outcome), but the gateway moved money")
         case .failed where moneyMayMove, .cancelled where moneyMayMove:
             violations.append("\(terminal.outcome), but the buyer's pay POST may still land")
+        case .unresolved where !world.disturbed && world.post != .sent && world.post != .asking:
+            // Precision: nothing on this path kept the SDK from knowing.
+            violations.append("unresolved, although nothing on this path kept the SDK from knowing")
         default: break
         }
     }
 
     // MARK: The model gateway
 
+    /// How the wire treats one money-moving POST: whether the gateway applies it is the model's truth;
+    /// what the SDK receives follows from it.
     enum Answer: CaseIterable {
-        case ok, refused, lostApplied, lostNotApplied, fiveHundredApplied, fiveHundredNotApplied, malformedApplied,
-            unreachable
+        case ok, refused, lostBeforeSending, keptConnectionGoneApplied, timeoutNotApplied, timeoutApplied,
+            resetApplied, fiveHundredApplied, fiveHundredNotApplied, malformedApplied, inProgress,
+            alreadyProcessedFailed
         var isFault: Bool { self != .ok }
-        var applies: Bool { [.ok, .lostApplied, .fiveHundredApplied, .malformedApplied].contains(self) }
+        var applies: Bool {
+            switch self {
+            case .ok, .keptConnectionGoneApplied, .timeoutApplied, .resetApplied, .fiveHundredApplied,
+                .malformedApplied, .inProgress, .alreadyProcessedFailed:
+                true
+            case .refused, .lostBeforeSending, .timeoutNotApplied, .fiveHundredNotApplied:
+                false
+            }
+        }
     }
 
-    /// The gateway's real answer to `call` once applied (mutating its session), as the SDK would decode it.
-    static func realAnswer(_ call: GatewayCall, _ scenario: Scenario, _ world: inout World) -> SessionReply {
-        func snapshot() -> SessionReply {
-            let status: SessionSnapshot.Status
-            switch world.session {
-            case .none, .authenticationRequired: status = .authenticationRequired
-            case .challengeRequired: status = .challengeRequired(.init(acsURL: acs, creq: "c"))
-            case .completed: status = .completed
-            case .failed: status = .failed(FlowError(.authenticationFailed, "N"))
-            }
-            return .session(SessionSnapshot(sessionId: "s", status: status, transStatus: nil))
+    static let checkoutAPI = URL(string: "https://api.example/p")!
+
+    static func json(_ status: Int, _ text: String) -> Result<HTTPResponse, TransportError> {
+        .success(
+            HTTPResponse(
+                status: status, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(text.utf8),
+                url: checkoutAPI))
+    }
+
+    static func gatewayError(_ status: Int, _ code: String) -> Result<HTTPResponse, TransportError> {
+        json(status, #"{"error":{"code":"\#(code)","message":"model gateway"}}"#)
+    }
+
+    /// The wire form of the model session.
+    static func sessionJSON(_ world: World) -> Result<HTTPResponse, TransportError> {
+        switch world.session {
+        case .none, .authenticationRequired:
+            return json(200, #"{"sessionId":"s","status":"AUTHENTICATION_REQUIRED"}"#)
+        case .challengeRequired:
+            return json(
+                200,
+                #"{"sessionId":"s","status":"CHALLENGE_REQUIRED","challenge":{"acsUrl":"https://acs.example/c","creq":"c"}}"#
+            )
+        case .completed:
+            return json(200, #"{"sessionId":"s","status":"COMPLETED","transStatus":"Y"}"#)
+        case .failed:
+            return json(
+                200,
+                #"{"sessionId":"s","status":"FAILED","transStatus":"N","failure":{"code":"AUTHENTICATION_FAILED"}}"#)
         }
+    }
+
+    /// Applies `call` to the model gateway (an idempotency key already applied replays) and returns the
+    /// gateway's real answer on the wire.
+    static func apply(
+        _ call: GatewayCall, _ scenario: Scenario, _ world: inout World
+    ) -> Result<
+        HTTPResponse, TransportError
+    > {
         let key = call.idempotencyKey.map(\.uuidString) ?? ""
         let replay = world.applied.contains(key)
         switch call {
         case .createSession:
             if !replay {
-                guard world.session == .none else {
-                    return .doubtful(FlowError(.cardSessionFailed, "409 PAYMENT_ALREADY_PROCESSED"), resendable: false)
-                }
+                guard world.session == .none else { return gatewayError(409, "PAYMENT_ALREADY_PROCESSED") }
                 switch scenario.card {
                 case .declined: world.session = .failed
                 case .noThreeDS: world.session = .completed  // money moves at creation
@@ -237,14 +311,71 @@ import Testing
             }
         case .challengeResult:
             if case .challengeRequired(let answer) = world.session {
-                guard let answer else { return .challengeNotCompleted }
+                guard let answer else { return gatewayError(409, "CHALLENGE_NOT_COMPLETED") }
                 world.session = answer ? .completed : .failed
             }
         case .readSession, .statusLookup, .keySet:
             break
         }
-        world.applied.insert(key)
-        return snapshot()
+        if !key.isEmpty { world.applied.insert(key) }
+        return sessionJSON(world)
+    }
+
+    /// What the SDK receives for `call` answered as `kind`, the model gateway changed accordingly.
+    static func wire(
+        _ call: GatewayCall, _ kind: Answer, _ scenario: Scenario, _ world: inout World
+    ) -> Result<
+        HTTPResponse, TransportError
+    > {
+        let started = TransportError.Delivery(requestStarted: true, rodeKeptConnection: false, bodyBytesSent: 180)
+        let kept = TransportError.Delivery(requestStarted: true, rodeKeptConnection: true, bodyBytesSent: 180)
+        let real = kind.applies ? apply(call, scenario, &world) : nil
+        switch kind {
+        case .ok: return real!
+        case .refused: return gatewayError(400, "INVALID_REQUEST")
+        case .lostBeforeSending:
+            return .failure(TransportError(.connect, "connection refused", delivery: .neverSent))
+        case .keptConnectionGoneApplied:
+            // The kept connection died after the gateway read the POST; libcurl's reconnect was refused.
+            return .failure(TransportError(.connect, "connection refused [curl 7]", delivery: kept))
+        case .timeoutNotApplied, .timeoutApplied:
+            return .failure(TransportError(.timeout, "operation timed out", delivery: started))
+        case .resetApplied:
+            return .failure(TransportError(.reset, "connection reset by peer", delivery: kept))
+        case .fiveHundredApplied, .fiveHundredNotApplied: return gatewayError(503, "UNAVAILABLE")
+        case .malformedApplied: return json(200, "<html>proxy</html>")
+        case .inProgress: return gatewayError(409, "REQUEST_IN_PROGRESS")
+        case .alreadyProcessedFailed:
+            // The gateway applied the step and the payment is paid, but it answers the session FAILED.
+            world.status = "SETTLED"
+            return json(
+                200,
+                #"{"sessionId":"s","status":"FAILED","failure":{"code":"PAYMENT_ALREADY_PROCESSED","message":"paid"}}"#)
+        }
+    }
+
+    /// The SDK's classifier on the raw result, with the scenario's mutation applied at the seam.
+    static func classify(
+        _ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>, _ mutation: Mutation
+    )
+        -> FlowEvent
+    {
+        var result = result
+        switch (mutation, result) {
+        case (.timeoutsUnreachable, .failure(var error)) where error.kind == .timeout:
+            error.delivery = .neverSent
+            result = .failure(error)
+        case (.keptConnectionUnreachable, .failure(var error)) where error.delivery.rodeKeptConnection == true:
+            error.delivery = .neverSent
+            result = .failure(error)
+        case (.noAlreadyProcessedRule, .success(var response))
+        where String(decoding: response.body, as: UTF8.self).contains(#""status":"FAILED""#):
+            let text = String(decoding: response.body, as: UTF8.self)
+            response.body = Array(text.replacingOccurrences(of: "PAYMENT_ALREADY_PROCESSED", with: "DECLINED").utf8)
+            result = .success(response)
+        default: break
+        }
+        return GatewayAPI.event(for: call, result, paymentId: "p").event
     }
 
     // MARK: Successors
@@ -256,7 +387,7 @@ import Testing
     }
 
     static func feed(
-        _ node: Node, _ event: PaymentRun.Event, _ label: String, mutate: (inout World) -> Void = { _ in }
+        _ node: Node, _ event: PaymentLifecycle.Event, _ label: String, mutate: (inout World) -> Void = { _ in }
     )
         -> Step
     {
@@ -280,55 +411,72 @@ import Testing
             func answer(_ ok: FlowEvent, _ okLabel: String, orFail failed: FlowEvent, _ failLabel: String) {
                 steps.append(feed(base, .answered(token: token, ok), okLabel))
                 guard canFault else { return }
-                steps.append(feed(base, .answered(token: token, failed), failLabel) { $0.faults += 1 })
+                steps.append(
+                    feed(base, .answered(token: token, failed), failLabel) {
+                        $0.faults += 1
+                        $0.disturbed = true
+                    })
             }
             let down = FlowError(.networkError, "x")
             switch call {
             case .keySet:
                 answer(.keyFetched(.success(key)), "key ok", orFail: .keyFetched(.failure(down)), "key fails")
             case .statusLookup:
+                let body = #"{"paymentId":"p","paymentStatus":"\#(world.status)","orderNumber":"o"}"#
                 answer(
-                    .statusResolved(.success(.init(paymentStatus: world.status))), "status \(world.status)",
-                    orFail: .statusResolved(.failure(down)), "lookup fails")
+                    classify(call, json(200, body), node.mutation), "status \(world.status)",
+                    orFail: classify(call, .failure(TransportError(.timeout, "timed out")), node.mutation),
+                    "lookup fails")
             case .readSession:
                 var w = world
-                answer(
-                    .sessionAnswered(call, realAnswer(call, scenario, &w)), "read ok",
-                    orFail: .sessionAnswered(call, .doubtful(down, resendable: true)), "read fails")
+                let read = classify(call, apply(call, scenario, &w), node.mutation)
+                steps.append(feed(base, .answered(token: token, read), "read ok"))
+                if canFault {
+                    let lost = classify(
+                        call, .failure(TransportError(.reset, "reset", delivery: .unknown)), node.mutation)
+                    steps.append(
+                        feed(base, .answered(token: token, lost), "read fails") {
+                            $0.faults += 1
+                            $0.disturbed = true
+                        })
+                }
             case .createSession, .authenticate, .challengeResult:
                 for kind in Answer.allCases where canFault || !kind.isFault {
+                    if kind == .inProgress, case .challengeResult = call { continue }
+                    if kind == .alreadyProcessedFailed, case .challengeResult = call { continue }
                     var next = base
-                    if kind.isFault { next.world.faults += 1 }
-                    // A fault after the gateway applied the step changes the gateway all the same.
-                    if kind.applies, kind != .ok { _ = realAnswer(call, scenario, &next.world) }
-                    let reply: SessionReply
-                    switch kind {
-                    case .ok: reply = realAnswer(call, scenario, &next.world)
-                    case .refused: reply = .refused(FlowError(.invalidRequest, "400"))
-                    case .lostApplied, .lostNotApplied:
-                        reply = .doubtful(FlowError(.networkError, "reset"), resendable: true)
-                    case .fiveHundredApplied, .fiveHundredNotApplied:
-                        reply = .doubtful(FlowError(.cardSessionFailed, "503"), resendable: true)
-                    case .malformedApplied: reply = .doubtful(FlowError(.invalidResponse, "bad"), resendable: true)
-                    case .unreachable: reply = .unreachable(FlowError(.networkError, "refused"))
+                    if kind.isFault {
+                        next.world.faults += 1
+                        next.world.disturbed = true
                     }
-                    steps.append(feed(next, .answered(token: token, .sessionAnswered(call, reply)), "\(call) \(kind)"))
+                    let result = wire(call, kind, scenario, &next.world)
+                    let event = classify(call, result, node.mutation)
+                    steps.append(feed(next, .answered(token: token, event), "\(call) \(kind)"))
                 }
                 if case .createSession = call, canFault {
                     // The key rotated: the gateway refuses the card unread (the SDK refetches the key).
+                    let event = classify(call, gatewayError(422, "UNKNOWN_KEY"), node.mutation)
                     steps.append(
-                        feed(base, .answered(token: token, .sessionAnswered(call, .unknownKey)), "UNKNOWN_KEY") {
+                        feed(base, .answered(token: token, event), "UNKNOWN_KEY") {
                             $0.faults += 1
                         })
                 }
             }
             // The watchdog fires first (the request may or may not have been applied).
             if canFault {
-                steps.append(feed(base, .timerFired(.operation(token)), "watchdog, not applied") { $0.faults += 1 })
+                steps.append(
+                    feed(base, .timerFired(.operation(token)), "watchdog, not applied") {
+                        $0.faults += 1
+                        $0.disturbed = true
+                    })
                 if !call.isIdempotent {
                     var applied = base
-                    _ = realAnswer(call, scenario, &applied.world)
-                    steps.append(feed(applied, .timerFired(.operation(token)), "watchdog, applied") { $0.faults += 1 })
+                    _ = apply(call, scenario, &applied.world)
+                    steps.append(
+                        feed(applied, .timerFired(.operation(token)), "watchdog, applied") {
+                            $0.faults += 1
+                            $0.disturbed = true
+                        })
                 }
             }
         }
@@ -343,7 +491,8 @@ import Testing
                     feed(
                         base, .answered(token: token, .statusResolved(.success(.init(paymentStatus: status)))),
                         "resolver"))
-                steps.append(feed(base, .timerFired(.operation(token)), "resolver never answers"))
+                steps.append(
+                    feed(base, .timerFired(.operation(token)), "resolver never answers") { $0.disturbed = true })
             }
         }
         if let id = world.presenting {
@@ -354,15 +503,25 @@ import Testing
             steps.append(feed(shown, .presented(pageId: id, shown: true), "shown"))
             steps.append(feed(base, .presented(pageId: id, shown: false), "not shown"))
             if canFault {
-                steps.append(feed(shown, .timerFired(.presenter(id)), "presenter never answers") { $0.faults += 1 })
+                steps.append(
+                    feed(shown, .timerFired(.presentAnswer(id)), "presenter never answers") {
+                        $0.faults += 1
+                        $0.disturbed = true
+                    })
             }
+            // The page's events may come before the presenter's answer to `present`.
+            steps += pageSteps(node, id, scenario)
         }
         if let id = world.dismissing {
             var base = node
             base.world.dismissing = nil
             steps.append(feed(base, .dismissed(pageId: id), "dismissed"))
             if canFault {
-                steps.append(feed(base, .timerFired(.presenter(id)), "dismissal never completes") { $0.faults += 1 })
+                steps.append(
+                    feed(base, .timerFired(.dismissAnswer(id)), "dismissal never completes") {
+                        $0.faults += 1
+                        $0.disturbed = true
+                    })
             }
         }
         if let id = world.shown {
@@ -372,10 +531,15 @@ import Testing
             var base = node
             base.world.gate = nil
             steps.append(feed(base, .gateAnswered(token: token, .proceed), "gate proceeds"))
-            steps.append(feed(base, .gateAnswered(token: token, .cancel), "gate cancels"))
+            steps.append(feed(base, .gateAnswered(token: token, .cancel), "gate cancels") { $0.disturbed = true })
+            steps.append(feed(base, .timerFired(.gate(token)), "gate never answers") { $0.disturbed = true })
         }
         if world.cancels == 0 {
-            steps.append(feed(node, .cancel, "host cancel") { $0.cancels += 1 })
+            steps.append(
+                feed(node, .cancel, "host cancel") {
+                    $0.cancels += 1
+                    $0.disturbed = true
+                })
         }
         if world.post == .sent {
             // The buyer's POST reaches the gateway, whatever became of the page.
@@ -406,6 +570,7 @@ import Testing
             steps.append(
                 feed(node, .pageFailed(pageId: id, URL(string: "https://x")!, reason: "reset"), "page fails") {
                     $0.faults += 1
+                    $0.disturbed = true
                     $0.pageEnded = true
                 })
         }
@@ -419,7 +584,10 @@ import Testing
                 }
             } else if case .challengeRequired(.some) = node.world.session, !node.world.notificationReached {
                 steps.append(
-                    feed(node, .navigation(pageId: id, notification, request: 98), "issuer sends the buyer back") {
+                    feed(
+                        node, .navigation(pageId: id, notification, request: 98, method: "POST"),
+                        "issuer sends the buyer back"
+                    ) {
                         $0.notificationReached = true
                     })
             } else if node.world.notificationReached {
@@ -428,17 +596,23 @@ import Testing
             }
             return steps
         }
-        if !node.world.pageLoaded {
+        // The page's own load is asked about and reported, or not (a presenter reports loads in its own
+        // order, late, or never): the buyer may act either way.
+        if !node.world.pageLoaded && node.world.post == .none {
             var loaded = node
             loaded.world.pageLoaded = true
+            steps.append(
+                feed(loaded, .navigation(pageId: id, checkoutURL, request: ownLoadRequest, method: "GET"), "own load"))
             steps.append(feed(loaded, .pageLoaded(pageId: id, checkoutURL), "page loaded"))
-            return steps
         }
         switch node.world.post {
         case .none:
             for status in ["SETTLED", "CANCELLED"] {
                 steps.append(
-                    feed(node, .navigation(pageId: id, checkoutURL, request: postRequest), "buyer presses \(status)") {
+                    feed(
+                        node, .navigation(pageId: id, checkoutURL, request: postRequest, method: "POST"),
+                        "buyer presses \(status)"
+                    ) {
                         $0.post = .asking
                         $0.postRecords = status
                     })
@@ -468,7 +642,9 @@ import Testing
         var memo: [World: Double] = [:]
         var onStack: Set<World> = []
         var totals = Totals()
-        var start = Node(run: newRun(scenario), world: World())
+        var start = Node(run: newRun(scenario), world: World(), mutation: scenario.mutation)
+        // With no lookup, nothing can tell the SDK how a hosted payment ended: precision is not asked.
+        start.world.disturbed = scenario.card == nil && scenario.statusSource == .none
         var startViolations: [String] = []
         apply(start.run.handle(.start(cachedKey: nil)), to: &start, violations: &startViolations)
         func visit(_ node: Node, _ trail: [String]) -> Double {
@@ -553,5 +729,34 @@ import Testing
         print("RunExploration \(scenario): \(totals.states) states, \(Int(totals.paths)) complete paths")
         #expect(totals.states > 10)
         #expect(totals.violations.isEmpty, "\(totals.violations.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// The invariants bite: each deliberate bug, run through the scenarios it concerns, breaks them.
+    @Test(arguments: [
+        (Mutation.alwaysUnresolved, "card frictionless"),
+        (Mutation.alwaysUnresolved, "hosted, built-in lookup"),
+        (Mutation.timeoutsUnreachable, "card frictionless"),
+        (Mutation.keptConnectionUnreachable, "card frictionless"),
+        (Mutation.noAlreadyProcessedRule, "card frictionless"),
+    ])
+    func mutationsAreCaught(mutation: Mutation, scenarioName: String) throws {
+        var scenario = try #require(Self.scenarios.first { $0.name == scenarioName })
+        scenario.mutation = mutation
+        scenario.faultBudget = 1
+        let mutated = scenario
+        let result = Mutex<Totals?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let walker = Thread {
+            result.withLock { $0 = Self.explore(mutated) }
+            done.signal()
+        }
+        walker.stackSize = 1 << 28
+        walker.start()
+        done.wait()
+        let totals = try #require(result.withLock { $0 })
+        print(
+            "RunExploration mutation \(mutation) on \(scenarioName): \(totals.violations.count) violations, first: "
+                + (totals.violations.first ?? "none"))
+        #expect(!totals.violations.isEmpty, "the mutation \(mutation) went unnoticed")
     }
 }

@@ -179,10 +179,20 @@ import Testing
     @Test func requestInProgressWaitsThenResendsTheCreation() {
         var m = Self.reach(.creatingSession)
         let busy = FlowError(.cardSessionFailed, "HTTP 409 REQUEST_IN_PROGRESS")
-        #expect(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))) == .wait(1))
-        #expect(Self.action(&m, .waitEnded) == .call(Self.create))
+        // Waited out and resent with the same key, a bounded number of times.
+        for _ in 0..<CardPaymentMachine.inProgressResends {
+            #expect(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))) == .wait(1))
+            #expect(Self.action(&m, .waitEnded) == .call(Self.create))
+        }
         #expect(
             Self.terminal(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))))?.outcome == .unresolved)
+        // The first request's answer, once the gateway has one, is what the resend brings.
+        var answered = Self.reach(.creatingSession)
+        _ = answered.handle(.sessionAnswered(Self.create, .inProgress(busy)))
+        _ = answered.handle(.waitEnded)
+        #expect(
+            Self.action(&answered, .sessionAnswered(Self.create, Self.session(.authenticationRequired)))
+                == .call(Self.authenticate))
     }
 
     // MARK: Steps in doubt
@@ -308,9 +318,41 @@ import Testing
         #expect(end?.outcome == .unresolved)
     }
 
-    @Test func presenterRefusalIsPresentationFailed() {
+    /// "Not shown" or no answer at all: the page's navigations may have gone out, so the challenge is
+    /// ended and the gateway asked; `CHALLENGE_NOT_COMPLETED` is then `.failed` + `presentationFailed`.
+    @Test(arguments: [FlowEvent.presented(shown: false), .presentationTimedOut])
+    func aPresenterThatDidNotShowThePageIsAskedAbout(event: FlowEvent) {
         var m = Self.reach(.presentingChallenge)
-        #expect(Self.terminal(Self.action(&m, .presented(shown: false)))?.error?.code == .presentationFailed)
+        #expect(Self.action(&m, event) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(Self.challengeResult))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.challengeResult, .challengeNotCompleted)))
+        #expect(end?.outcome == .failed)
+        #expect(end?.error?.code == .presentationFailed)
+        // The issuer's answer, when the buyer gave one on a page the presenter never confirmed, wins.
+        var answered = Self.reach(.presentingChallenge)
+        _ = answered.handle(event)
+        _ = answered.handle(.pageDismissed)
+        let paid = Self.terminal(
+            Self.action(&answered, .sessionAnswered(Self.challengeResult, Self.session(.completed, trans: "Y"))))
+        #expect(paid?.outcome == .succeeded)
+    }
+
+    /// A FAILED session saying PAYMENT_ALREADY_PROCESSED (classified in doubt) is never `.failed`: the
+    /// session is read back and only a completed one is believed.
+    @Test func paymentAlreadyProcessedAsAFailedSessionIsNeverFailed() {
+        let processed = FlowError(
+            .cardSessionFailed, "FAILED PAYMENT_ALREADY_PROCESSED", gatewayCode: "PAYMENT_ALREADY_PROCESSED")
+        var m = Self.reach(.authenticating)
+        #expect(
+            Self.action(&m, .sessionAnswered(Self.authenticate, .doubtful(processed, resendable: false)))
+                == .call(Self.read))
+        let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))
+        #expect(end?.outcome == .unresolved)
+        #expect(end?.error?.inDoubt == true)
+        var created = Self.reach(.creatingSession)
+        let first = Self.terminal(
+            Self.action(&created, .sessionAnswered(Self.create, .doubtful(processed, resendable: false))))
+        #expect(first?.outcome == .unresolved)
     }
 
     // MARK: Cancel
@@ -324,10 +366,45 @@ import Testing
     @Test(arguments: [
         CardPaymentMachineTests.Reach.creatingSession, .authenticating, .submittingChallengeResult, .recovering,
     ])
-    func cancelWithAMoneyMovingRequestOutIsUnresolved(state: Reach) {
+    func cancelWithAMoneyMovingRequestOutWaitsForTheGatewaysAnswer(state: Reach) {
         var m = Self.reach(state)
-        let end = Self.terminal(Self.action(&m, .cancel))
-        #expect(end?.outcome == .unresolved)
+        // Nothing ends yet: the request's answer (or its read-back) decides.
+        #expect(Self.action(&m, .cancel) == .none)
+        let call: GatewayCall
+        switch state {
+        case .creatingSession: call = Self.create
+        case .authenticating: call = Self.authenticate
+        case .submittingChallengeResult: call = Self.challengeResult
+        default: call = Self.read
+        }
+        var paid = m
+        #expect(
+            Self.terminal(Self.action(&paid, .sessionAnswered(call, Self.session(.completed, trans: "Y"))))?.outcome
+                == .succeeded)
+    }
+
+    /// After a cancel the session's next step is not sent: a session still waiting for authentication
+    /// or for its challenge moved no money, so the payment is `.cancelled`.
+    @Test func aCancelWhileCreatingEndsCancelledWhenTheSessionStillWaits() {
+        var m = Self.reach(.creatingSession)
+        _ = m.handle(.cancel)
+        let end = Self.terminal(
+            Self.action(&m, .sessionAnswered(Self.create, Self.session(.authenticationRequired))))
+        #expect(end?.outcome == .cancelled)
+        #expect(end?.sessionId == "s_1")
+        var challenged = Self.reach(.authenticating)
+        _ = challenged.handle(.cancel)
+        let shown = Self.terminal(
+            Self.action(
+                &challenged, .sessionAnswered(Self.authenticate, Self.session(.challengeRequired(Self.challenge)))))
+        #expect(shown?.outcome == .cancelled)
+        // A lost answer after the cancel is read back, and a step the gateway has not applied is not resent.
+        var lost = Self.reach(.authenticating)
+        _ = lost.handle(.cancel)
+        #expect(Self.action(&lost, .sessionAnswered(Self.authenticate, Self.lost)) == .call(Self.read))
+        #expect(
+            Self.terminal(Self.action(&lost, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))?
+                .outcome == .unresolved)
     }
 
     // MARK: Never a trap

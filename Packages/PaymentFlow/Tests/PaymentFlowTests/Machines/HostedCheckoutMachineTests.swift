@@ -166,22 +166,23 @@ import Testing
     func withoutALookupAnEndingWhileTheBuyersPostIsOnItsWayIsUnresolved(ending: FlowEvent) {
         var m = Self.reach(.loaded, .none)
         // The buyer presses Pay: the form's POST is allowed and has not come back.
-        #expect(m.handle(.navigation(Self.checkout)) == FlowReaction(.none, navigation: .allow))
+        #expect(m.handle(.navigation(Self.checkout, method: "POST")) == FlowReaction(.none, navigation: .allow))
         #expect(Self.action(&m, ending) == .dismissPage)
         guard case .finish(let end) = Self.action(&m, .pageDismissed) else {
             Issue.record("expected a finish")
             return
         }
+        // Seed 002's `.unresolved`: nothing failed (no lookup was made), the SDK does not know.
         #expect(end.outcome == .unresolved)
-        #expect(end.error?.code == .statusLookupFailed)
-        #expect(end.error?.inDoubt == true)
+        #expect(end.error == nil)
+        #expect(end.paymentStatus == nil)
     }
 
     /// With a lookup, an unpaid status read while the buyer's POST may still land is asked again, and
     /// stays `.unresolved` (never `.cancelled`) if it does not change; a POST that landed wins.
     @Test func withALookupAnEndingWhileTheBuyersPostIsOnItsWayIsAskedAgain() {
         var m = Self.reach(.loaded)
-        _ = m.handle(.navigation(Self.checkout))
+        _ = m.handle(.navigation(Self.checkout, method: "POST"))
         #expect(Self.action(&m, .cancel) == .dismissPage)
         #expect(Self.action(&m, .pageDismissed) == .call(.statusLookup))
         for _ in 0..<3 {
@@ -193,8 +194,10 @@ import Testing
             return
         }
         #expect(end.outcome == .unresolved)
+        #expect(end.error == nil)
+        #expect(end.paymentStatus == "INITIALIZED")
         var landed = Self.reach(.loaded)
-        _ = landed.handle(.navigation(Self.checkout))
+        _ = landed.handle(.navigation(Self.checkout, method: "POST"))
         _ = landed.handle(.cancel)
         _ = landed.handle(.pageDismissed)
         _ = landed.handle(Self.status("INITIALIZED"))
@@ -241,6 +244,99 @@ import Testing
         }
         #expect(end.outcome == .unresolved)
         #expect(end.error?.code == .invalidResponse)
+    }
+
+    // MARK: Issue 18: doubt recorded at the decision, not inferred from loads
+
+    /// The old machine cleared "the buyer's POST is on its way" at the next page load, so a presenter
+    /// reporting the result page's load before the POST reached the gateway brought back `.cancelled`.
+    @Test func aLoadReportedAfterTheBuyersPostDoesNotClearTheDoubt() {
+        var m = Self.reach(.loaded)
+        _ = m.handle(.navigation(Self.checkout, method: "POST"))
+        _ = m.handle(.pageLoaded(Self.checkout))
+        #expect(Self.action(&m, .pageClosedByBuyer) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(.statusLookup))
+        #expect(Self.action(&m, Self.status("INITIALIZED")) == .wait(1))
+    }
+
+    /// A presenter that never reports loads: the POST it was allowed still counts.
+    @Test func aPresenterThatReportsNoLoadsStillLeavesTheBuyersPostInDoubt() {
+        var m = Self.machine(.none)
+        _ = m.handle(.start(cachedKey: nil))
+        _ = m.handle(.presented(shown: true))
+        #expect(m.handle(.navigation(Self.checkout, method: "GET")) == FlowReaction(.none, navigation: .allow))
+        #expect(m.handle(.navigation(Self.checkout, method: "POST")) == FlowReaction(.none, navigation: .allow))
+        #expect(Self.action(&m, .pageClosedByBuyer) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .finish(Terminal(outcome: .unresolved)))
+    }
+
+    /// The page's own first load (the plan's URL, GET) is not the buyer's action: a close after it is
+    /// `.cancelled` once the gateway says unpaid.
+    @Test func thePagesOwnLoadIsNotTheBuyersAction() {
+        var m = Self.machine()
+        _ = m.handle(.start(cachedKey: nil))
+        _ = m.handle(.presented(shown: true))
+        _ = m.handle(.navigation(Self.checkout, method: "GET"))
+        _ = m.handle(.pageClosedByBuyer)
+        _ = m.handle(.pageDismissed)
+        guard case .finish(let end) = Self.action(&m, Self.status("INITIALIZED")) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .cancelled)
+    }
+
+    /// A navigation whose method the presenter does not report may be the buyer's POST.
+    @Test func aNavigationOfUnknownMethodMayCarryTheBuyersAction() {
+        var m = Self.reach(.loaded)
+        _ = m.handle(.navigation(Self.checkout))
+        _ = m.handle(.pageClosedByBuyer)
+        _ = m.handle(.pageDismissed)
+        #expect(Self.action(&m, Self.status("INITIALIZED")) == .wait(1))
+    }
+
+    /// A FAILED status while the buyer's POST may still land is asked again, like a non-final one.
+    @Test func aFailedStatusWhileThePostMayLandIsAskedAgain() {
+        var m = Self.reach(.loaded)
+        _ = m.handle(.navigation(Self.checkout, method: "POST"))
+        _ = m.handle(.cancel)
+        _ = m.handle(.pageDismissed)
+        #expect(Self.action(&m, Self.status("FAILED")) == .wait(1))
+        #expect(Self.action(&m, .waitEnded) == .call(.statusLookup))
+        #expect(Self.action(&m, Self.status("SETTLED")).isSuccess)
+    }
+
+    /// After a close, `INITIALIZED` once the buyer went to another origin (a bank's pages) is
+    /// `.unresolved` with the raw status: the gateway may not know yet.
+    @Test func initializedAfterTheBuyerWentOffSiteIsUnresolved() {
+        var m = Self.reach(.loaded)
+        _ = m.handle(.navigation(URL(string: "https://bank.example/3ds")!, method: "GET"))
+        _ = m.handle(.pageClosedByBuyer)
+        _ = m.handle(.pageDismissed)
+        guard case .finish(let end) = Self.action(&m, Self.status("INITIALIZED")) else {
+            Issue.record("expected a finish")
+            return
+        }
+        #expect(end.outcome == .unresolved)
+        #expect(end.paymentStatus == "INITIALIZED")
+        #expect(end.error == nil)
+    }
+
+    /// A presenter that never answers `present`: the page is dismissed and the status looked up; the
+    /// outcome follows the gateway (the old machine ended `.failed` without asking).
+    @Test func aSilentPresenterIsDismissedAndTheGatewayAsked() {
+        for (status, outcome) in [("SETTLED", PaymentOutcome.succeeded), ("INITIALIZED", .failed)] {
+            var m = Self.machine()
+            _ = m.handle(.start(cachedKey: nil))
+            #expect(Self.action(&m, .presentationTimedOut) == .dismissPage)
+            #expect(Self.action(&m, .pageDismissed) == .call(.statusLookup))
+            guard case .finish(let end) = Self.action(&m, Self.status(status)) else {
+                Issue.record("expected a finish")
+                return
+            }
+            #expect(end.outcome == outcome)
+            if outcome == .failed { #expect(end.error?.code == .presentationFailed) }
+        }
     }
 }
 

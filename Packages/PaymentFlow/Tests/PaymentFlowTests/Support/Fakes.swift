@@ -35,8 +35,10 @@ final class StubTransport: HTTPTransport {
 
 /// What a scripted page does once shown.
 enum StubPageStep: Sendable {
-    /// Ask the SDK about a navigation, then report the load finished (when allowed).
+    /// Ask the SDK about a GET navigation, then report the load finished (when allowed).
     case navigate(URL)
+    /// Ask the SDK about a form POST (the buyer's action), then report the load finished (when allowed).
+    case post(URL)
     /// Report a load failure.
     case fail(URL, String)
     /// The buyer closes the page.
@@ -87,11 +89,14 @@ final class StubPresenter: PaymentPresenter {
             }
             self.record.withLock { $0.shown = true }
             completion(true)
-            for step in [StubPageStep.navigate(page.url)] + steps {
+            let first: StubPageStep = page.formFields == nil ? .navigate(page.url) : .post(page.url)
+            for step in [first] + steps {
                 guard self.record.withLock({ $0.shown && $0.dismissCalls == 0 }) else { return }
                 switch step {
-                case .navigate(let url):
-                    let decision = handler.decideAndWait(url)
+                case .navigate(let url), .post(let url):
+                    let method: String
+                    if case .post = step { method = "POST" } else { method = "GET" }
+                    let decision = handler.decideAndWait(url, method: method)
                     self.record.withLock { $0.decisions.append((url, decision)) }
                     if decision == .allow { handler.pageDidFinishLoad(url) }
                 case .fail(let url, let reason):
@@ -223,10 +228,10 @@ final class StubDelegate: PaymentDelegate {
 extension PageEventHandler {
     /// Asks the SDK about `url` and waits (at most 10 s) for its asynchronous answer; `.cancel` when
     /// none comes. For test presenters on a background queue only, never on the SDK's own queue.
-    func decideAndWait(_ url: URL) -> NavigationDecision {
+    func decideAndWait(_ url: URL, method: String? = "GET") -> NavigationDecision {
         let answer = Mutex<NavigationDecision?>(nil)
         let done = DispatchSemaphore(value: 0)
-        page(decidePolicyFor: url) { decision in
+        page(decidePolicyFor: PageNavigation(url: url, method: method)) { decision in
             answer.withLock { $0 = decision }
             done.signal()
         }
@@ -234,3 +239,6 @@ extension PageEventHandler {
         return answer.withLock { $0 } ?? .cancel
     }
 }
+
+/// Keeps test delegates alive past the test body.
+let objc_keep = Mutex<[StubDelegate]>([])

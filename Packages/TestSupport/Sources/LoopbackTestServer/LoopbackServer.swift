@@ -1,5 +1,4 @@
 import Foundation
-import PaymentFlow
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +11,7 @@ import Glibc
 /// real server library would not let us do.
 ///
 /// Test support only (the `LoopbackTestServer` product): the one copy that
-/// PaymentFlow's transport tests and HeadlessBrowser's plain-page tests share.
+/// PaymentFlow's transport tests and HeadlessBrowser's plain-page tests share (it knows no SDK type).
 public final class LoopbackServer: Sendable {
     /// One request as the server parsed it.
     public struct Request: Sendable {
@@ -282,14 +281,5 @@ public final class LoopbackServer: Sendable {
         let port = server.port
         server.stop()
         return port
-    }
-}
-
-/// Sends `request` and waits for the single completion.
-public func send(
-    _ request: HTTPRequest, over transport: some HTTPTransport
-) async -> Result<HTTPResponse, TransportError> {
-    await withCheckedContinuation { continuation in
-        transport.send(request) { continuation.resume(returning: $0) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One payment in progress: the executor of a ``PaymentRun``.
+/// One payment in progress: the executor of a ``PaymentLifecycle``.
 ///
 /// Every decision is the value machine's; this class only performs the effects it returns (HTTP calls,
 /// presenter and resolver calls, the step gate, encryption, timers, delivery) and feeds what comes of
@@ -10,7 +10,7 @@ import Synchronization
 /// the class can be `@unchecked Sendable`. Host callbacks (presenter, resolver, step gate) may answer on
 /// any thread; their answers hop onto the queue. The run keeps itself alive until it delivered,
 /// whatever happens to the `PaymentKit` that started it; callbacks hold it weakly.
-final class FlowRun: @unchecked Sendable {
+final class PaymentExecutor: @unchecked Sendable {
     /// What the run needs from the `PaymentKit` and the caller.
     struct Context: Sendable {
         var endpoints: GatewayAPI.Endpoints
@@ -32,14 +32,14 @@ final class FlowRun: @unchecked Sendable {
     private let logger: Logger
 
     // Confined to `queue`.
-    private var run: PaymentRun
-    private var timers: [PaymentRun.TimerID: FlowTimer] = [:]
+    private var run: PaymentLifecycle
+    private var timers: [PaymentLifecycle.TimerID: FlowTimer] = [:]
     private var decisions: [UInt64: @Sendable (NavigationDecision) -> Void] = [:]
     private var transfers: [UInt64: TransferCancellation] = [:]
     private var requests: UInt64 = 0
-    private var keepAlive: FlowRun?
+    private var keepAlive: PaymentExecutor?
 
-    init(context: Context, run: PaymentRun) {
+    init(context: Context, run: PaymentLifecycle) {
         self.context = context
         self.run = run
         self.logger = Logger(
@@ -75,18 +75,18 @@ final class FlowRun: @unchecked Sendable {
     }
 
     /// Feeds `event` from any thread, unless the run is gone.
-    private func post(_ event: PaymentRun.Event) {
+    private func post(_ event: PaymentLifecycle.Event) {
         queue.async { [weak self] in self?.handle(event) }
     }
 
-    private func handle(_ event: PaymentRun.Event) {
+    private func handle(_ event: PaymentLifecycle.Event) {
         dispatchPrecondition(condition: .onQueue(queue))
         for effect in run.handle(event) { perform(effect) }
     }
 
     // MARK: - Effects
 
-    private func perform(_ effect: PaymentRun.Effect) {
+    private func perform(_ effect: PaymentLifecycle.Effect) {
         switch effect {
         case .send(let token, let call): send(call, token: token)
         case .abandon(let token):
@@ -231,11 +231,13 @@ final class FlowRun: @unchecked Sendable {
 
     // MARK: - Page events (from the handler; any thread)
 
-    fileprivate func navigate(pageId: UInt64, url: URL, answer: @escaping @Sendable (NavigationDecision) -> Void) {
+    fileprivate func navigate(
+        pageId: UInt64, url: URL, method: String?, answer: @escaping @Sendable (NavigationDecision) -> Void
+    ) {
         queue.async {
             self.requests += 1
             self.decisions[self.requests] = answer
-            self.handle(.navigation(pageId: pageId, url, request: self.requests))
+            self.handle(.navigation(pageId: pageId, url, request: self.requests, method: method))
         }
     }
 
@@ -243,7 +245,7 @@ final class FlowRun: @unchecked Sendable {
         post(.pageFailed(pageId: pageId, url, reason: logger.redactor.scrub(reason)))
     }
 
-    fileprivate func pageEvent(_ event: PaymentRun.Event) { post(event) }
+    fileprivate func pageEvent(_ event: PaymentLifecycle.Event) { post(event) }
 
     // MARK: - Delivery
 
@@ -274,17 +276,25 @@ final class FlowRun: @unchecked Sendable {
 /// tagged with the page's id so a stale page's events are ignored. It holds the run weakly (the run
 /// holds itself until it delivered), so a presenter that keeps handlers keeps no finished payment.
 final class PageHandler: PageEventHandler {
-    weak let run: FlowRun?
+    weak let run: PaymentExecutor?
     let pageId: UInt64
 
-    init(run: FlowRun, pageId: UInt64) {
+    init(run: PaymentExecutor, pageId: UInt64) {
         self.run = run
         self.pageId = pageId
     }
 
     func page(decidePolicyFor url: URL, decisionHandler: @escaping @Sendable (NavigationDecision) -> Void) {
         guard let run else { return decisionHandler(.cancel) }
-        run.navigate(pageId: pageId, url: url, answer: decisionHandler)
+        run.navigate(pageId: pageId, url: url, method: nil, answer: decisionHandler)
+    }
+    func page(
+        decidePolicyFor navigation: PageNavigation,
+        decisionHandler: @escaping @Sendable (NavigationDecision) -> Void
+    ) {
+        guard let run else { return decisionHandler(.cancel) }
+        run.navigate(
+            pageId: pageId, url: navigation.url, method: navigation.method?.uppercased(), answer: decisionHandler)
     }
     func pageDidFinishLoad(_ url: URL) { run?.pageEvent(.pageLoaded(pageId: pageId, url)) }
     func pageDidFailLoad(_ url: URL, reason: String) { run?.pageFailed(pageId: pageId, url: url, reason: reason) }

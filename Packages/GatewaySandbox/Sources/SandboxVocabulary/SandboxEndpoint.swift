@@ -49,3 +49,10 @@ public struct SandboxEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// The stable name.
     public var description: String { rawValue }
 }
+
+/// The names of the sandbox's fault kinds, as `/sandbox/faults` and `egw-sandbox` take them, in the
+/// order help texts list them (`SandboxFault.Kind.name` gives one of these for every kind).
+public enum SandboxFaultKindNames {
+    /// `latency`, `status`, `status-no-body`, `malformed`, `truncated`, `drop`, `rotate-key`.
+    public static let all = ["latency", "status", "status-no-body", "malformed", "truncated", "drop", "rotate-key"]
+}

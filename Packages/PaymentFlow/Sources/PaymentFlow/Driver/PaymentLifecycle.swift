@@ -2,19 +2,21 @@ import Foundation
 
 /// The lifecycle of one payment as a value: the flow machine it drives, the run's phase, the page
 /// (presenting / shown / dismissing), the one pending operation, the timers, the step gate. Events in,
-/// effects out; ``FlowRun`` performs the effects and feeds back what comes of them.
+/// effects out; ``PaymentExecutor`` performs the effects and feeds back what comes of them.
 ///
 /// What it guarantees, by construction (and checked over every interleaving by the exploration test):
 /// - the first terminal wins; the result is delivered exactly once, and only once no page is shown
 ///   (a shown page is dismissed first, and the dismissal's completion awaited);
-/// - every wait is a timer it owns: the pending operation (a watchdog), the presenter's answers, the
-///   page's deadline (`challengeTimeout`, `hostedPageTimeout`), a flow's pause. An answer or timer
+/// - every wait is a timer it owns: the pending operation (a watchdog), the presenter's answers to
+///   `present` and to `dismiss` (one timer each), the page's deadline (`challengeTimeout`,
+///   `hostedPageTimeout`), a flow's pause, and the step gate's answer (`stepGateTimeout`; only a host
+///   that sets it to `nil`, a person stepping in the shell, waits without one). An answer or timer
 ///   whose token is not the current one is dropped;
 /// - the step gate is asked before a transition is applied: a gate that says cancel leaves the flow
 ///   where it was (so a cancel before a request went out is `.cancelled`), and after any cancel the
 ///   run follows through without asking again;
 /// - an event the flow cannot explain ends the run `.unresolved` + `invalidResponse`, never a trap.
-struct PaymentRun: Sendable, CustomStringConvertible {
+struct PaymentLifecycle: Sendable, CustomStringConvertible {
     /// The flow being driven.
     enum Flow: Equatable, Sendable {
         case hosted(HostedCheckoutMachine)
@@ -56,14 +58,21 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         /// The watchdog of one gateway call: the request timeout plus a grace.
         var callTimeout: TimeInterval = 35
         var resolverTimeout: TimeInterval = 30
+        /// How long the step gate may take to answer; `nil`: as long as it likes. A gate that does not
+        /// answer in time is treated as one that said cancel.
+        var stepGateTimeout: TimeInterval? = nil
     }
 
     /// A timer the run owns.
     enum TimerID: Hashable, Sendable, CustomStringConvertible {
         /// The watchdog of operation `token`.
         case operation(UInt64)
-        /// The presenter's answer to `present` or `dismiss` of page `id`.
-        case presenter(UInt64)
+        /// The presenter's answer to `present` of page `id`.
+        case presentAnswer(UInt64)
+        /// The presenter's answer to `dismiss` of page `id`.
+        case dismissAnswer(UInt64)
+        /// The step gate's answer to question `token`.
+        case gate(UInt64)
         /// The deadline of page `id`.
         case pageDeadline(UInt64)
         /// A flow's `.wait`.
@@ -72,7 +81,9 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         var description: String {
             switch self {
             case .operation(let token): "operation \(token)"
-            case .presenter(let id): "presenter answer for page \(id)"
+            case .presentAnswer(let id): "presenter's answer to present page \(id)"
+            case .dismissAnswer(let id): "presenter's answer to dismiss page \(id)"
+            case .gate(let token): "step gate's answer #\(token)"
             case .pageDeadline(let id): "deadline of page \(id)"
             case .pause(let token): "pause \(token)"
             }
@@ -136,8 +147,9 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         case answered(token: UInt64, FlowEvent)
         case presented(pageId: UInt64, shown: Bool)
         case dismissed(pageId: UInt64)
-        /// The presenter asks (question `request`) whether page `id` may load `url`.
-        case navigation(pageId: UInt64, URL, request: UInt64)
+        /// The presenter asks (question `request`) whether page `id` may load `url` with `method`
+        /// (`nil`: the presenter cannot tell).
+        case navigation(pageId: UInt64, URL, request: UInt64, method: String? = nil)
         case pageLoaded(pageId: UInt64, URL)
         case pageFailed(pageId: UInt64, URL, reason: String)
         case pageClosed(pageId: UInt64)
@@ -151,7 +163,8 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             case .answered(let token, let event): "#\(token): \(event)"
             case .presented(let id, let shown): "page \(id) \(shown ? "shown" : "not shown")"
             case .dismissed(let id): "page \(id) dismissed"
-            case .navigation(let id, let url, _): "page \(id) navigation to \(url.absoluteString)"
+            case .navigation(let id, let url, _, let method):
+                "page \(id) navigation to \(url.absoluteString)" + (method.map { " (\($0))" } ?? "")
             case .pageLoaded(let id, _): "page \(id) loaded"
             case .pageFailed(let id, _, _): "page \(id) failed"
             case .pageClosed(let id): "page \(id) closed"
@@ -194,6 +207,9 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         var flow: Flow
         var action: FlowAction
         var event: String
+        /// The flow event that led to the transition: a cancel at the gate hands it to the cancelled
+        /// flow again, so an answer already received from the gateway is kept, not thrown away.
+        var cause: FlowEvent?
         /// Events that arrived meanwhile, replayed once the gate answered.
         var deferred: [DeferredEvent] = []
     }
@@ -201,7 +217,7 @@ struct PaymentRun: Sendable, CustomStringConvertible {
     /// An event held while the gate is asked.
     enum DeferredEvent: Equatable, Sendable {
         case flow(FlowEvent)
-        case navigation(URL, request: UInt64)
+        case navigation(URL, request: UInt64, method: String?)
     }
 
     let settings: Settings
@@ -268,17 +284,15 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             cancelling = true
             guard let pending = gate else { return feed(.cancel, label: "cancel") }
             gate = nil
-            return cancelInstead(of: pending, label: "cancel") + replay(pending.deferred)
+            let timer: [Effect] = settings.stepGateTimeout == nil ? [] : [.cancelTimer(.gate(pending.token))]
+            return timer + cancelInstead(of: pending, label: "cancel") + replay(pending.deferred)
         case .gateAnswered(let token, let decision):
             guard phase == .running, let pending = gate, pending.token == token else { return [] }
             gate = nil
-            switch decision {
-            case .proceed:
-                return commit(pending.flow, pending.action, event: pending.event) + replay(pending.deferred)
-            case .cancel:
-                cancelling = true
-                return cancelInstead(of: pending, label: "cancelled at a step gate") + replay(pending.deferred)
+            if settings.stepGateTimeout != nil {
+                return [.cancelTimer(.gate(token))] + gateAnswered(pending, decision)
             }
+            return gateAnswered(pending, decision)
         case .answered(let token, let flowEvent):
             guard phase == .running, let current = operation, current.token == token else { return [] }
             operation = nil
@@ -287,9 +301,9 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             return presented(id, shown: shown)
         case .dismissed(let id):
             return dismissed(id)
-        case .navigation(let id, let url, let request):
+        case .navigation(let id, let url, let request, let method):
             guard phase == .running, page.id == id else { return [.answerNavigation(request: request, .cancel)] }
-            return navigation(url, request: request)
+            return navigation(url, request: request, method: method)
         case .pageLoaded(let id, let url):
             return pageEvent(id, .loaded(url), .pageLoaded(url))
         case .pageFailed(let id, let url, let reason):
@@ -298,6 +312,16 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             return pageEvent(id, .closedByBuyer, .pageClosedByBuyer)
         case .timerFired(let timer):
             return timerFired(timer)
+        }
+    }
+
+    private mutating func gateAnswered(_ pending: PendingGate, _ decision: StepDecision) -> [Effect] {
+        switch decision {
+        case .proceed:
+            return commit(pending.flow, pending.action, event: pending.event) + replay(pending.deferred)
+        case .cancel:
+            cancelling = true
+            return cancelInstead(of: pending, label: "cancelled at a step gate") + replay(pending.deferred)
         }
     }
 
@@ -311,7 +335,7 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             return []
         }
         let reaction = next.handle(event)
-        return route(next, reaction.action, label: label)
+        return route(next, reaction.action, label: label, cause: event)
     }
 
     /// A cancel that arrives while `pending` waits for the gate: the gated transition is not applied and
@@ -323,28 +347,36 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         if reaction.action == .none && cancelled == flow {
             return commit(pending.flow, pending.action, event: pending.event)
         }
+        if reaction.action == .none, let cause = pending.cause {
+            // The cancelled flow now waits for what the gated transition had already heard (a gateway
+            // answer, a wait's end): it hears it again, so a received answer is never thrown away.
+            let heard = cancelled.handle(cause)
+            return commit(cancelled, heard.action, event: label)
+        }
         return commit(cancelled, reaction.action, event: label)
     }
 
-    private mutating func route(_ next: Flow, _ action: FlowAction, label: String) -> [Effect] {
+    private mutating func route(_ next: Flow, _ action: FlowAction, label: String, cause: FlowEvent?) -> [Effect] {
         guard settings.gated, !cancelling, action.isGated else { return commit(next, action, event: label) }
         let token = nextToken()
-        gate = PendingGate(token: token, flow: next, action: action, event: label)
+        gate = PendingGate(token: token, flow: next, action: action, event: label, cause: cause)
         let step = PaymentStep(
             flow: settings.kind, paymentId: settings.paymentId, state: stateName, action: action.description)
-        return [.askGate(token: token, step)]
+        guard let limit = settings.stepGateTimeout else { return [.askGate(token: token, step)] }
+        return [.askGate(token: token, step), .startTimer(.gate(token), after: limit)]
     }
 
-    private mutating func navigation(_ url: URL, request: UInt64) -> [Effect] {
+    private mutating func navigation(_ url: URL, request: UInt64, method: String?) -> [Effect] {
         guard gate == nil else {
-            gate?.deferred.append(.navigation(url, request: request))
+            gate?.deferred.append(.navigation(url, request: request, method: method))
             return []
         }
         guard var next = flow else { return [.answerNavigation(request: request, .cancel)] }
-        let reaction = next.handle(.navigation(url))
+        let reaction = next.handle(.navigation(url, method: method))
         let decision = reaction.navigation ?? .cancel
+        // A navigation's answer is given before the gate is asked; the gate never sees it again.
         return [.answerNavigation(request: request, decision), .observe(.page(.navigation(url, decision)))]
-            + route(next, reaction.action, label: "navigation to \(url.absoluteString)")
+            + route(next, reaction.action, label: "navigation to \(url.absoluteString)", cause: nil)
     }
 
     private mutating func replay(_ events: [DeferredEvent]) -> [Effect] {
@@ -356,10 +388,11 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             }
             switch event {
             case .flow(let flowEvent): effects += feed(flowEvent, label: flowEvent.description)
-            case .navigation(let url, let request):
+            case .navigation(let url, let request, let method):
                 effects +=
                     phase == .running
-                    ? navigation(url, request: request) : [.answerNavigation(request: request, .cancel)]
+                    ? navigation(url, request: request, method: method)
+                    : [.answerNavigation(request: request, .cancel)]
             }
         }
         return effects
@@ -392,7 +425,7 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             let deadline = plan.purpose == .challenge ? settings.challengeTimeout : settings.hostedPageTimeout
             return [
                 .observe(.page(.presentRequested(plan.url, plan.purpose))), .present(pageId: id, plan),
-                .startTimer(.presenter(id), after: settings.presenterTimeout),
+                .startTimer(.presentAnswer(id), after: settings.presenterTimeout),
                 .startTimer(.pageDeadline(id), after: deadline),
             ]
         case .dismissPage:
@@ -438,13 +471,18 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         // After a timeout the page may yet appear: it is treated as shown, so it is dismissed.
         let onScreen = shown || timedOut
         page = onScreen ? .shown(id: id) : .none
-        var effects: [Effect] = [.cancelTimer(.presenter(id)), .observe(.page(.presented(shown)))]
+        var effects: [Effect] = [.cancelTimer(.presentAnswer(id)), .observe(.page(.presented(shown)))]
         if !onScreen { effects.append(.cancelTimer(.pageDeadline(id))) }
         switch phase {
         case .finishing:
             return effects + (onScreen ? startDismiss(id) : deliver())
         case .running:
-            effects += feed(.presented(shown: shown), label: shown ? "page shown" : "page could not be shown")
+            // A presenter that never answered is not one that said "not shown": the page may be on screen
+            // and its navigations were allowed, so the flow ends it and asks the gateway.
+            effects +=
+                timedOut
+                ? feed(.presentationTimedOut, label: "the presenter did not answer present")
+                : feed(.presented(shown: shown), label: shown ? "page shown" : "page could not be shown")
             guard dismissWhenShown, phase == .running else { return effects }
             return effects + (onScreen ? startDismiss(id) : feed(.pageDismissed, label: "page dismissed"))
         case .idle, .delivered:
@@ -457,14 +495,14 @@ struct PaymentRun: Sendable, CustomStringConvertible {
         page = .dismissing(id: id)
         return [
             .cancelTimer(.pageDeadline(id)), .observe(.page(.dismissRequested)), .dismiss(pageId: id),
-            .startTimer(.presenter(id), after: settings.presenterTimeout),
+            .startTimer(.dismissAnswer(id), after: settings.presenterTimeout),
         ]
     }
 
     private mutating func dismissed(_ id: UInt64) -> [Effect] {
         guard case .dismissing(id) = page else { return [] }
         page = .none
-        let effects: [Effect] = [.cancelTimer(.presenter(id)), .observe(.page(.dismissed))]
+        let effects: [Effect] = [.cancelTimer(.dismissAnswer(id)), .observe(.page(.dismissed))]
         switch phase {
         case .finishing: return effects + deliver()
         case .running: return effects + feed(.pageDismissed, label: "page dismissed")
@@ -484,12 +522,17 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             operation = nil
             let abandon: [Effect] = if case .call = current.1 { [.abandon(token: token)] } else { [] }
             return abandon + feed(Self.timeoutEvent(current.1, settings: settings), label: "\(current.1) timed out")
-        case .presenter(let id):
-            switch page {
-            case .presenting(id, _): return presented(id, shown: false, timedOut: true)
-            case .dismissing(id): return dismissed(id)
-            case .none, .presenting, .shown, .dismissing: return []
-            }
+        case .presentAnswer(let id):
+            guard case .presenting(id, _) = page else { return [] }
+            return presented(id, shown: false, timedOut: true)
+        case .dismissAnswer(let id):
+            guard case .dismissing(id) = page else { return [] }
+            return dismissed(id)
+        case .gate(let token):
+            // The gate did not answer in time: as if it had said cancel.
+            guard phase == .running, let pending = gate, pending.token == token else { return [] }
+            gate = nil
+            return gateAnswered(pending, .cancel)
         case .pageDeadline(let id):
             guard phase == .running, page.id == id else { return [] }
             return feed(.pageTimedOut, label: "page deadline passed")
@@ -528,6 +571,7 @@ struct PaymentRun: Sendable, CustomStringConvertible {
             if case .call = current.1 { effects.append(.abandon(token: current.token)) }
         }
         if let pauseToken { effects.append(.cancelTimer(.pause(pauseToken))) }
+        if let gate, settings.stepGateTimeout != nil { effects.append(.cancelTimer(.gate(gate.token))) }
         operation = nil
         pauseToken = nil
         gate = nil

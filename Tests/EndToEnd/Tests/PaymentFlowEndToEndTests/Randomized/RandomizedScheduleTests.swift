@@ -295,10 +295,12 @@ final class RandomizedScheduleTests: XCTestCase {
             if mode == .none { configuration.apiBaseURL = nil }
             if mode != .builtIn && mode != .none { resolver = Resolver(sandbox, mode) }
         }
-        // Real libcurl; fast retry backoff so the run stays short.
+        // Real libcurl with the default users get (connections kept and reused, so a reset can hit a
+        // request on a kept connection); fast retry backoff so the run stays short.
         var dependencies = FlowDependencies.live(configuration: configuration)
         dependencies.transport = RetryingTransport(
-            base: CurlTransport(options: .init(connectTimeout: 1, defaultTimeout: 0.25)),
+            base: CurlTransport(
+                options: .init(connectTimeout: 1, defaultTimeout: 0.25), connectionCache: CurlConnectionCache()),
             policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
         dependencies.presenterTimeout = 5
         dependencies.statusRepollInterval = 0.02

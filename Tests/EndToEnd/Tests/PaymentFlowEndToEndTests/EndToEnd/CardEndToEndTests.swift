@@ -85,6 +85,39 @@ final class CardEndToEndTests: XCTestCase {
         XCTAssertNotNil(result.sessionId)
     }
 
+    /// Seed 001 (issue 18's re-audit): most card payments show no UI at all. A frictionless card and a
+    /// card without 3-D Secure never call the presenter.
+    func testFrictionlessAndNoThreeDSecurePaymentsPresentNothing() throws {
+        for number in ["4111111111111111", "5200828282828210"] {
+            let presenter = StubPresenter { _ in [] }
+            let payment = sandbox.createPayment()
+            let kit = PaymentKit(configuration: sandbox.sdkConfiguration())
+            let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+            let result = ContractHarness.run(self) { completion in
+                kit.startCardPayment(request, card: testCard(number), from: presenter, completion: completion)
+            }
+            XCTAssertEqual(result?.outcome, .succeeded, number)
+            XCTAssertEqual(presenter.snapshot.presents, 0, "\(number) showed a page")
+            XCTAssertEqual(presenter.snapshot.dismissCalls, 0)
+        }
+    }
+
+    /// Seed 001: the card is read when the payment starts. A `CardInput` the app changes after
+    /// `startCardPayment` returned is not what was encrypted: the gateway decrypted the first card
+    /// (its last four and its behaviour), not the declined card typed afterwards.
+    func testACardChangedAfterStartIsNotWhatWasEncrypted() throws {
+        let card = testCard("4111111111111111")
+        let payment = sandbox.createPayment()
+        let kit = PaymentKit(configuration: sandbox.sdkConfiguration())
+        let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+        let result = ContractHarness.run(self) { completion in
+            kit.startCardPayment(request, card: card, from: browser(.answering()), completion: completion)
+            card.cardNumber = "4000000000000002"  // declined at creation, had it been sent
+        }
+        XCTAssertEqual(result?.outcome, .succeeded)
+        XCTAssertEqual(sandbox.cardSessions(paymentId: payment.paymentId).map(\.last4), ["1111"])
+    }
+
     func testPresenterThatCannotPresentTheChallenge() throws {
         // The browser shows one page at a time: keep it busy with another page.
         let presenter = browser(.always(.wait))

@@ -197,6 +197,37 @@ final class HTTPSEndToEndTests: XCTestCase {
         XCTAssertEqual(proxy.statistics.tlsHandshakes, 2)
     }
 
+    /// Issue 18, money: the authentication rides the connection the session creation left open; the
+    /// gateway holds it, and while it does the gateway's front (the proxy) goes away: the kept
+    /// connection is reset and the listener closed, so libcurl's reconnect is refused and it reports
+    /// `CURLE_COULDNT_CONNECT`. The sandbox applies the authentication all the same and settles. The SDK
+    /// used to call that "unreachable" and end `.failed` ("check connectivity, then retry"): a buyer
+    /// told to retry pays twice. Now it is in doubt; with the gateway gone nothing can be read back.
+    func testTheGatewayGoneWhileItAppliesTheAuthenticationIsNeverFailed() throws {
+        let proxy = try LatencyProxy(configuration: .init(targetPort: sandbox.port))
+        defer { proxy.stop() }
+        let configuration = liveConfiguration(port: proxy.port)
+        sandbox.inject(SandboxFault(endpoint: .authentication, kind: .latency(.milliseconds(400)), schedule: .next(1)))
+        let options = PaymentOptions(stepGate: { step, answer in
+            if step.action == "POST authentication" {
+                // The POST goes out on the kept connection; 150 ms later the gateway's front is gone.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { proxy.stop() }
+            }
+            answer(.proceed)
+        })
+        let payment = sandbox.createPayment()
+        let result = try payCard(
+            "4111111111111111", kit: PaymentKit(configuration: configuration), payment: payment, options: options)
+        // The sandbox's truth once it has gone quiet (the held request applied).
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while sandbox.paymentStatus(payment.paymentId) != "SETTLED", Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(sandbox.paymentStatus(payment.paymentId), "SETTLED", "the sandbox applied the authentication")
+        XCTAssertNotEqual(result.outcome, .failed, "a paid payment reported failed: \(result)")
+        XCTAssertNotEqual(result.outcome, .cancelled)
+        XCTAssertEqual(result.outcome, .unresolved)
+        XCTAssertEqual(result.error?.localizedRecoverySuggestion?.contains("ask your backend"), true)
+    }
+
     func testAnAnswerLostOnAKeptConnectionStillGivesTheTrueResult() throws {
         // The gateway applies the authentication, sent on a kept connection, then drops the
         // connection before the answer. libcurl would resend such a request by itself; it may not

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What a navigation the SDK allowed can do. The one place that says which navigations may move money.
+enum NavigationWeight {
+    /// Whether allowing a navigation with `method` (`nil`: unknown) may send the buyer's action to the
+    /// gateway or the issuer: anything but a `GET` or `HEAD` (a form POST), and any navigation whose
+    /// method the presenter does not report. A page's own first load is not a buyer's action.
+    static func mayMoveMoney(method: String?) -> Bool {
+        guard let method = method?.uppercased() else { return true }
+        return method != "GET" && method != "HEAD"
+    }
+}
+
+/// URL comparison for "the page reached this URL": same scheme, host and port
+/// (default ports filled in), same path (`""` is `/`); query and fragment ignored.
+enum URLMatch {
+    /// Same scheme, host and port (default ports filled in).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        guard let ca = URLComponents(url: a, resolvingAgainstBaseURL: true),
+            let cb = URLComponents(url: b, resolvingAgainstBaseURL: true)
+        else { return false }
+        return ca.scheme?.lowercased() == cb.scheme?.lowercased()
+            && (ca.host ?? "").lowercased() == (cb.host ?? "").lowercased() && port(ca) == port(cb)
+    }
+
+    static func sameEndpoint(_ a: URL, _ b: URL) -> Bool {
+        guard let ca = URLComponents(url: a, resolvingAgainstBaseURL: true),
+            let cb = URLComponents(url: b, resolvingAgainstBaseURL: true)
+        else { return false }
+        let schemeA = ca.scheme?.lowercased()
+        let schemeB = cb.scheme?.lowercased()
+        guard schemeA == schemeB else { return false }
+        guard (ca.host ?? "").lowercased() == (cb.host ?? "").lowercased() else { return false }
+        guard port(ca) == port(cb) else { return false }
+        return path(ca) == path(cb)
+    }
+
+    private static func port(_ c: URLComponents) -> Int? {
+        if let port = c.port { return port }
+        switch c.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+
+    private static func path(_ c: URLComponents) -> String {
+        let path = c.percentEncodedPath
+        return path.isEmpty ? "/" : path
+    }
+}

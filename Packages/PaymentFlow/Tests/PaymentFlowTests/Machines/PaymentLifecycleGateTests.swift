@@ -1,0 +1,72 @@
+import Foundation
+import JWE
+import Testing
+
+@testable import PaymentFlow
+
+/// The run's step gate and page timers, event by event (issue 18).
+@Suite struct PaymentLifecycleGateTests {
+    static let base = URL(string: "https://checkout.example/gw")!
+    static let keys = IdempotencyKeys(
+        createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
+        createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
+        authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
+        challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
+    static let card = CardSnapshot(
+        cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30", securityCode: "123")
+    static let key = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k").publicKey)
+
+    static func run(gateTimeout: TimeInterval? = 600) -> PaymentLifecycle {
+        PaymentLifecycle(
+            settings: .init(kind: .card, paymentId: "p", gated: true, stepGateTimeout: gateTimeout),
+            flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
+    }
+
+    /// Drives the run with every gate answered `proceed`, up to the creation's answer.
+    static func creationAnswered(_ run: inout PaymentLifecycle) -> [PaymentLifecycle.Effect] {
+        func gate(_ effects: [PaymentLifecycle.Effect]) -> [PaymentLifecycle.Effect] {
+            for case .askGate(let token, _) in effects { return run.handle(.gateAnswered(token: token, .proceed)) }
+            return effects
+        }
+        var effects = gate(run.handle(.start(cachedKey: key)))
+        let encrypt = effects.compactMap { if case .encrypt(let t, _, _) = $0 { t } else { nil } }.first!
+        effects = gate(run.handle(.answered(token: encrypt, .encrypted(.success("a.b.c.d.e")))))
+        let send = effects.compactMap { if case .send(let t, _) = $0 { t } else { nil } }.first!
+        let body = #"{"sessionId":"s_1","status":"AUTHENTICATION_REQUIRED"}"#
+        let answer = GatewayAPI.event(
+            for: .createSession(encryptedCard: "a.b.c.d.e", idempotencyKey: keys.createSession),
+            .success(HTTPResponse(status: 201, body: Array(body.utf8), url: base)), paymentId: "p"
+        ).event
+        return run.handle(.answered(token: send, answer))
+    }
+
+    static func delivered(_ effects: [PaymentLifecycle.Effect]) -> Terminal? {
+        for case .deliver(let terminal) in effects { return terminal }
+        return nil
+    }
+
+    /// The gate is asked before the authentication, after the creation's answer arrived. A cancel there
+    /// used to cancel the flow as it was before that answer (a creation in flight: `.unresolved`, the
+    /// answer thrown away); the answer is kept: the session waits for authentication, nothing moved.
+    @Test func aGateCancelKeepsTheAnswerAlreadyReceived() throws {
+        var run = Self.run()
+        let effects = Self.creationAnswered(&run)
+        let token = try #require(effects.compactMap { if case .askGate(let t, _) = $0 { t } else { nil } }.first)
+        let end = try #require(Self.delivered(run.handle(.gateAnswered(token: token, .cancel))))
+        #expect(end.outcome == .cancelled)
+        #expect(end.sessionId == "s_1")
+    }
+
+    /// A gate that never answers: its deadline ends it like a cancel (the run owns every wait).
+    @Test func aGateThatNeverAnswersTimesOutLikeACancel() throws {
+        var run = Self.run(gateTimeout: 600)
+        let effects = Self.creationAnswered(&run)
+        let token = try #require(effects.compactMap { if case .askGate(let t, _) = $0 { t } else { nil } }.first)
+        #expect(effects.contains { if case .startTimer(.gate(token), 600) = $0 { true } else { false } })
+        let end = try #require(Self.delivered(run.handle(.timerFired(.gate(token)))))
+        #expect(end.outcome == .cancelled)
+        var patient = Self.run(gateTimeout: nil)
+        let asked = Self.creationAnswered(&patient)
+        #expect(!asked.contains { if case .startTimer(.gate, _) = $0 { true } else { false } })
+    }
+}

@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// EndToEnd: every suite that pays across packages, over loopback HTTP(S), against the sandbox
+// gateway (libmicrohttpd) with the real libcurl transport and the headless browser, plus the
+// latency and per-payment benchmark. Proof lives here, apart from the products: no SDK package
+// depends on this one, so `swift test` in a product's folder builds neither the sandbox nor the
+// browser. The few support files a suite shares with its package's unit tests are that package's
+// own files, linked (Tests/*/Support), not copied.
+let package = Package(
+    name: "EndToEnd",
+    dependencies: [
+        .package(path: "../../Packages/EGWWire"),
+        .package(path: "../../Packages/CardValidation"),
+        .package(path: "../../Packages/JWE"),
+        .package(path: "../../Packages/PaymentFlow"),
+        .package(path: "../../Packages/HeadlessBrowser"),
+        .package(path: "../../Packages/GatewaySandbox"),
+        .package(path: "../../Packages/TestSupport"),
+    ],
+    targets: [
+        // Release-built by ./bench.sh (`make bench`); not a test.
+        .executableTarget(
+            name: "EndToEndBench",
+            dependencies: [
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "LatencyProxy", package: "TestSupport"),
+                .product(name: "JWE", package: "JWE"),
+            ]
+        ),
+        .testTarget(
+            name: "PaymentFlowEndToEndTests",
+            dependencies: [
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "JWE", package: "JWE"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "LatencyProxy", package: "TestSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+            ]
+        ),
+        .testTarget(
+            name: "HeadlessBrowserEndToEndTests",
+            dependencies: [
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "JWE", package: "JWE"),
+                .product(name: "LoopbackTestServer", package: "TestSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+../../../../../Packages/HeadlessBrowser/Tests/HeadlessBrowserTests/BrowserTestSupport.swift

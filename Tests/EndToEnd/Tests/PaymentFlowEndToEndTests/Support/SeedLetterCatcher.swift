@@ -1,0 +1,1 @@
+../../../../../Packages/PaymentFlow/Tests/PaymentFlowTests/Support/SeedLetterCatcher.swift
