@@ -12,7 +12,7 @@ SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/EGWWire Package
               Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
               Packages/PaymentAuthorization Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
-APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv
+APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python

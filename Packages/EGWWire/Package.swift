@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 "EGWWire", "EGWWireFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "FreedMemoryScan", package: "TestSupport"),
             ]
         ),
     ],

@@ -22,11 +22,17 @@ let package = Package(
         .package(path: "../TestSupport"),
     ],
     targets: [
+        // The system libpsl: the Public Suffix List the cookie jar refuses Domain attributes by.
+        .systemLibrary(
+            name: "CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
         .target(name: "BuyerVocabulary"),
         .target(
             name: "HeadlessBrowser",
             dependencies: [
-                "BuyerVocabulary",
+                "BuyerVocabulary", "CPSL",
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
             ]

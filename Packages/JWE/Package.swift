@@ -39,6 +39,7 @@ let package = Package(
                 "JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", "JWEFuzz",
                 .product(name: "EGWWire", package: "EGWWire"), .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "FreedMemoryScan", package: "TestSupport"),
             ],
             exclude: ["Vectors"]
         ),

@@ -58,6 +58,11 @@ class SandboxProcess:
         return self.urls["merchantBaseURL"]
 
     @property
+    def control_headers(self):
+        """What the control endpoints (faults, log, key rotation) require: the banner's controlToken."""
+        return {"X-Sandbox-Token": self.urls["controlToken"]}
+
+    @property
     def api(self):
         return self.urls["apiBaseURL"]
 

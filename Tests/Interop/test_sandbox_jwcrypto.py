@@ -191,7 +191,12 @@ class SandboxJWCryptoTest(unittest.TestCase):
     def test_rotation_over_the_control_endpoint(self):
         old = self.fetch_key()
         payment = self.create_payment()
-        status, _, body = http("POST", self.sandbox.merchant + "/sandbox/rotate-key", b"")
+        # The control endpoints need the per-process token the banner printed.
+        status, _, _ = http("POST", self.sandbox.merchant + "/sandbox/rotate-key", b"")
+        self.assertEqual(status, 401)
+        self.assertEqual(self.fetch_key()["kid"], old["kid"])
+        status, _, body = http("POST", self.sandbox.merchant + "/sandbox/rotate-key", b"",
+                               headers=self.sandbox.control_headers)
         self.assertEqual(status, 200)
         code, reply = self.create_session(payment, encrypt(card_json("4111111111111111"), old))
         self.assertEqual((code, reply["error"]["code"]), (422, "UNKNOWN_KEY"))
@@ -205,7 +210,7 @@ class SandboxJWCryptoTest(unittest.TestCase):
         key = self.fetch_key()
         payment = self.create_payment()
         self.create_session(payment, encrypt(card_json("6759649826438453", name="Grace Hopper"), key))
-        _, _, log = http("GET", self.sandbox.merchant + "/sandbox/log")
+        _, _, log = http("GET", self.sandbox.merchant + "/sandbox/log", headers=self.sandbox.control_headers)
         entries = json.loads(log)["requests"]
         self.assertTrue(any(e["endpoint"] == "card-session-create" and e["status"] == 201 for e in entries))
         self.assertNotIn(b"6759649826438453", log)

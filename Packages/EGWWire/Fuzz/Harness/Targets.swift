@@ -159,11 +159,11 @@ private func write(_ value: JSONValue, to output: inout [UInt8]) {
     }
 }
 
-/// No raw C0, DEL, C1, U+2028 or U+2029 anywhere in `bytes`.
+/// No raw C0, DEL, C1, U+2028, U+2029 or bidi control (U+202A to U+202E, U+2066 to U+2069) in `bytes`.
 private func followsEscapePolicy(_ bytes: [UInt8]) -> Bool {
     String(decoding: bytes, as: UTF8.self).unicodeScalars.allSatisfy {
         !(0x00...0x1F).contains($0.value) && !(0x7F...0x9F).contains($0.value) && $0.value != 0x2028
-            && $0.value != 0x2029
+            && $0.value != 0x2029 && !(0x202A...0x202E).contains($0.value) && !(0x2066...0x2069).contains($0.value)
     }
 }
 

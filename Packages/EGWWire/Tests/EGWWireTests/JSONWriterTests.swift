@@ -20,11 +20,16 @@ import Testing
         ("\u{80}\u{85}\u{9B}\u{9F}", #""\u0080\u0085\u009b\u009f""#, "C1 (NEL, CSI)"),
         ("\u{A0}é", "\"\u{A0}é\"", "U+00A0 and Latin-1 letters are themselves"),
         ("\u{2028}\u{2029}", #""\u2028\u2029""#, "line and paragraph separators"),
-        ("\u{2027}\u{202A}", "\"\u{2027}\u{202A}\"", "their neighbours are themselves"),
+        (
+            "\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}",
+            #""\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069""#,
+            "bidi embeddings, overrides and isolates (they reorder what a terminal shows)"
+        ),
+        ("\u{2027}\u{202F}\u{2065}\u{206A}", "\"\u{2027}\u{202F}\u{2065}\u{206A}\"", "their neighbours are themselves"),
         ("€😀", "\"€😀\"", "other non-ASCII as UTF-8, astral plane included"),
     ]
 
-    @Test(arguments: 0..<17)
+    @Test(arguments: 0..<18)
     func eachEscapeClass(index: Int) {
         let (input, expected, why) = Self.cases[index]
         #expect(JSONWriter.quoted(input) == expected, Comment(rawValue: why))

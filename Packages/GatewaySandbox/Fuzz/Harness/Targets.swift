@@ -2,6 +2,7 @@ import EGWWire
 import Foundation
 import FuzzSupport
 import JWE
+import Synchronization
 
 @testable import GatewaySandbox
 
@@ -24,9 +25,12 @@ enum GatewaySandboxFuzz {
     /// `message`; and no card number that was sent encrypted shows in any answer or the request log
     /// (unless a request also carried it in plain text, e.g. in a path a 404 or the log names).
     static func checkRequests(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzViolation) {
-        let settings = SandboxSettings(
+        var settings = SandboxSettings(
             seed: 7, keyMaxAge: 300, bodyLimit: 16 * 1024, now: { Date(timeIntervalSince1970: 1_800_000_000) },
             sleep: { _ in })
+        // Seeded secrets (verification keys, the control token), so an input replays exactly.
+        let secretSource = SeededSecrets()
+        settings.secretBytes = { secretSource.bytes($0) }
         let core = SandboxCore(settings: settings, keys: keys)
         core.origin = "http://127.0.0.1:8080"
         core.beginStopping()  // injected latency returns at once: a fault asking for hours costs nothing
@@ -36,7 +40,7 @@ enum GatewaySandboxFuzz {
         let text = String(decoding: input, as: UTF8.self)
         for chunk in text.components(separatedBy: "\n===\n").prefix(12) {
             let requestText = substitute(chunk, ids: ids, secrets: &secrets)
-            let request = parse(requestText)
+            let request = parse(requestText, controlToken: core.controlToken)
             // A number a request carried in plain text (in its path, say) may come back: in that request's
             // 404, or in GET /sandbox/log, which shows every path.
             requestTexts.append(requestText)
@@ -96,8 +100,10 @@ enum GatewaySandboxFuzz {
         return result
     }
 
-    /// One request from its text form; the query and the path are decoded as libmicrohttpd would.
-    private static func parse(_ chunk: String) -> HTTPRequest {
+    /// One request from its text form; the query and the path are decoded as libmicrohttpd would. A request
+    /// that names no `X-Sandbox-Token` gets `controlToken`, so the control endpoints are reached as an operator
+    /// reaches them; one that names its own (a wrong one, say) keeps it.
+    private static func parse(_ chunk: String, controlToken: String) -> HTTPRequest {
         let (head, body) =
             chunk.range(of: "\n\n").map { (String(chunk[..<$0.lowerBound]), String(chunk[$0.upperBound...])) }
             ?? (chunk, "")
@@ -113,6 +119,7 @@ enum GatewaySandboxFuzz {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
+        if headers["x-sandbox-token"] == nil { headers["x-sandbox-token"] = controlToken }
         let bodyBytes = Array(body.utf8)
         return HTTPRequest(
             method: parts.first ?? "", path: PercentEncoding.decode(Array(pathPart[0].utf8)) ?? String(pathPart[0]),
@@ -151,4 +158,13 @@ final class FixedKeys: CardKeyService {
         inner.withPlaintext(of: compact, body)
     }
     func rotate() -> String { currentKid }
+}
+
+/// Replayable stand-ins for the sandbox's secrets (the live ones come from the system's random source).
+private final class SeededSecrets: Sendable {
+    private let random = Mutex(SeededRandom(seed: 99))
+
+    func bytes(_ count: Int) -> [UInt8] {
+        random.withLock { random in (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+    }
 }

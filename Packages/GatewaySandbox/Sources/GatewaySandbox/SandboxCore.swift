@@ -42,6 +42,16 @@ struct SandboxSettings: Sendable {
     var now: @Sendable () -> Date
     var sleep: @Sendable (Duration) -> Void
     var observer: (@Sendable (SandboxRequestLogEntry) -> Void)? = nil
+    /// Where secrets come from (verification keys): `count` bytes nobody can predict. The system's random
+    /// source unless a test injects another; never the seeded generator, whose output anyone who knows the
+    /// seed (default 1) can replay.
+    var secretBytes: @Sendable (Int) -> [UInt8] = SandboxSettings.systemRandomBytes
+
+    /// `count` bytes from the system's random source (`getrandom` on Linux).
+    static func systemRandomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
 }
 
 /// The gateway's behaviour: routing, fault injection, the log, and every endpoint.
@@ -50,6 +60,9 @@ final class SandboxCore: Sendable {
     let settings: SandboxSettings
     let keys: any CardKeyService
     let state: Mutex<SandboxState>
+    /// What the control endpoints (faults, log, key rotation) require in `X-Sandbox-Token`: 16 bytes from
+    /// ``SandboxSettings/secretBytes``, in hex, new for every sandbox.
+    let controlToken: String
     private let originStorage = Mutex("http://127.0.0.1:0")
     private let stopping = Atomic(false)
 
@@ -57,6 +70,21 @@ final class SandboxCore: Sendable {
         self.settings = settings
         self.keys = keys
         self.state = Mutex(SandboxState(seed: settings.seed))
+        self.controlToken = settings.secretBytes(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The header the control endpoints require, with ``controlToken``.
+    static let controlTokenHeader = "X-Sandbox-Token"
+
+    /// `nil` when `request` carries the control token; else the 401 to answer. Compared in constant time.
+    private func refusedControl(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let token = request.header(Self.controlTokenHeader), constantTimeEquals(token, controlToken) else {
+            return .error(
+                401, "SANDBOX_TOKEN_REQUIRED",
+                "the control endpoints need the \(Self.controlTokenHeader) header with the sandbox's controlToken "
+                    + "(printed in its banner)")
+        }
+        return nil
     }
 
     /// `http://host:port`, set once the server is listening.
@@ -156,13 +184,13 @@ final class SandboxCore: Sendable {
         case .merchantCreatePayment: merchantCreatePayment(request)
         case .merchantGetPayment(let paymentId): merchantGetPayment(paymentId)
         case .shopReturn(let paymentId): shopReturnPage(paymentId)
-        case .faultsList: faultsList()
-        case .faultsAdd: faultsAdd(request)
-        case .faultsClear: faultsClear()
-        case .logRead: logRead()
-        case .logClear: logClear()
+        case .faultsList: refusedControl(request) ?? faultsList()
+        case .faultsAdd: refusedControl(request) ?? faultsAdd(request)
+        case .faultsClear: refusedControl(request) ?? faultsClear()
+        case .logRead: refusedControl(request) ?? logRead()
+        case .logClear: refusedControl(request) ?? logClear()
         case .testCards: testCards()
-        case .rotateKey: rotateKeyEndpoint()
+        case .rotateKey: refusedControl(request) ?? rotateKeyEndpoint()
         case .index: indexPage()
         case .methodNotAllowed(let allowed):
             {

@@ -145,6 +145,7 @@ let announcement = """
     checkoutBaseURL=\(sandbox.checkoutBaseURL.absoluteString)
     merchantBaseURL=\(sandbox.merchantBaseURL.absoluteString)
     kid=\(sandbox.currentKeyID)
+    controlToken=\(sandbox.controlToken)
     seed=\(configuration.seed)
     \(trustLines)
     """
@@ -155,6 +156,8 @@ FileHandle.standardError.write(
         egw-sandbox: serving on \(sandbox.merchantBaseURL.absoluteString) (Ctrl-C to stop)
           create a payment: curl -s\(sandbox.tlsTrust.map { " --cacert \($0.certificateAuthorityFile)" } ?? "") -X POST \(sandbox.merchantBaseURL.absoluteString)/sandbox/payments -d '{"amount":1250,"currency":"EUR"}'
         \(sandbox.tlsTrust.map { "  the test CA clients must trust:\n" + $0.certificateAuthorityPEM } ?? "")
+          control endpoints (/sandbox/faults, /sandbox/log, /sandbox/rotate-key): -H 'X-Sandbox-Token: \(sandbox.controlToken)'
+
         """.utf8))
 
 // Wait for SIGINT or SIGTERM (blocked since the start, so none is lost), then stop cleanly.

@@ -9,6 +9,9 @@ import PaymentFlow
 /// less deletes, `SameSite` and `HttpOnly` have no effect (there is no script).
 /// A cookie without `Domain` is sent back to its host only; with `Domain` to
 /// that domain and its subdomains, and only if the setting host is inside it.
+/// A `Domain` that is a public suffix (`com`, `co.uk`, per ``PublicSuffixList``)
+/// refuses the cookie, unless it is the setting host itself, which keeps the
+/// cookie to that host (RFC 6265 section 5.3 step 5).
 struct CookieJar: Sendable {
     struct Cookie: Sendable, Equatable {
         var name: String
@@ -70,6 +73,14 @@ struct CookieJar: Sendable {
                 guard !candidate.isEmpty else { continue }
                 // The setting host must be inside the domain it names.
                 guard Self.domainMatches(host: host, domain: candidate) else { return }
+                // RFC 6265 5.3 step 5: a public suffix is no domain to share a cookie over; named by the
+                // host itself, the cookie stays host-only.
+                if PublicSuffixList.isPublicSuffix(candidate) {
+                    guard candidate == host else { return }
+                    domain = host
+                    hostOnly = true
+                    continue
+                }
                 domain = candidate
                 // RFC 6265 5.3 step 6: a Domain attribute, even the host's own name, also covers subdomains.
                 hostOnly = false

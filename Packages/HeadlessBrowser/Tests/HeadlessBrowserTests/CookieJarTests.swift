@@ -74,6 +74,40 @@ import Testing
         #expect(CookieJar.domainMatches(host: "127.0.0.1", domain: "127.0.0.1"))
     }
 
+    /// RFC 6265 5.3 step 5 with the Public Suffix List (libpsl): an issuer page cannot set a cookie for a
+    /// whole public suffix (`com`, `co.uk`, the private section's `github.io`), which would reach the gateway;
+    /// a registrable domain still widens.
+    @Test(arguments: [
+        ("com", "http://acs.issuer.com/", "http://gateway.com/"),
+        ("co.uk", "http://acs.issuer.co.uk/", "http://gateway.co.uk/"),
+        (".CO.UK", "http://acs.issuer.co.uk/", "http://gateway.co.uk/"),
+        ("github.io", "http://issuer.github.io/", "http://gateway.github.io/"),
+    ])
+    func aPublicSuffixDomainIsRefused(_ domain: String, _ setter: String, _ elsewhere: String) {
+        var jar = CookieJar()
+        jar.store(setCookie: "s=1; Domain=\(domain); Path=/", from: url(setter))
+        #expect(jar.cookies.isEmpty)
+        #expect(jar.header(for: url(elsewhere)) == nil)
+        #expect(jar.header(for: url(setter)) == nil)
+    }
+
+    @Test func aRegistrableDomainIsAccepted() {
+        var jar = CookieJar()
+        jar.store(setCookie: "r=1; Domain=issuer.co.uk; Path=/", from: url("http://acs.issuer.co.uk/"))
+        #expect(jar.header(for: url("http://pay.issuer.co.uk/")) == "r=1")
+        #expect(jar.header(for: url("http://other.co.uk/")) == nil)
+        jar.store(setCookie: "g=1; Domain=issuer.github.io; Path=/", from: url("http://acs.issuer.github.io/"))
+        #expect(jar.header(for: url("http://issuer.github.io/")) == "g=1")
+    }
+
+    /// A public suffix that is the setting host itself keeps the cookie to that host (step 5's exception).
+    @Test func aPublicSuffixNamingTheHostItselfStaysHostOnly() {
+        var jar = CookieJar()
+        jar.store(setCookie: "h=1; Domain=github.io; Path=/", from: url("http://github.io/"))
+        #expect(jar.header(for: url("http://github.io/")) == "h=1")
+        #expect(jar.header(for: url("http://issuer.github.io/")) == nil)
+    }
+
     @Test func longerPathsComeFirstThenOlder() {
         var jar = CookieJar()
         jar.store(setCookie: "root=1; Path=/", from: url("http://h.example/"))

@@ -94,22 +94,19 @@ func readAll(_ fd: Int32, limit: Int, what: String) throws -> [UInt8] {
     return Array(buffer[0..<count])
 }
 
-/// The bytes of the key file at `path` (the caller wipes them).
-func readFile(_ path: String) throws -> [UInt8] {
+/// The bytes of the key file at `path`, in a buffer wiped as it grows; the returned array is wiped by
+/// ``KeyFile`` once the key is read.
+func readFile(_ path: String) throws -> KeyFile {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw Failure(message: "cannot read key file \(UntrustedText.escaped(path))") }
     defer { close(fd) }
-    return try readAll(fd, limit: InputLimit.key, what: "the key file")
+    return KeyFile(bytes: try readAll(fd, limit: InputLimit.key, what: "the key file"))
 }
 
 func trimmedText(_ bytes: [UInt8]) -> String {
     var end = bytes.count
     while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
     return String(decoding: bytes[0..<end], as: UTF8.self)
-}
-
-func isPEM(_ text: String) -> Bool {
-    text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }.hasPrefix("-----BEGIN")
 }
 
 /// Options `--name value` after the command; unknown or repeated options are usage errors.
@@ -127,26 +124,6 @@ func parseOptions(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(
         index += 2
     }
     return options
-}
-
-func publicKey(fromFile path: String) throws -> RSAPublicKey {
-    var bytes = try readFile(path)
-    defer { SecureMemory.wipe(&bytes) }
-    let text = String(decoding: bytes, as: UTF8.self)
-    if isPEM(text) {
-        if text.contains("-----BEGIN PRIVATE KEY-----") {
-            return try RSAPrivateKey(pem: text).publicKey
-        }
-        return try RSAPublicKey(pem: text)
-    }
-    return try RSAPublicKey(jwk: text)
-}
-
-func privateKey(fromFile path: String) throws -> RSAPrivateKey {
-    var bytes = try readFile(path)
-    defer { SecureMemory.wipe(&bytes) }
-    let text = String(decoding: bytes, as: UTF8.self)
-    return isPEM(text) ? try RSAPrivateKey(pem: text) : try RSAPrivateKey(jwk: text)
 }
 
 func run(_ arguments: [String]) throws -> Int32 {
@@ -169,22 +146,19 @@ func run(_ arguments: [String]) throws -> Int32 {
         printOut(key.jwkJSON() + "\n")
     case "public":
         _ = try parseOptions(rest, allowed: [])
-        var bytes = try readAll(0, limit: InputLimit.key, what: "the key on stdin")
-        defer { SecureMemory.wipe(&bytes) }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let key = isPEM(text) ? try RSAPrivateKey(pem: text) : try RSAPrivateKey(jwk: text)
+        let key = try KeyFile(bytes: readAll(0, limit: InputLimit.key, what: "the key on stdin")).privateKey()
         printOut(key.publicKey.jwkJSON() + "\n")
     case "encrypt":
         let options = try parseOptions(rest, allowed: ["--key"])
         guard let path = options["--key"] else { throw UsageError(message: "encrypt needs --key FILE") }
-        let key = try publicKey(fromFile: path)
+        let key = try readFile(path).publicKey()
         var plaintext = try readAll(0, limit: InputLimit.plaintext, what: "the plaintext on stdin")
         defer { SecureMemory.wipe(&plaintext) }
         printOut(try JWEEncrypter(recipient: key).encrypt(plaintext) + "\n")
     case "decrypt":
         let options = try parseOptions(rest, allowed: ["--key"])
         guard let path = options["--key"] else { throw UsageError(message: "decrypt needs --key FILE") }
-        let key = try privateKey(fromFile: path)
+        let key = try readFile(path).privateKey()
         var token = try readAll(0, limit: InputLimit.token, what: "the token on stdin")
         defer { SecureMemory.wipe(&token) }
         var plaintext = try JWEDecrypter(key: key).decrypt(trimmedText(token))

@@ -128,6 +128,34 @@ struct KeyTests {
         #expect(errorCode { () throws(JWEError) in try RSAPublicKey(pem: corrupted) } == .malformed)
     }
 
+    /// RFC 8017 section 3.2 requires d < n. A d past n that still inverts e (computed by python, see
+    /// Vectors/README.md) decrypts, so only a range check refuses it: with the CRT members and without.
+    @Test func privateExponentPastTheModulusIsRefused() throws {
+        let aboveN = try #require(try Vectors.object("rsa2048_fixture_d_above_n.json")["d_above_n"] as? String)
+        var object = try #require(fixture["jwk_private"] as? [String: Any])
+        object["d"] = aboveN
+        let withCRT = try Vectors.jsonText(object)
+        let withoutCRT = try Vectors.jsonText(object, removing: ["p", "q", "dp", "dq", "qi"])
+        #expect(errorCode { () throws(JWEError) in try RSAPrivateKey(jwk: withCRT) } == .invalidKey)
+        #expect(errorCode { () throws(JWEError) in try RSAPrivateKey(jwk: withoutCRT) } == .invalidKey)
+        object["d"] = object["n"]
+        let dIsN = try Vectors.jsonText(object)
+        #expect(errorCode { () throws(JWEError) in try RSAPrivateKey(jwk: dIsN) } == .invalidKey)
+    }
+
+    /// A public import never decodes the private members: one that is not base64url, or not even a string,
+    /// does not stop it (the JSON must still be strict), while a private import refuses it.
+    @Test(arguments: [("d", #""not base64url!""#), ("p", "5"), ("qi", "[1]")])
+    func aPublicImportIgnoresPrivateMembers(_ name: String, _ literal: String) throws {
+        var object = try #require(fixture["jwk_private"] as? [String: Any])
+        object[name] = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)
+        let jwk = try Vectors.jsonText(object)
+        let key = try RSAPublicKey(jwk: jwk)
+        #expect(key.thumbprint == fixture["thumbprint"] as? String)
+        #expect(try RSAPublicKey(jwk: StrictJSONParser.parse(Array(jwk.utf8))).thumbprint == key.thumbprint)
+        #expect(errorCode { () throws(JWEError) in try RSAPrivateKey(jwk: jwk) } == .invalidKey)
+    }
+
     /// JWK refusals: each mutation of a valid JWK and the code it must get.
     @Test func jwkRefusals() throws {
         let valid = try #require(fixture["jwk_private"] as? [String: Any])

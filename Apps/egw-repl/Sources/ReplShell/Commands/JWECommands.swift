@@ -15,7 +15,8 @@ extension Shell {
             return
         }
         console.table([
-            ("alg", header.alg ?? "(absent)"), ("enc", header.enc ?? "(absent)"), ("kid", header.kid ?? "(absent)"),
+            ("alg", header.alg.map(shown) ?? "(absent)"), ("enc", header.enc.map(shown) ?? "(absent)"),
+            ("kid", header.kid.map(shown) ?? "(absent)"),
             ("header", header.json),
         ])
     }

@@ -44,7 +44,13 @@ struct ReportRenderer {
     /// ANSI styling (identity without colour).
     var style: (String, Console.Style) -> String
     /// The shell's last line of defence over text from the SDK (card numbers, the verification key).
-    var redact: (String) -> String
+    var mask: (String) -> String
+
+    /// Third-party text as it may be shown: masked, and in text output terminal-safe (``TerminalText``); JSON
+    /// output escapes the same characters itself.
+    func redact(_ text: String) -> String {
+        json ? mask(text) : TerminalText.escaped(mask(text))
+    }
 
     /// The output for `report` (one or more lines, without the final newline), or `nil`
     /// when the verbosity hides it.
@@ -61,7 +67,7 @@ struct ReportRenderer {
         switch report {
         case .started(let flow, let paymentId):
             return Rendered(
-                level: .normal, text: style("▸ \(flow) payment \(paymentId) started", .cyan),
+                level: .normal, text: style("▸ \(flow) payment \(redact(paymentId)) started", .cyan),
                 json: [
                     ("event", .string("started")), ("flow", .string(flow.description)),
                     ("paymentId", .string(paymentId)),
@@ -103,7 +109,8 @@ struct ReportRenderer {
             let micros = Int((duration * 1_000_000).rounded())
             let detail = verbose ? style(" (JWE RSA-OAEP-256 + A256GCM; the plaintext buffer is wiped)", .dim) : ""
             return Rendered(
-                level: .normal, text: "  🔒 card encrypted to kid \(kid ?? "(none)") in \(micros) µs" + detail,
+                level: .normal,
+                text: "  🔒 card encrypted to kid \(kid.map(redact) ?? "(none)") in \(micros) µs" + detail,
                 json: [
                     ("event", .string("cardEncrypted")), ("kid", kid.map(JSONValue.string) ?? .null),
                     ("microseconds", .number(micros)),
@@ -207,10 +214,10 @@ struct ReportRenderer {
             case .cancelled: .yellow
             case .unresolved: .magenta
             }
-        var parts = ["paymentId \(result.paymentId)"]
-        if let status = result.paymentStatus { parts.append("paymentStatus \(status)") }
-        if let order = result.orderNumber { parts.append("orderNumber \(order)") }
-        if let session = result.sessionId { parts.append("sessionId \(session)") }
+        var parts = ["paymentId \(redact(result.paymentId))"]
+        if let status = result.paymentStatus { parts.append("paymentStatus \(redact(status))") }
+        if let order = result.orderNumber { parts.append("orderNumber \(redact(order))") }
+        if let session = result.sessionId { parts.append("sessionId \(redact(session))") }
         var text = style("● \(result.outcome)", color) + "  " + parts.joined(separator: ", ")
         if let error = result.error {
             let name = PaymentError.code(of: error).map { " \($0)" } ?? ""

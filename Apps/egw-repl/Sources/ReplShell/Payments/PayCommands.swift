@@ -260,7 +260,7 @@ extension Shell {
     var renderer: ReportRenderer {
         ReportRenderer(
             verbosity: configuration.verbosity, json: options.json, style: { [console] in console.styled($0, $1) },
-            redact: { [weak self] in self?.redact($0) ?? SecretPolicy.maskCardNumbers(in: $0) })
+            mask: { [weak self] in self?.redact($0) ?? SecretPolicy.maskCardNumbers(in: $0) })
     }
 
     /// Prints one report as the session's verbosity and format want it.
@@ -287,5 +287,11 @@ extension Shell {
             text = text.replacingOccurrences(of: key, with: "vk#••••")
         }
         return text
+    }
+
+    /// Third-party text for the terminal: ``redact(_:)``, then ``TerminalText``'s escape (text output; JSON
+    /// output is escaped by its writer).
+    func shown(_ text: String) -> String {
+        TerminalText.escaped(redact(text))
     }
 }

@@ -24,14 +24,15 @@ extension Shell {
             return
         }
         console.table([
-            ("outcome", "\(result.outcome)"), ("paymentId", result.paymentId),
-            ("paymentStatus", result.paymentStatus ?? "(none)"), ("orderNumber", result.orderNumber ?? "(none)"),
-            ("sessionId", result.sessionId ?? "(none)"),
+            ("outcome", "\(result.outcome)"), ("paymentId", shown(result.paymentId)),
+            ("paymentStatus", result.paymentStatus.map(shown) ?? "(none)"),
+            ("orderNumber", result.orderNumber.map(shown) ?? "(none)"),
+            ("sessionId", result.sessionId.map(shown) ?? "(none)"),
             (
                 "error",
                 result.error.map {
                     "\($0.domain) \($0.code)\(PaymentError.code(of: $0).map { " \($0)" } ?? ""): "
-                        + redact($0.localizedDescription)
+                        + shown($0.localizedDescription)
                 } ?? "(none)"
             ),
         ])
@@ -56,7 +57,7 @@ extension Shell {
             throw ReplError(.commandFailed, "the status lookup was interrupted")
         case .some(.failure(let error)):
             let name = PaymentError.code(of: error).map { "\($0): " } ?? ""
-            throw ReplError(.commandFailed, "the status lookup failed: \(name)\(redact(error.localizedDescription))")
+            throw ReplError(.commandFailed, "the status lookup failed: \(name)\(shown(error.localizedDescription))")
         case .some(.success(let report)):
             if options.json {
                 console.out(
@@ -68,8 +69,8 @@ extension Shell {
                 return
             }
             console.out(
-                "\(report.paymentId): \(report.paymentStatus) → outcome \(report.outcome)"
-                    + (report.orderNumber.map { ", order \($0)" } ?? ""))
+                "\(shown(report.paymentId)): \(shown(report.paymentStatus)) → outcome \(report.outcome)"
+                    + (report.orderNumber.map { ", order \(shown($0))" } ?? ""))
         }
     }
 

@@ -73,7 +73,7 @@ extension Shell {
         case .none:
             throw ReplError(.commandFailed, "payment create was interrupted")
         case .some(.failure(let error)):
-            throw ReplError(.commandFailed, "the merchant backend did not answer: \(error.message)")
+            throw ReplError(.commandFailed, "the merchant backend did not answer: \(shown(error.message))")
         case .some(.success(let response)):
             // EGWWire's strict parser, as for every gateway reply: duplicate members refused.
             let object = try? StrictJSONParser.parse(response.body)
@@ -82,7 +82,7 @@ extension Shell {
                 let paymentId = object?[member: "paymentId"]?.stringValue,
                 let key = object?[member: "verificationKey"]?.stringValue
             else {
-                let text = ReportRenderer.shorten(redact(String(decoding: response.body, as: UTF8.self)), limit: 200)
+                let text = ReportRenderer.shorten(shown(String(decoding: response.body, as: UTF8.self)), limit: 200)
                 throw ReplError(.commandFailed, "the merchant backend answered \(response.status): \(text)")
             }
             return CurrentPayment(
@@ -209,7 +209,8 @@ extension Shell {
             return
         }
         for entry in log {
-            console.out("  \(entry)")
+            // The path is whatever a client asked for.
+            console.out("  \(shown("\(entry)"))")
         }
     }
 }

@@ -1,10 +1,12 @@
 /// The project's one way of writing a JSON string literal, with one escape policy.
 ///
 /// Escaped: `"` and `\` as `\"` and `\\`; every C0 control (U+0000 to U+001F), DEL (U+007F), every C1
-/// control (U+0080 to U+009F), and the line and paragraph separators U+2028 and U+2029 as `\uXXXX` with
-/// lower-case hex (`\u000a`, not `\n`: one spelling per character). Everything else is written as itself
-/// in UTF-8. So the text is valid JSON (RFC 8259 section 7), valid inside a JavaScript string, and never
-/// moves a terminal or splits a log line, whatever the string holds.
+/// control (U+0080 to U+009F), the line and paragraph separators U+2028 and U+2029, and the bidi
+/// embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069) as `\uXXXX` with lower-case hex
+/// (`\u000a`, not `\n`: one spelling per character). Everything else is written as itself in UTF-8. So the
+/// text is valid JSON (RFC 8259 section 7), valid inside a JavaScript string, and never moves a terminal,
+/// reorders what it shows or splits a log line, whatever the string holds. The same set is what a terminal
+/// must never receive raw from third-party text (``escapesAsHex(_:)``).
 ///
 /// ```swift
 /// JSONWriter.quoted("a\"b\n")  // "\"a\\\"b\\u000a\""
@@ -14,7 +16,7 @@ public enum JSONWriter {
     @inlinable
     public static func escapesAsHex(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

@@ -79,7 +79,10 @@ public struct StrictJSONParser {
         try parser.scanObject { (parser, name) throws(JSONSyntaxError) in
             let start = parser.index
             let kind = try parser.skipValue()
-            members.append(.init(name: name, kind: kind, stringStart: kind == .string ? start : nil))
+            members.append(
+                .init(
+                    name: name, kind: kind, stringStart: kind == .string ? start : nil, valueRange: start..<parser.index
+                ))
         }
         try parser.expectEnd()
         return JSONShallowDocument(kind: .object, members: members)
@@ -325,10 +328,26 @@ public struct StrictJSONParser {
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
-        var sink = UTF8Scratch()
+        // Reserved at its final size before the first byte is written: a buffer that grew by reallocation
+        // would leave unwiped copies of its prefixes behind (a private JWK's d, p, q), out of `wipe`'s reach.
+        var sink = UTF8Scratch(capacity: encodedLength(ofStringAt: index))
         defer { wipe(&sink.bytes) }
         try scanString(into: &sink)
         return String(decoding: sink.bytes, as: UTF8.self)
+    }
+
+    /// The bytes between the quote at `quote` and the string's closing quote (or the end of the input): an
+    /// upper bound of the string's decoded UTF-8, since an escape never decodes to more bytes than it takes.
+    private func encodedLength(ofStringAt quote: Int) -> Int {
+        var position = quote + 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\\"): position += 2
+            case UInt8(ascii: "\""): return position - quote - 1
+            default: position += 1
+            }
+        }
+        return bytes.count - quote - 1
     }
 
     /// Reads the string at `index` (its opening quote), feeding its scalars to `sink`.
@@ -430,12 +449,17 @@ public struct JSONShallowDocument: Sendable, Equatable {
         /// For a string, the offset of its opening quote, for
         /// ``StrictJSONParser/decodeString(at:in:into:)``.
         public var stringStart: Int?
+        /// Where the member's value lies in the scanned bytes (already checked: parse that slice with
+        /// ``StrictJSONParser/parse(_:maximumDepth:wipe:)-(UnsafeBufferPointer<UInt8>,_,_)`` to build it
+        /// alone); nil for a member made by hand.
+        public var valueRange: Range<Int>?
 
         /// A member named `name` of type `kind`.
-        public init(name: String, kind: JSONKind, stringStart: Int?) {
+        public init(name: String, kind: JSONKind, stringStart: Int?, valueRange: Range<Int>? = nil) {
             self.name = name
             self.kind = kind
             self.stringStart = stringStart
+            self.valueRange = valueRange
         }
     }
 
@@ -472,8 +496,15 @@ extension JSONValue {
 
 /// Collects a string's UTF-8 for ``StrictJSONParser/parse(_:maximumDepth:wipe:)-([UInt8],_,_)``.
 private struct UTF8Scratch: JSONScalarSink {
-    var bytes: [UInt8] = []
-    mutating func append(_ scalar: Unicode.Scalar) { bytes.append(contentsOf: scalar.utf8) }
+    var bytes: [UInt8]
+    init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+    mutating func append(_ scalar: Unicode.Scalar) {
+        assert(bytes.count + scalar.utf8.count <= bytes.capacity, "the scratch would be reallocated")
+        bytes.append(contentsOf: scalar.utf8)
+    }
 }
 
 /// Checks a string and keeps nothing of it.

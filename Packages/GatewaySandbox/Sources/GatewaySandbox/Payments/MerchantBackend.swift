@@ -3,7 +3,9 @@ import Foundation
 extension SandboxCore {
     /// Creates a payment as a merchant backend would (also used by `Sandbox.createPayment`).
     func makePayment(amount: Int, currency: String, orderNumber: String?, shopRedirectURL: String?) -> PaymentRecord {
-        state.withLock { state in
+        // A secret: from the system's random source, not the seeded id generator.
+        let verificationKey = "vk_" + settings.secretBytes(16).map { String(format: "%02x", $0) }.joined()
+        return state.withLock { state in
             var id: String
             repeat {
                 id = "pay_" + state.ids.hex(bytes: 10)
@@ -11,7 +13,7 @@ extension SandboxCore {
             state.orderCounter += 1
             let order = orderNumber ?? String(format: "ORDER-%06d", state.orderCounter)
             let record = PaymentRecord(
-                id: id, verificationKey: "vk_" + state.ids.hex(bytes: 16), amount: amount, currency: currency,
+                id: id, verificationKey: verificationKey, amount: amount, currency: currency,
                 orderNumber: order, shopRedirectURL: shopRedirectURL ?? "\(origin)/sandbox/return/\(id)")
             state.payments[id] = record
             return record

@@ -36,8 +36,10 @@ extension HTTPTests {
             #expect(seen.withLock { $0 } == log)
 
             // Over HTTP; reading the log is not itself logged.
-            let body = try RawHTTPClient.request("GET", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"))
-                .json()
+            let token = [("X-Sandbox-Token", sandbox.controlToken)]
+            let body = try RawHTTPClient.request(
+                "GET", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"), headers: token
+            ).json()
             let entries = try #require(body["requests"] as? [[String: Any]])
             #expect(entries.count == 3)
             #expect(entries[0]["endpoint"] as? String == "status")
@@ -45,7 +47,7 @@ extension HTTPTests {
             #expect(entries[2]["endpoint"] is NSNull)
             #expect(entries[0]["durationMs"] is Int)
             let cleared = try RawHTTPClient.request(
-                "DELETE", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"))
+                "DELETE", sandbox.merchantBaseURL.appendingPathComponent("sandbox/log"), headers: token)
             #expect(cleared.status == 200)
             #expect(sandbox.requestLog.map(\.path) == ["/sandbox/log"])  // the DELETE itself
         }

@@ -60,6 +60,7 @@ final class TestGateway: Sendable {
         if let requestId { headers.append(("X-Request-Id", requestId)) }
         if let idempotencyKey { headers.append(("Idempotency-Key", idempotencyKey)) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
+        headers += controlHeaders(url)
         return try RawHTTPClient.request(method, url, headers: headers, body: json.map { Array($0.utf8) })
     }
 
@@ -69,7 +70,12 @@ final class TestGateway: Sendable {
         return try RawHTTPClient.request("POST", url, headers: headers, body: body)
     }
 
-    func get(_ url: URL) throws -> RawResponse { try RawHTTPClient.request("GET", url) }
+    func get(_ url: URL) throws -> RawResponse { try RawHTTPClient.request("GET", url, headers: controlHeaders(url)) }
+
+    /// The control token for a `/sandbox/` URL (harmless on the merchant backend's, which ignores it).
+    func controlHeaders(_ url: URL) -> [(String, String)] {
+        url.path.hasPrefix("/sandbox/") ? [("X-Sandbox-Token", sandbox.controlToken)] : []
+    }
 
 }
 

@@ -86,41 +86,48 @@ struct ParsedProtectedHeader {
     }
 
     /// Header parameters registered by RFC 7515/7516, which may never appear in `crit`.
-    private static let registeredNames: Set<String> = [
+    private static let registeredNames: [String] = [
         "alg", "enc", "zip", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
     ]
+
+    /// Whether the header has a member named `name`. Names, and every name `crit` lists, are compared scalar
+    /// by scalar (``JSONMember/namesMatch(_:_:)``, as the parser compares them), never by `String ==`, whose
+    /// canonical equivalence makes "K" and U+212A KELVIN SIGN one name where the JSON holds two.
+    private func hasMember(_ name: String) -> Bool {
+        members.contains { JSONMember.namesMatch($0.name, name) }
+    }
 
     /// Applies `policy`: exact `alg` and `enc`, no `zip`, `crit` only with understood, present, unregistered
     /// names. `jwk`, `jku`, `x5u`, `x5c` are never read (the caller's key is the only key).
     func enforce(_ policy: JWEPolicy) throws(JWEError) {
         guard let alg else { throw JWEError(.malformed, "the protected header has no \"alg\"") }
-        guard alg == policy.algorithm else {
+        guard JSONMember.namesMatch(alg, policy.algorithm) else {
             throw JWEError(
                 .unsupportedAlgorithm,
                 "alg \(UntrustedText.quoted(alg)) is not allowed; the policy requires \(policy.algorithm)")
         }
         guard let enc else { throw JWEError(.malformed, "the protected header has no \"enc\"") }
-        guard enc == policy.encryption else {
+        guard JSONMember.namesMatch(enc, policy.encryption) else {
             throw JWEError(
                 .unsupportedAlgorithm,
                 "enc \(UntrustedText.quoted(enc)) is not allowed; the policy requires \(policy.encryption)")
         }
-        if members.contains(where: { $0.name == "zip" }) {
+        if hasMember("zip") {
             throw JWEError(.unsupportedAlgorithm, "compressed tokens (\"zip\") are refused")
         }
-        if let crit = members.first(where: { $0.name == "crit" })?.value {
+        if let crit = members.first(where: { JSONMember.namesMatch($0.name, "crit") })?.value {
             guard case .array(let elements) = crit, !elements.isEmpty else {
                 throw JWEError(.malformed, "\"crit\" must be a non-empty array of strings (RFC 7515 section 4.1.11)")
             }
-            var seen = Set<String>()
+            var seen = Set<[Unicode.Scalar]>()
             for element in elements {
-                guard case .string(let name) = element, seen.insert(name).inserted,
-                    !Self.registeredNames.contains(name),
-                    members.contains(where: { $0.name == name })
+                guard case .string(let name) = element, seen.insert(Array(name.unicodeScalars)).inserted,
+                    !Self.registeredNames.contains(where: { JSONMember.namesMatch($0, name) }),
+                    hasMember(name)
                 else {
                     throw JWEError(.malformed, "\"crit\" must list distinct, present, unregistered header names")
                 }
-                guard policy.understoodCriticalParameters.contains(name) else {
+                guard policy.understoodCriticalParameters.contains(where: { JSONMember.namesMatch($0, name) }) else {
                     throw JWEError(
                         .unsupportedAlgorithm,
                         "critical header parameter \(UntrustedText.quoted(name)) is not understood")

@@ -17,7 +17,9 @@ public struct JWEPolicy: Sendable, Equatable {
     public var maximumCompactLength: Int
 
     /// Header parameter names the caller processes itself and therefore lets appear in `crit`
-    /// (RFC 7515 section 4.1.11). Empty in ``strict``: any `crit` is refused.
+    /// (RFC 7515 section 4.1.11). Empty in ``strict``: any `crit` is refused. Names match scalar by scalar,
+    /// as JSON member names do ("K" is not U+212A KELVIN SIGN); a `Set<String>` holds only one of two names
+    /// that are canonically equivalent.
     public var understoodCriticalParameters: Set<String>
 
     /// Makes a policy; see ``strict`` for the defaults.

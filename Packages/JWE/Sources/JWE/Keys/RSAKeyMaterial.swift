@@ -45,30 +45,51 @@ struct RSAJWKComponents {
         }
     }
 
-    /// Parses the JSON text of one RSA JWK for `purpose`. `requirePrivate` demands `d`.
+    /// Parses the JSON text of one RSA JWK for `purpose`. `requirePrivate` demands `d` and reads the private
+    /// members; without it they are checked as strict JSON strings and never decoded.
+    ///
+    /// The text is scanned shallowly: a public member is built alone when read, and a private member is
+    /// decoded from the text into a buffer reserved at its final size, wiped when its bytes are decoded. No
+    /// private member becomes a `String`, and no buffer that held one is released unwiped.
     static func parse(
         _ text: String, requirePrivate: Bool, purpose: RSAKeyPurpose
     ) throws(JWEError) -> RSAJWKComponents {
-        let value: JSONValue
         var bytes = Array(text.utf8)
         defer { Crypto.wipe(&bytes) }
-        do {
-            value = try StrictJSONParser.parse(bytes, wipe: { Crypto.wipe(&$0) })
-        } catch {
-            throw JWEError(.malformed, "the JWK is not strict JSON: \(error.escapedDescription)")
+        return try parse(bytes, requirePrivate: requirePrivate, purpose: purpose)
+    }
+
+    /// Parses the UTF-8 of one RSA JWK for `purpose`, as ``parse(_:requirePrivate:purpose:)-(String,_,_)``
+    /// does, reading `bytes` in place (the caller wipes them).
+    static func parse(
+        _ bytes: [UInt8], requirePrivate: Bool, purpose: RSAKeyPurpose
+    ) throws(JWEError) -> RSAJWKComponents {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JWEError) -> RSAJWKComponents in
+            let document: JSONShallowDocument
+            do throws(JSONSyntaxError) {
+                document = try StrictJSONParser.scanShallow(buffer)
+            } catch {
+                throw JWEError(.malformed, "the JWK is not strict JSON: \(error.escapedDescription)")
+            }
+            guard document.kind == .object else { throw JWEError(.malformed, "the JWK is not a JSON object") }
+            return try parse(.text(buffer, document), requirePrivate: requirePrivate, purpose: purpose)
         }
-        return try parse(value, requirePrivate: requirePrivate, purpose: purpose)
     }
 
     /// Reads one RSA JWK already parsed strictly (``StrictJSONParser``) for `purpose`. `requirePrivate`
-    /// demands `d`.
+    /// demands `d` and reads the private members; without it they are not touched.
     static func parse(
         _ value: JSONValue, requirePrivate: Bool, purpose: RSAKeyPurpose
     ) throws(JWEError) -> RSAJWKComponents {
         guard case .object = value else { throw JWEError(.malformed, "the JWK is not a JSON object") }
+        return try parse(.value(value), requirePrivate: requirePrivate, purpose: purpose)
+    }
 
+    private static func parse(
+        _ members: JWKMembers, requirePrivate: Bool, purpose: RSAKeyPurpose
+    ) throws(JWEError) -> RSAJWKComponents {
         func string(_ name: String) throws(JWEError) -> String? {
-            switch value[member: name] {
+            switch try members.value(name) {
             case nil: return nil
             case .string(let text)?: return text
             case _?: throw JWEError(.invalidKey, "JWK member \"\(name)\" is not a string")
@@ -80,6 +101,17 @@ struct RSAJWKComponents {
                 return nil
             }
             guard let bytes = Base64URL.decode(text), !bytes.isEmpty else {
+                throw JWEError(.invalidKey, "JWK member \"\(name)\" is not unpadded base64url of a non-empty value")
+            }
+            return bytes
+        }
+        func secret(_ name: String, required: Bool) throws(JWEError) -> [UInt8]? {
+            guard var bytes = try members.secret(name) else {
+                if required { throw JWEError(.invalidKey, "JWK member \"\(name)\" is missing") }
+                return nil
+            }
+            guard !bytes.isEmpty else {
+                Crypto.wipe(&bytes)
                 throw JWEError(.invalidKey, "JWK member \"\(name)\" is not unpadded base64url of a non-empty value")
             }
             return bytes
@@ -97,7 +129,7 @@ struct RSAJWKComponents {
                 .invalidKey,
                 "the JWK's use is \(UntrustedText.quoted(use)), which forbids \(purpose.name); expected \"enc\"")
         }
-        if let operations = value[member: "key_ops"] {
+        if let operations = try members.value("key_ops") {
             // RFC 7517 section 4.3: an array of distinct strings.
             guard case .array(let elements) = operations else {
                 throw JWEError(.invalidKey, "the JWK's key_ops is not an array of strings")
@@ -117,7 +149,7 @@ struct RSAJWKComponents {
                         + purpose.operations.sorted().map { "\"\($0)\"" }.joined(separator: " or "))
             }
         }
-        if value[member: "oth"] != nil {
+        if members.contains("oth") {
             throw JWEError(.invalidKey, "multi-prime RSA keys (\"oth\") are not supported")
         }
         let kid = try string("kid")
@@ -142,14 +174,20 @@ struct RSAJWKComponents {
         }
 
         var components = RSAJWKComponents(n: n, e: e, kid: kid, d: nil, crt: nil)
-        components.d = try integer("d", required: requirePrivate)
-        guard components.d != nil else { return components }
+        // A public import leaves the private members as they are: checked as JSON strings, never decoded.
+        guard requirePrivate else { return components }
+        components.d = try secret("d", required: true)
         // Decoded one by one; on any refusal every private value decoded so far is wiped in place.
         var factors: [[UInt8]] = []
+        factors.reserveCapacity(5)
         do throws(JWEError) {
+            // RFC 8017 section 3.2: 0 < d < n (a d past n still decrypts, but no conforming key has one).
+            guard isBelow(components.d!, n), components.d!.contains(where: { $0 > 1 }) else {
+                throw JWEError(.invalidKey, "the RSA private exponent d is not between 1 and n")
+            }
             var absent = 0
             for name in ["p", "q", "dp", "dq", "qi"] {
-                if let value = try integer(name, required: false) { factors.append(value) } else { absent += 1 }
+                if let value = try secret(name, required: false) { factors.append(value) } else { absent += 1 }
             }
             guard absent == 0 || factors.isEmpty else {
                 throw JWEError(.invalidKey, "JWK CRT members p, q, dp, dq, qi must be all present or all absent")
@@ -165,6 +203,106 @@ struct RSAJWKComponents {
             factors.removeAll()
         }
         return components
+    }
+    /// Whether the big-endian unsigned integer `value` is less than `bound` (leading zero octets allowed).
+    /// Runs in time that depends only on the two lengths.
+    static func isBelow(_ value: [UInt8], _ bound: [UInt8]) -> Bool {
+        let width = max(value.count, bound.count)
+        // Scanned from the most significant octet: the first difference decides.
+        var decided = false
+        var below = false
+        for position in 0..<width {
+            let a = position < width - value.count ? 0 : value[position - (width - value.count)]
+            let b = position < width - bound.count ? 0 : bound[position - (width - bound.count)]
+            let differs = a != b
+            below = decided ? below : (differs && a < b)
+            decided = decided || differs
+        }
+        return below
+    }
+}
+
+/// Where an RSA JWK's members are read from.
+private enum JWKMembers {
+    /// A value EGWWire already built: its strings, private members included, exist already (the caller's).
+    case value(JSONValue)
+    /// The JWK's text, scanned shallowly (every member checked, none built).
+    case text(UnsafeBufferPointer<UInt8>, JSONShallowDocument)
+
+    func contains(_ name: String) -> Bool {
+        switch self {
+        case .value(let value): value[member: name] != nil
+        case .text(_, let document): document[name] != nil
+        }
+    }
+
+    /// A public member's value, built alone.
+    func value(_ name: String) throws(JWEError) -> JSONValue? {
+        switch self {
+        case .value(let value):
+            return value[member: name]
+        case .text(let bytes, let document):
+            guard let range = document[name]?.valueRange else { return nil }
+            do {
+                return try StrictJSONParser.parse(UnsafeBufferPointer(rebasing: bytes[range]))
+            } catch {
+                throw JWEError(.malformed, "the JWK is not strict JSON: \(error.escapedDescription)")
+            }
+        }
+    }
+
+    /// A private member's bytes, base64url-decoded; nil when absent. From text, the characters go straight
+    /// into a buffer reserved at their count and wiped once decoded.
+    func secret(_ name: String) throws(JWEError) -> [UInt8]? {
+        let notBase64URL = JWEError(
+            .invalidKey, "JWK member \"\(name)\" is not unpadded base64url of a non-empty value")
+        switch self {
+        case .value(let value):
+            switch value[member: name] {
+            case nil: return nil
+            case .string(let text)?:
+                guard let bytes = Base64URL.decode(text) else { throw notBase64URL }
+                return bytes
+            case _?: throw JWEError(.invalidKey, "JWK member \"\(name)\" is not a string")
+            }
+        case .text(let bytes, let document):
+            guard let member = document[name] else { return nil }
+            guard let quote = member.stringStart, let range = member.valueRange else {
+                throw JWEError(.invalidKey, "JWK member \"\(name)\" is not a string")
+            }
+            // The encoded length bounds the decoded characters (an escape only shrinks).
+            var text = Base64URLCharacters(capacity: range.count - 2)
+            defer { Crypto.wipe(&text.bytes) }
+            do {
+                try StrictJSONParser.decodeString(at: quote, in: bytes, into: &text)
+            } catch {
+                throw JWEError(.malformed, "the JWK is not strict JSON: \(error.escapedDescription)")
+            }
+            guard text.isASCII,
+                let decoded = text.bytes.withUnsafeBufferPointer({ Base64URL.decode($0) })
+            else { throw notBase64URL }
+            return decoded
+        }
+    }
+}
+
+/// A base64url member's characters, kept in one buffer reserved at its final size.
+private struct Base64URLCharacters: JSONScalarSink {
+    var bytes: [UInt8]
+    /// False once a character outside ASCII (never base64url) or past the reserved size arrived.
+    var isASCII = true
+
+    init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ scalar: Unicode.Scalar) {
+        guard scalar.isASCII, bytes.count < bytes.capacity else {
+            isASCII = false
+            return
+        }
+        bytes.append(UInt8(scalar.value))
     }
 }
 
@@ -290,10 +428,15 @@ enum RSAKeyFactory {
 
     /// Reads a PEM block whose first `BEGIN` label must be `label`.
     static func readPEM(_ text: String, label: String, isPrivate: Bool) throws(JWEError) -> EVPKey {
-        let expected = "-----BEGIN \(label)-----"
         var bytes = Array(text.utf8)
         // Wiped on every path, refusals included (a private key may sit under the wrong label).
         defer { Crypto.wipe(&bytes) }
+        return try readPEM(bytes, label: label, isPrivate: isPrivate)
+    }
+
+    /// Reads a PEM block from its bytes, in place (the caller wipes them); see ``readPEM(_:label:isPrivate:)``.
+    static func readPEM(_ bytes: [UInt8], label: String, isPrivate: Bool) throws(JWEError) -> EVPKey {
+        let expected = "-----BEGIN \(label)-----"
         let marker = Array("-----BEGIN ".utf8)
         guard let begin = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else {
             throw JWEError(.malformed, "no PEM block found; expected \(expected)")

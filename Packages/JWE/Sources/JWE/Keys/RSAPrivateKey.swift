@@ -39,7 +39,8 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
     /// Reads one private RSA JWK to decrypt with.
     ///
     /// A JWK whose `use` is not `enc`, or whose `key_ops` hold neither `unwrapKey` nor `decrypt`, forbids
-    /// decryption and is refused (`.invalidKey`). The byte buffers import goes through are wiped.
+    /// decryption and is refused (`.invalidKey`), as is a `d` outside 1 < d < n. The private members go from
+    /// the text into byte buffers reserved at their final size and wiped; none becomes a `String`.
     ///
     /// - Throws: ``JWEError`` with `.malformed` (not strict JSON), `.invalidKey` (missing `d`, inconsistent
     ///   parameters, leading zero in `n`, ...), `.keyTooSmall` or `.unsupportedAlgorithm`.
@@ -48,6 +49,27 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         defer { components.wipe() }
         let key = try RSAKeyFactory.makeKey(components, includePrivate: true)
         try self.init(key: key, kid: components.kid)
+    }
+
+    /// Reads one private RSA JWK from its UTF-8 bytes, by the rules of ``init(jwk:)``, without making a copy of
+    /// them: for a key read from a file into a buffer the caller wipes (``SecureMemory/wipe(_:)-([UInt8])``),
+    /// which a `String` of the file could never be.
+    ///
+    /// - Throws: as ``init(jwk:)``.
+    public init(jwkBytes bytes: [UInt8]) throws(JWEError) {
+        var components = try RSAJWKComponents.parse(bytes, requirePrivate: true, purpose: .decryption)
+        defer { components.wipe() }
+        let key = try RSAKeyFactory.makeKey(components, includePrivate: true)
+        try self.init(key: key, kid: components.kid)
+    }
+
+    /// Reads an unencrypted PKCS#8 PEM from its bytes (ASCII), by the rules of ``init(pem:)``, without making
+    /// a copy of them (the caller wipes them).
+    ///
+    /// - Throws: as ``init(pem:)``.
+    public init(pemBytes bytes: [UInt8]) throws(JWEError) {
+        let key = try RSAKeyFactory.readPEM(bytes, label: "PRIVATE KEY", isPrivate: true)
+        try self.init(key: key, kid: nil)
     }
 
     /// Reads an unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`) holding an RSA key.

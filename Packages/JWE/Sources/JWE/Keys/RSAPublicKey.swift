@@ -30,6 +30,9 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the public part of one RSA JWK (private members, when present, are ignored) to encrypt to.
     ///
+    /// The private members are never decoded: they need only be JSON strings (the whole text must be strict
+    /// JSON), and no copy of them is made.
+    ///
     /// A JWK whose `use` is not `enc`, or whose `key_ops` hold neither `wrapKey` nor `encrypt`, forbids
     /// encryption and is refused (`.invalidKey`).
     ///
@@ -44,7 +47,8 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads the public part of one RSA JWK that EGWWire's ``StrictJSONParser`` has already parsed, by the
     /// same rules as ``init(jwk:)-(String)``: for a JWK inside a larger document (one element of a key set's
-    /// `keys`), which is then parsed once, strictly, duplicate members refused at every depth.
+    /// `keys`), which is then parsed once, strictly, duplicate members refused at every depth. Private members
+    /// in the value are not read.
     ///
     /// - Throws: ``JWEError`` with `.malformed` (not an object), `.invalidKey`, `.keyTooSmall` or
     ///   `.unsupportedAlgorithm`.
@@ -55,11 +59,30 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
         try self.init(key: key, modulus: components.n, exponent: components.e, kid: components.kid)
     }
 
+    /// Reads the public part of one RSA JWK from its UTF-8 bytes, by the rules of ``init(jwk:)-(String)``,
+    /// without making a copy of them (a private JWK's bytes stay the caller's to wipe).
+    ///
+    /// - Throws: as ``init(jwk:)-(String)``.
+    public init(jwkBytes bytes: [UInt8]) throws(JWEError) {
+        var components = try RSAJWKComponents.parse(bytes, requirePrivate: false, purpose: .encryption)
+        components.wipe()
+        let key = try RSAKeyFactory.makeKey(components, includePrivate: false)
+        try self.init(key: key, modulus: components.n, exponent: components.e, kid: components.kid)
+    }
+
     /// Reads an SPKI PEM (`-----BEGIN PUBLIC KEY-----`) holding an RSA key; its ``kid`` is the thumbprint.
     ///
     /// - Throws: ``JWEError`` with `.malformed`, `.invalidKey` (not RSA) or `.keyTooSmall`.
     public init(pem: String) throws(JWEError) {
         let key = try RSAKeyFactory.readPEM(pem, label: "PUBLIC KEY", isPrivate: false)
+        try self.init(evpKey: key, kid: nil)
+    }
+
+    /// Reads an SPKI PEM from its bytes (ASCII), by the rules of ``init(pem:)``, without making a copy of them.
+    ///
+    /// - Throws: as ``init(pem:)``.
+    public init(pemBytes bytes: [UInt8]) throws(JWEError) {
+        let key = try RSAKeyFactory.readPEM(bytes, label: "PUBLIC KEY", isPrivate: false)
         try self.init(evpKey: key, kid: nil)
     }
 
