@@ -155,7 +155,13 @@ final class ControllerTests: XCTestCase {
         let calls = h.delegate.calls
         XCTAssertEqual(calls.firstIndex(of: "willAuthorize").map { $0 + 1 }, calls.firstIndex(of: "didAuthorize"))
         let payment = h.delegate.state.withLock { $0.paymentsSeen.first }
-        XCTAssertEqual(payment?.shippingContact, Fixtures.home, "the authorized payment has the full contact")
+        // The request asks for the name and the postal address: Apple populates only those (issue 21
+        // Why "Smaller"; before the change the e-mail and phone were shared too).
+        let requested = Contact(
+            name: "Jane Doe", street: "Brivibas iela 1", city: "Riga", state: "Riga", postalCode: "LV-1010",
+            countryCode: "LV")
+        XCTAssertEqual(payment?.shippingContact, requested, "the authorized payment has the requested fields in full")
+        XCTAssertNil(payment?.billingContact, "no billing field was requested")
         XCTAssertEqual(payment?.token.paymentMethod.displayName, "Visa •••• 1111")
         XCTAssertEqual(payment?.token.paymentMethod.network, .visa)
         XCTAssertEqual(payment?.shippingMethod?.identifier, "express")

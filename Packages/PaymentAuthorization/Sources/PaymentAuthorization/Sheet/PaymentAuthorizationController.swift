@@ -45,6 +45,9 @@ public final class PaymentAuthorizationController: Sendable {
     /// The options.
     public let options: Options
     private let presenter: any WalletSheetPresenter
+    /// The one serial queue every callback goes through: ``Options/callbackQueue`` itself when it is the
+    /// main queue, else a serial queue targeting it (a concurrent queue given there keeps call order).
+    let callbackQueue: DispatchQueue
 
     private struct Core {
         var machine: SheetMachine
@@ -95,6 +98,9 @@ public final class PaymentAuthorizationController: Sendable {
         self.paymentRequest = paymentRequest
         self.options = options
         self.presenter = presenter
+        callbackQueue =
+            options.callbackQueue === DispatchQueue.main
+            ? .main : DispatchQueue(label: "com.egw.egwpay.sheet-callbacks", target: options.callbackQueue)
         core = Mutex(
             Core(machine: SheetMachine(request: paymentRequest, cards: wallet.cards, contacts: wallet.contacts)))
     }
@@ -157,19 +163,30 @@ public final class PaymentAuthorizationController: Sendable {
         _ event: SheetMachine.Event, onPresentRefused: (@Sendable (Bool) -> Void)? = nil,
         prepare: (inout Core) -> Void = { _ in }
     ) -> SheetBuyerReply? {
-        let (reply, released) = core.withLock { core -> (SheetBuyerReply?, PaymentAuthorizationController?) in
+        let (reply, released, timers) = core.withLock {
+            core -> (SheetBuyerReply?, PaymentAuthorizationController?, [UInt64]) in
             let (actions, reply) = core.machine.handle(event)
             if !actions.contains(.refusePresent) { prepare(&core) }
             var released: PaymentAuthorizationController?
+            var timers: [UInt64] = []
             for action in actions {
-                if action == .release {
+                switch action {
+                case .release:
                     released = core.keepAlive
                     core.keepAlive = nil
-                } else {
+                case .startTimer(let token):
+                    timers.append(token)
+                default:
                     start(action, core: &core, onPresentRefused: onPresentRefused)
                 }
             }
-            return (reply, released)
+            return (reply, released, timers)
+        }
+        // Timers are armed outside the lock: a clock may fire at once, inside `schedule`.
+        if let deadline = options.deadline {
+            for token in timers {
+                options.clock.schedule(deadline) { [weak self] in self?.send(.deadline(token: token)) }
+            }
         }
         _ = released  // the self-retention ends here, outside the lock
         return reply
@@ -178,7 +195,7 @@ public final class PaymentAuthorizationController: Sendable {
     private func start(
         _ action: SheetMachine.Action, core: inout Core, onPresentRefused: (@Sendable (Bool) -> Void)?
     ) {
-        let queue = options.callbackQueue
+        let queue = callbackQueue
         switch action {
         case .present(let token):
             let sheet = core.machine.sheet
@@ -201,9 +218,8 @@ public final class PaymentAuthorizationController: Sendable {
         case .call(let call, let token):
             let payment = call == .authorization ? core.machine.payment(transactionIdentifier: UUID().uuidString) : nil
             queue.async { self.callDelegate(call, token: token, payment: payment) }
-        case .startTimer(let token):
-            guard let deadline = options.deadline else { return }
-            options.clock.schedule(deadline) { [weak self] in self?.send(.deadline(token: token)) }
+        case .startTimer:
+            break  // armed by send, outside the lock
         case .showStatus(let status, let token):
             let sheet = core.machine.sheet
             queue.async {
@@ -222,6 +238,18 @@ public final class PaymentAuthorizationController: Sendable {
         case .release:
             break  // handled by send
         }
+    }
+
+    /// The delegate answering the authorization now in progress takes its deadline over: the sheet's
+    /// deadline no longer ends it (``WalletPaymentContext`` bounds `paymentFor` and the EGW payment with
+    /// their own timers, so a 3-D Secure challenge of minutes is not cut at 30 s). No effect outside an
+    /// authorization.
+    func delegateOwnsAuthorizationDeadline() {
+        let token = core.withLock { core -> UInt64? in
+            guard let pending = core.machine.pending, pending.call == .authorization else { return nil }
+            return pending.token
+        }
+        if let token { send(.delegateOwnsDeadline(token: token)) }
     }
 
     /// Makes delegate call `token` on the callback queue, unless the sheet moved on since it was queued.

@@ -79,6 +79,8 @@ struct SheetMachine {
         case sheetGone(token: UInt64)
         case delegateGone(token: UInt64)
         case appDismiss
+        /// The delegate owns the deadline of authorization `token` from now on (its own timers bound it).
+        case delegateOwnsDeadline(token: UInt64)
     }
 
     enum Action: Equatable {
@@ -129,6 +131,8 @@ struct SheetMachine {
     private(set) var shownStatus: PaymentAuthorizationStatus?
     private(set) var attempts = 0
     private(set) var didFinishEmitted = false
+    /// The authorization whose deadline the delegate took over (``Event/delegateOwnsDeadline(token:)``).
+    private(set) var delegateOwnedDeadline: UInt64?
     private var nextToken: UInt64 = 0
     /// What became of each token handed out, to say why a late answer is ignored.
     private var spent: [UInt64: String] = [:]
@@ -186,10 +190,10 @@ struct SheetMachine {
             token: PaymentToken(
                 card: cards[selectedCard], transactionIdentifier: transactionIdentifier,
                 applicationData: request.applicationData),
-            billingContact: request.requiredBillingContactFields.isEmpty ? nil : contact,
-            shippingContact: request.requiredShippingContactFields.isEmpty ? nil : contact,
+            billingContact: contact?.restricted(to: request.requiredBillingContactFields),
+            shippingContact: contact?.restricted(to: request.requiredShippingContactFields),
             shippingMethod: shippingMethods.first { $0.identifier == selectedMethod },
-            total: summaryItems.last?.amount ?? 0, currencyCode: request.currencyCode)
+            summaryItems: summaryItems, currencyCode: request.currencyCode)
     }
 
     // MARK: - Transitions
@@ -231,6 +235,10 @@ struct SheetMachine {
         case .delegateGone(let token):
             guard pending?.token == token || phase == .showingStatus(token) else { return ([], nil) }
             return ([.report(.delegateGone)] + finish(.delegateGone), nil)
+        case .delegateOwnsDeadline(let token):
+            guard let pending, pending.token == token, pending.call == .authorization else { return ([], nil) }
+            delegateOwnedDeadline = token
+            return ([], nil)
         case .appDismiss:
             switch phase {
             case .notPresented:
@@ -362,7 +370,7 @@ struct SheetMachine {
         case .presenting(let awaited) where awaited == token:
             spend(token, "after its deadline")
             return [.report(.deadlinePassed("present"))] + endUnshown()
-        case .open where pending?.token == token:
+        case .open where pending?.token == token && delegateOwnedDeadline != token:
             let name = pending?.call.name ?? ""
             spend(token, "after its deadline")
             return [.report(.deadlinePassed(name))] + finish(.deadline)
