@@ -35,6 +35,42 @@ final class WalletEndToEndTests: XCTestCase {
         XCTAssertEqual(run.sheet.statusesShown, [.success])
         XCTAssertTrue(run.sheet.transcript.contains("buyer: coupon OLD -> accepted"))
         XCTAssertEqual(run.reports, [])
+        // The whole order reaches the app and the result (issue 21 Why 1: before the change `paymentFor`
+        // got only the amount and the result carried no contact or method). Oracles by hand: contact 0
+        // with the requested name and postal address only, express at 4.99, the coupon line -1.25.
+        let requested = Contact(
+            name: "Jane Doe", street: "Brivibas iela 1", city: "Riga", state: "Riga", postalCode: "LV-1010",
+            countryCode: "LV")
+        let order = try XCTUnwrap(run.orders.first)
+        XCTAssertEqual(run.orders.count, 1)
+        XCTAssertEqual(order.shippingContact, requested)
+        XCTAssertNil(order.billingContact, "no billing field requested")
+        XCTAssertEqual(order.shippingMethod?.identifier, "express")
+        XCTAssertEqual(order.paymentMethod.displayName, "Visa •••• 1111")
+        XCTAssertEqual(order.paymentMethod.network, .visa)
+        XCTAssertEqual(
+            order.summaryItems.map { "\($0.label) \($0.amount)" },
+            ["Book 12.5", "Express 4.99", "Coupon SAVE10 -1.25", "Example shop 16.24"])
+        XCTAssertEqual(order.minorUnits, 1624)
+        XCTAssertEqual(run.result.order, order)
+        XCTAssertEqual(run.result.shippingContact, requested)
+        XCTAssertEqual(run.result.shippingMethod?.identifier, "express")
+        XCTAssertNil(run.result.error)
+    }
+
+    /// The backend callback answers twice: the second answer is ignored and reported, the one payment
+    /// settles and the result is `.succeeded`. Issue 21 Why 2: before the change the second answer started
+    /// a second card payment, refused as busy, and that refusal became the result, `.failed`.
+    func testPaymentForAnsweredTwiceStartsOnePaymentAndIsSucceeded() throws {
+        let mark = sandbox.requestLog.last?.sequence ?? 0
+        let run = try XCTUnwrap(
+            WalletRun.run(self, script: [.selectContact(0), .authorize], cards: ["4111 1111 1111 1111"], answers: 2))
+        XCTAssertEqual(run.result.outcome, .succeeded)
+        XCTAssertEqual(run.result.shownStatus, .success)
+        XCTAssertEqual(sandbox.paymentStatus(run.created[0].paymentId), "SETTLED")
+        let sessions = sandbox.requestLog.filter { $0.sequence > mark && $0.path.hasSuffix("/card-sessions") }
+        XCTAssertEqual(sessions.count, 1, "one card session")
+        XCTAssertEqual(run.contextReports, [.paymentForAnsweredAgain(attempt: 1)])
     }
 
     func testChallengeWithTheRightCode() throws {

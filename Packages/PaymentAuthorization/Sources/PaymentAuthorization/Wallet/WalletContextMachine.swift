@@ -170,8 +170,10 @@ struct WalletContextMachine: Sendable {
     }
 
     private mutating func authorized(_ token: UInt64, _ payment: Payment) -> [Effect] {
-        guard sheet == .up, case .none = attempt else {
-            // The controller asks once at a time and only while the sheet is up; refuse anything else.
+        let moneyMayHaveMoved = last.map { $0.outcome == .succeeded || $0.outcome == .unresolved } ?? false
+        guard sheet == .up, case .none = attempt, !moneyMayHaveMoved else {
+            // The controller asks once at a time, only while the sheet is up, and never after a success
+            // or an unresolved payment (neither offers a retry); refuse anything else.
             return [.answerSheet(token: token, PaymentAuthorizationResult(status: .failure))]
         }
         attempts += 1

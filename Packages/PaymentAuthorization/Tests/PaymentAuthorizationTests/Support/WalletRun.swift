@@ -82,7 +82,7 @@ struct WalletRun {
         _ testCase: XCTestCase, script: [SheetBuyerAction], cards: [String],
         networks: [CardBrand] = [.visa, .mastercard, .maestro],
         challengeCode: String = "1234", requestTimeout: TimeInterval = 5, deadline: TimeInterval? = 30,
-        clock: SheetClock = .live, contextOptions: WalletPaymentContext.Options = .init(),
+        clock: SheetClock = .live, contextOptions: WalletPaymentContext.Options = .init(), answers: Int = 1,
         beforeStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
         afterStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
         file: StaticString = #filePath, line: UInt = #line
@@ -118,8 +118,12 @@ struct WalletRun {
             let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
             created.withLock { $0.append(payment) }
             beforeStart(scripted)
-            completion(
-                .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
+            // `answers` > 1: a backend callback that answers more than once (issue 21 Why 2).
+            for _ in 0..<answers {
+                completion(
+                    .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey))
+                )
+            }
             afterStart(scripted)
         }
         guard let context else {
