@@ -454,6 +454,90 @@ final class ControllerTests: XCTestCase {
     }
 }
 
+/// Choice and price move together (issue 21 Why 3). Each test fails on the code before the change: a
+/// refused or failed update moved the selection but not the total, and only contact errors blocked.
+final class ChoiceAndPriceTests: XCTestCase {
+    func testARefusedMethodUpdateLeavesTheStandardMethodAndPrice() {
+        let h = Harness()
+        h.present()
+        h.act(.selectContact(0))
+        h.delegate.set {
+            $0.update = { _ in
+                PaymentRequestUpdate(summaryItems: [
+                    PaymentSummaryItem(label: "Shop", amount: Decimal(string: "1.001")!)
+                ])
+            }
+        }
+        h.act(.selectShippingMethod("express"))
+        XCTAssertEqual(h.sheet.current?.selectedShippingMethod, "standard", "the refused choice is undone")
+        XCTAssertEqual(h.sheet.current?.total, Decimal(string: "12.50"), "and the price with it")
+        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
+    }
+
+    func testAFailedMethodUpdateBlocksAuthorizationUntilALaterUpdateSucceeds() {
+        let h = Harness()
+        h.present()
+        h.act(.selectContact(0))
+        h.delegate.set {
+            $0.update = { controller in
+                PaymentRequestUpdate(
+                    errors: [PaymentRequestError.unknown("no express today")], summaryItems: controller.summaryItems)
+            }
+        }
+        h.act(.selectShippingMethod("express"))
+        XCTAssertEqual(h.sheet.current?.selectedShippingMethod, "standard")
+        XCTAssertEqual(h.sheet.current?.errors, ["no express today"])
+        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
+        h.delegate.set { $0.update = nil }  // answers with the sheet's items: a success
+        h.act(.selectShippingMethod("standard"))
+        XCTAssertEqual(h.act(.authorize), .accepted)
+    }
+
+    /// The shell's `merchant coupon ODD -0.005`: the coupon's update is refused (three fraction digits of
+    /// EUR); express is then priced by the merchant from the sheet's selection, so the buyer pays
+    /// 12.50 + 4.99 = 17.49 for express (before: the merchant kept ODD, every later update was refused,
+    /// and express stayed selected at the standard 12.50).
+    func testARefusedCouponDoesNotLeaveExpressAtTheStandardPrice() throws {
+        let clock = VirtualClock()
+        let callbacks = TestQueue()
+        var options = PaymentAuthorizationController.Options()
+        options.clock = clock.clock
+        options.callbackQueue = callbacks.queue
+        let merchant = SimulatedMerchant(
+            name: "Example shop", goods: [PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!)],
+            currencyCode: "EUR", initialMethod: Fixtures.request().shippingMethods[0])
+        merchant.setCoupon("ODD", .amountOff(Decimal(string: "0.005")!))
+        var request = Fixtures.request()
+        request.paymentSummaryItems = merchant.summaryItems
+        let sheet = ScriptedWalletSheet()
+        let kit = PaymentKit(
+            configuration: .init(
+                apiBaseURL: URL(string: "http://127.0.0.1:9")!, checkoutAPIBaseURL: URL(string: "http://127.0.0.1:9")!,
+                checkoutBaseURL: URL(string: "http://127.0.0.1:9")!, environment: .sandbox))
+        let context = try XCTUnwrap(
+            WalletPaymentContext(
+                paymentRequest: request, sheetPresenter: sheet, wallet: Fixtures.wallet(), options: options,
+                merchant: merchant, paymentKit: kit, pagePresenter: NoPagePresenter()
+            ) { _, _ in })
+        context.present { _ in }
+        // The context hops through its own queue before the controller presents: poll, bounded.
+        for _ in 0..<2000 where !sheet.isPresenting {
+            callbacks.drain()
+            usleep(500)
+        }
+        XCTAssertTrue(sheet.isPresenting)
+        sheet.perform(.enterCouponCode("ODD"))
+        callbacks.drain()
+        XCTAssertNil(sheet.current?.couponCode, "the unusable coupon is not applied")
+        sheet.perform(.selectShippingMethod("express"))
+        callbacks.drain()
+        XCTAssertEqual(sheet.current?.selectedShippingMethod, "express")
+        XCTAssertEqual(sheet.current?.total, Decimal(string: "17.49"), "express at its price")
+        sheet.perform(.cancel)
+        callbacks.drain()
+    }
+}
+
 /// Delegates that implement only the seed's `completion:` forms, or only today's `handler:` forms.
 final class DelegateFormTests: XCTestCase {
     final class SeedOnly: PaymentAuthorizationControllerDelegate {
@@ -528,9 +612,11 @@ final class DelegateFormTests: XCTestCase {
         h.present()
         h.act(.selectContact(1))  // US: the seed's status 3
         XCTAssertEqual(h.sheet.current?.errors, ["shipping contact invalid (postalAddress)"])
-        XCTAssertEqual(h.sheet.current?.shippingMethods.count, 0, "the seed's arrays replace the request's")
-        XCTAssertEqual(h.act(.authorize), .refused("contact has errors"))
-        XCTAssertEqual(h.act(.selectShippingMethod("express")), .refused("no shipping method express"))
+        // A failed update moves neither the choice nor the price (issue 21 Why 3): the request's methods
+        // stay, the refused contact is not selected, and authorizing waits for a successful update.
+        XCTAssertEqual(h.sheet.current?.shippingMethods.count, 2, "a failed update's arrays are not applied")
+        XCTAssertNil(h.sheet.current?.selectedContact)
+        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
         h.act(.selectContact(0))
         XCTAssertEqual(h.sheet.current?.shippingMethods.count, 2)
         h.act(.selectShippingMethod("express"))
@@ -552,11 +638,12 @@ final class DelegateFormTests: XCTestCase {
         h.present()
         h.act(.selectContact(1))
         XCTAssertEqual(h.sheet.current?.errors, ["address unserviceable"])
-        XCTAssertEqual(h.act(.authorize), .refused("contact has errors"))
+        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
         h.act(.selectContact(0))
-        h.act(.selectShippingMethod("express"))  // default: items unchanged
         h.act(.enterCouponCode("ANY"))  // default: no coupons
         XCTAssertEqual(h.sheet.current?.errors, ["coupon invalid"])
+        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"), "a coupon's failure blocks too")
+        h.act(.selectShippingMethod("express"))  // default: items unchanged, a success
         h.act(.authorize)
         XCTAssertEqual(
             modern.log.withLock { $0 },

@@ -112,12 +112,25 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         }
     }
 
+    /// The sheet's selection as the controller holds it, which moves only with the price: the method
+    /// selected and the coupon applied. Pricing from it (not from the last change the merchant was told
+    /// of) keeps a refused update from leaving the merchant's idea of the order behind the sheet's.
+    private func sheetSelection(
+        _ controller: PaymentAuthorizationController, _ state: State
+    ) -> (ShippingMethod?, (code: String, effect: Coupon)?) {
+        let sheet = controller.sheet
+        let method = controller.shippingMethods.first { $0.identifier == sheet.selectedShippingMethod }
+        let coupon = sheet.couponCode.flatMap { code in state.coupons[code].map { (code: code, effect: $0) } }
+        return (method, coupon)
+    }
+
     /// Refuses an unserviceable country; otherwise the request's methods and the current items.
     public func shippingContactChanged(
         _ contact: Contact, controller: PaymentAuthorizationController,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
     ) {
         let update = state.withLock { state -> PaymentRequestUpdate in
+            (state.method, state.coupon) = sheetSelection(controller, state)
             let items = items(method: state.method, coupon: state.coupon)
             if let country = contact.countryCode, state.unserviceable.contains(country) {
                 return PaymentRequestUpdate(
@@ -134,6 +147,7 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
     ) {
         let update = state.withLock { state -> PaymentRequestUpdate in
+            state.coupon = sheetSelection(controller, state).1
             state.method = method
             return PaymentRequestUpdate(summaryItems: items(method: method, coupon: state.coupon))
         }
@@ -146,6 +160,7 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
     ) {
         let update = state.withLock { state -> PaymentRequestUpdate in
+            (state.method, state.coupon) = sheetSelection(controller, state)
             switch state.coupons[code] {
             case .expired?:
                 return PaymentRequestUpdate(
