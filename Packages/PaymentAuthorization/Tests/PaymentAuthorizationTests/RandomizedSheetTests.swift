@@ -83,7 +83,8 @@ final class RandomizedSheetTests: XCTestCase {
             give {
                 handler(
                     PaymentRequestUpdate(
-                        errors: bad ? [PaymentRequestError.shippingAddressUnserviceable] : [], summaryItems: items))
+                        errors: bad ? [PaymentRequestError.shippingAddressUnserviceable] : [],
+                        paymentSummaryItems: items))
             }
         }
 
@@ -92,7 +93,7 @@ final class RandomizedSheetTests: XCTestCase {
             handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
         ) {
             let items = controller.summaryItems
-            give { handler(PaymentRequestUpdate(summaryItems: items)) }
+            give { handler(PaymentRequestUpdate(paymentSummaryItems: items)) }
         }
 
         func paymentAuthorizationController(
@@ -100,7 +101,7 @@ final class RandomizedSheetTests: XCTestCase {
             handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
         ) {
             let items = controller.summaryItems
-            give { handler(PaymentRequestUpdate(summaryItems: items)) }
+            give { handler(PaymentRequestUpdate(paymentSummaryItems: items)) }
         }
     }
 

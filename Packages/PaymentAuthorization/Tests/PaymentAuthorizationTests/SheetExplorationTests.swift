@@ -127,12 +127,13 @@ final class SheetExplorationTests: XCTestCase {
                         PaymentSummaryItem(label: "Book", amount: 10), PaymentSummaryItem(label: "Shop", amount: 10),
                     ]
                     events += [
-                        .answer(token: call.token, .update(PaymentRequestUpdate(summaryItems: items))),
+                        .answer(token: call.token, .update(PaymentRequestUpdate(paymentSummaryItems: items))),
                         .answer(
                             token: call.token,
                             .update(
                                 PaymentRequestUpdate(
-                                    errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: items))),
+                                    errors: [PaymentRequestError.shippingAddressUnserviceable],
+                                    paymentSummaryItems: items))),
                     ]
                 }
             }

@@ -249,12 +249,12 @@ extension Shell {
             let context = WalletPaymentContext(
                 paymentRequest: request, sheetPresenter: presenter, wallet: wallet.wallet, options: sheetOptions,
                 merchant: merchant, paymentKit: kit, pagePresenter: browser,
-                paymentFor: { amount, completion in
+                paymentFor: { order, completion in
                     // The app's backend: the embedded sandbox's merchant API makes the EGW payment.
-                    let made = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
+                    let made = sandbox.createPayment(amount: order.minorUnits, currency: order.currencyCode)
                     inbox.post(
                         .paymentCreated(
-                            paymentId: made.paymentId, verificationKey: made.verificationKey, amount: amount))
+                            paymentId: made.paymentId, verificationKey: made.verificationKey, amount: order.amount))
                     completion(
                         .success(CardPaymentRequest(paymentId: made.paymentId, verificationKey: made.verificationKey)))
                 })

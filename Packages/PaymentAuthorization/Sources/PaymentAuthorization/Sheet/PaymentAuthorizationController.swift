@@ -52,6 +52,9 @@ public final class PaymentAuthorizationController: Sendable {
     private struct Core {
         var machine: SheetMachine
         weak var delegate: (any PaymentAuthorizationControllerDelegate)?
+        /// Holds the adapter of ``PaymentAuthorizationController/mainActorDelegate`` (the adapter holds
+        /// the app's delegate weakly).
+        var mainActorAdapter: MainActorDelegateAdapter?
         var presentCompletion: (@Sendable (Bool) -> Void)?
         var dismissCompletions: [@Sendable () -> Void] = []
         var keepAlive: PaymentAuthorizationController?
@@ -110,6 +113,21 @@ public final class PaymentAuthorizationController: Sendable {
     public var delegate: (any PaymentAuthorizationControllerDelegate)? {
         get { core.withLock { $0.delegate } }
         set { core.withLock { $0.delegate = newValue } }
+    }
+
+    /// A main-actor delegate (the usual iOS coordinator), held weakly; setting it replaces ``delegate``.
+    /// Its methods run on the main actor with `async` forms; see
+    /// ``MainActorPaymentAuthorizationControllerDelegate``.
+    @MainActor
+    public var mainActorDelegate: (any MainActorPaymentAuthorizationControllerDelegate)? {
+        get { core.withLock { $0.mainActorAdapter }?.target }
+        set {
+            let adapter = newValue.map { MainActorDelegateAdapter($0) }
+            core.withLock { core in
+                core.mainActorAdapter = adapter
+                core.delegate = adapter
+            }
+        }
     }
 
     /// Shows the sheet. `completion(true)` once it is up; `false` when the presenter cannot show it, does

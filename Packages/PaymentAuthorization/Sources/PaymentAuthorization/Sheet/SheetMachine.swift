@@ -365,7 +365,7 @@ struct SheetMachine {
             }
             // The update replaces parts of the request: the whole request must still keep every rule.
             var updated = request
-            updated.paymentSummaryItems = update.summaryItems
+            updated.paymentSummaryItems = update.paymentSummaryItems
             if case .shippingMethod = call {
             } else if let methods = update.shippingMethods {
                 updated.shippingMethods = methods

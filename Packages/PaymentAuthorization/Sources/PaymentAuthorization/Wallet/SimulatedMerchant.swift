@@ -134,9 +134,10 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
             let items = items(method: state.method, coupon: state.coupon)
             if let country = contact.countryCode, state.unserviceable.contains(country) {
                 return PaymentRequestUpdate(
-                    errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: items)
+                    errors: [PaymentRequestError.shippingAddressUnserviceable], paymentSummaryItems: items)
             }
-            return PaymentRequestUpdate(summaryItems: items, shippingMethods: controller.paymentRequest.shippingMethods)
+            return PaymentRequestUpdate(
+                paymentSummaryItems: items, shippingMethods: controller.paymentRequest.shippingMethods)
         }
         answer { handler(update) }
     }
@@ -149,7 +150,7 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         let update = state.withLock { state -> PaymentRequestUpdate in
             state.coupon = sheetSelection(controller, state).1
             state.method = method
-            return PaymentRequestUpdate(summaryItems: items(method: method, coupon: state.coupon))
+            return PaymentRequestUpdate(paymentSummaryItems: items(method: method, coupon: state.coupon))
         }
         answer { handler(update) }
     }
@@ -165,14 +166,14 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
             case .expired?:
                 return PaymentRequestUpdate(
                     errors: [PaymentRequestError.couponCodeExpired],
-                    summaryItems: items(method: state.method, coupon: state.coupon))
+                    paymentSummaryItems: items(method: state.method, coupon: state.coupon))
             case .invalid?, nil:
                 return PaymentRequestUpdate(
                     errors: [PaymentRequestError.couponCodeInvalid],
-                    summaryItems: items(method: state.method, coupon: state.coupon))
+                    paymentSummaryItems: items(method: state.method, coupon: state.coupon))
             case let effect?:
                 state.coupon = (code, effect)
-                return PaymentRequestUpdate(summaryItems: items(method: state.method, coupon: state.coupon))
+                return PaymentRequestUpdate(paymentSummaryItems: items(method: state.method, coupon: state.coupon))
             }
         }
         answer { handler(update) }

@@ -212,7 +212,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
         _ controller: PaymentAuthorizationController, didSelectShippingContact contact: Contact,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
     ) {
-        guard let merchant else { return handler(PaymentRequestUpdate(summaryItems: controller.summaryItems)) }
+        guard let merchant else { return handler(PaymentRequestUpdate(paymentSummaryItems: controller.summaryItems)) }
         merchant.shippingContactChanged(contact, controller: controller, handler: handler)
     }
 
@@ -221,7 +221,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
         _ controller: PaymentAuthorizationController, didSelectShippingMethod shippingMethod: ShippingMethod,
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
     ) {
-        guard let merchant else { return handler(PaymentRequestUpdate(summaryItems: controller.summaryItems)) }
+        guard let merchant else { return handler(PaymentRequestUpdate(paymentSummaryItems: controller.summaryItems)) }
         merchant.shippingMethodChanged(shippingMethod, controller: controller, handler: handler)
     }
 
@@ -233,7 +233,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
         guard let merchant else {
             return handler(
                 PaymentRequestUpdate(
-                    errors: [PaymentRequestError.couponCodeInvalid], summaryItems: controller.summaryItems))
+                    errors: [PaymentRequestError.couponCodeInvalid], paymentSummaryItems: controller.summaryItems))
         }
         merchant.couponCodeChanged(couponCode, controller: controller, handler: handler)
     }
