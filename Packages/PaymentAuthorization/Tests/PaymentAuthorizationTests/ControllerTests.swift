@@ -665,3 +665,61 @@ final class DelegateFormTests: XCTestCase {
     }
 
 }
+
+/// The controller's executor (issue 21 Why "Smaller"): a clock that fires inside `schedule` and a
+/// concurrent callback queue.
+final class ExecutorTests: XCTestCase {
+    /// Before the change timers were armed inside the controller's lock, so a clock that fires at once
+    /// re-entered it: a deadlock (this test then never returns within its 5 s bound). Now the present's
+    /// deadline fires at once and the sheet ends unshown, as a deadline of zero should.
+    func testAClockThatFiresAtOnceDoesNotDeadlock() {
+        var options = PaymentAuthorizationController.Options()
+        options.clock = SheetClock { _, fire in fire() }
+        let callbacks = TestQueue()
+        options.callbackQueue = callbacks.queue
+        let reports = Reports()
+        options.observer = { reports.add($0) }
+        let sheet = ScriptedWalletSheet()
+        let controller = PaymentAuthorizationController(
+            paymentRequest: Fixtures.request(), presenter: sheet, wallet: Fixtures.wallet(), options: options)!
+        let answers = PresentAnswers()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            controller.present { answers.add($0) }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "present returned")
+        callbacks.drain()
+        XCTAssertEqual(answers.all, [false])
+        XCTAssertEqual(reports.all.first, .deadlinePassed("present"))
+    }
+
+    /// A concurrent `callbackQueue` still gets the controller's calls one at a time, in order: the
+    /// controller funnels them through a serial queue targeting it. Checked by submitting through the
+    /// controller's funnel and watching for overlap, and by the last rendering matching the sheet.
+    func testAConcurrentCallbackQueueKeepsCallsSerialAndInOrder() {
+        var options = PaymentAuthorizationController.Options()
+        options.callbackQueue = DispatchQueue(label: "concurrent-callbacks", attributes: .concurrent)
+        options.deadline = nil
+        let sheet = ScriptedWalletSheet()
+        let controller = PaymentAuthorizationController(
+            paymentRequest: Fixtures.request(), presenter: sheet, wallet: Fixtures.wallet(), options: options)!
+        XCTAssertFalse(controller.callbackQueue === options.callbackQueue)
+        let overlap = Mutex((running: 0, most: 0, order: [Int]()))
+        let group = DispatchGroup()
+        for index in 0..<200 {
+            controller.callbackQueue.async(group: group) {
+                overlap.withLock {
+                    $0.running += 1
+                    $0.most = max($0.most, $0.running)
+                    $0.order.append(index)
+                }
+                usleep(10)
+                overlap.withLock { $0.running -= 1 }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(overlap.withLock { $0.most }, 1, "never two callbacks at once")
+        XCTAssertEqual(overlap.withLock { $0.order }, Array(0..<200), "in submission order")
+    }
+}
