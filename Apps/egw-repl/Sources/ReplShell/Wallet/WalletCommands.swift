@@ -429,7 +429,20 @@ extension Shell {
             ("total", .string(amountText(result.total, result.currencyCode))),
             ("currency", .string(result.currencyCode)),
             ("payment", result.payment.map { .object(renderer.resultMembers($0)) } ?? .null),
+            // What the buyer authorized: the requested contact fields and the method (null before).
+            ("shippingContact", result.shippingContact.map(Self.contactJSON) ?? .null),
+            ("shippingMethod", result.shippingMethod.map { .string($0.identifier) } ?? .null),
         ]
+    }
+
+    /// A contact as JSON: its given fields only, in `Contact`'s order.
+    static func contactJSON(_ contact: Contact) -> JSONValue {
+        let fields: [(String, String?)] = [
+            ("name", contact.name), ("street", contact.street), ("city", contact.city), ("state", contact.state),
+            ("postalCode", contact.postalCode), ("countryCode", contact.countryCode),
+            ("emailAddress", contact.emailAddress), ("phoneNumber", contact.phoneNumber),
+        ]
+        return .object(fields.compactMap { key, value in value.map { (key, JSONValue.string($0)) } })
     }
 
     private func showSheet(json: Bool) throws(ReplError) {
@@ -465,6 +478,15 @@ extension Shell {
                 ("selectedMethod", sheet.selectedShippingMethod.map(JSONValue.string) ?? .null),
                 ("contacts", .array(sheet.contacts.map(JSONValue.string))),
                 ("selectedContact", sheet.selectedContact.map(JSONValue.number) ?? .null),
+                // Before authorization the sheet holds only the redacted contact (city, state, postal
+                // code, country), as the delegate sees it.
+                (
+                    "shippingContact",
+                    sheet.selectedContact.flatMap { index in
+                        wallet.wallet.contacts.indices.contains(index) ? wallet.wallet.contacts[index] : nil
+                    }.map { Self.contactJSON($0.redacted) } ?? .null
+                ),
+                ("shippingMethod", sheet.selectedShippingMethod.map(JSONValue.string) ?? .null),
                 (
                     "cards",
                     .array(
