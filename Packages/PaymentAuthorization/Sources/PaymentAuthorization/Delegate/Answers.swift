@@ -30,6 +30,14 @@ public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, 
         }
     }
 
+    /// `.success` or `.failure`, with a 2–4 status's typed error put first in `errors`: the one fold
+    /// behind the initializers and the `status` setters of results and updates.
+    func fold(into errors: inout [any Error]) -> PaymentAuthorizationStatus {
+        let folded = result
+        errors = folded.errors + errors
+        return folded.status
+    }
+
     /// The case name, e.g. `success`.
     public var description: String {
         switch self {
@@ -88,11 +96,7 @@ public struct PaymentAuthorizationResult: Sendable, CustomStringConvertible {
     /// `.success` or `.failure`. Setting a seed status 2–4 stores `.failure` and puts its error first.
     public var status: PaymentAuthorizationStatus {
         get { folded }
-        set {
-            let result = newValue.result
-            folded = result.status
-            errors = result.errors + errors
-        }
+        set { folded = newValue.fold(into: &errors) }
     }
     /// What went wrong, shown on the sheet.
     public var errors: [any Error]
@@ -128,11 +132,7 @@ public struct PaymentRequestUpdate: Sendable, CustomStringConvertible {
     /// puts its error first (as the initializer does).
     public var status: PaymentAuthorizationStatus {
         get { folded }
-        set {
-            let result = newValue.result
-            folded = result.status
-            errors = result.errors + errors
-        }
+        set { folded = newValue.fold(into: &errors) }
     }
     /// What is wrong with the buyer's choice.
     public var errors: [any Error]

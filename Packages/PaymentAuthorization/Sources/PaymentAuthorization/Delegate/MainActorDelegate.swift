@@ -116,9 +116,8 @@ final class MainActorDelegateAdapter: PaymentAuthorizationControllerDelegate, @u
         _ controller: PaymentAuthorizationController, didSelectShippingMethod shippingMethod: ShippingMethod,
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
     ) {
-        Task { @MainActor in
-            guard let target = self.target else { return handler(Self.unchanged(controller)) }
-            handler(await target.paymentAuthorizationController(controller, didSelectShippingMethod: shippingMethod))
+        update(controller, handler) {
+            await $0.paymentAuthorizationController(controller, didSelectShippingMethod: shippingMethod)
         }
     }
 
@@ -126,9 +125,8 @@ final class MainActorDelegateAdapter: PaymentAuthorizationControllerDelegate, @u
         _ controller: PaymentAuthorizationController, didSelectShippingContact contact: Contact,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
     ) {
-        Task { @MainActor in
-            guard let target = self.target else { return handler(Self.unchanged(controller)) }
-            handler(await target.paymentAuthorizationController(controller, didSelectShippingContact: contact))
+        update(controller, handler) {
+            await $0.paymentAuthorizationController(controller, didSelectShippingContact: contact)
         }
     }
 
@@ -136,9 +134,8 @@ final class MainActorDelegateAdapter: PaymentAuthorizationControllerDelegate, @u
         _ controller: PaymentAuthorizationController, didSelectPaymentMethod paymentMethod: PaymentMethod,
         handler: @escaping @Sendable (PaymentRequestPaymentMethodUpdate) -> Void
     ) {
-        Task { @MainActor in
-            guard let target = self.target else { return handler(Self.unchanged(controller)) }
-            handler(await target.paymentAuthorizationController(controller, didSelectPaymentMethod: paymentMethod))
+        update(controller, handler) {
+            await $0.paymentAuthorizationController(controller, didSelectPaymentMethod: paymentMethod)
         }
     }
 
@@ -146,9 +143,20 @@ final class MainActorDelegateAdapter: PaymentAuthorizationControllerDelegate, @u
         _ controller: PaymentAuthorizationController, didChangeCouponCode couponCode: String,
         handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
     ) {
+        update(controller, handler) {
+            await $0.paymentAuthorizationController(controller, didChangeCouponCode: couponCode)
+        }
+    }
+
+    /// Asks the target for an update on the main actor and answers with it (the sheet unchanged when the
+    /// target is gone).
+    private func update(
+        _ controller: PaymentAuthorizationController, _ handler: @escaping @Sendable (PaymentRequestUpdate) -> Void,
+        _ ask: @escaping @MainActor (any MainActorPaymentAuthorizationControllerDelegate) async -> PaymentRequestUpdate
+    ) {
         Task { @MainActor in
             guard let target = self.target else { return handler(Self.unchanged(controller)) }
-            handler(await target.paymentAuthorizationController(controller, didChangeCouponCode: couponCode))
+            handler(await ask(target))
         }
     }
 

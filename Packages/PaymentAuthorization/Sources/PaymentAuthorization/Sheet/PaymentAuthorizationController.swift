@@ -31,7 +31,10 @@ public final class PaymentAuthorizationController: Sendable {
         public var deadline: TimeInterval? = 30
         /// The clock the deadlines run on.
         public var clock: SheetClock = .live
-        /// Where the delegate, the presenter and the completions are called.
+        /// Where the delegate, the presenter and the completions are called: always serially and in the
+        /// controller's order, through a serial queue of the controller's own that targets this one (so a
+        /// concurrent queue given here still gets one call at a time). Must be running (the main queue
+        /// is drained by `dispatchMain()` or a run loop).
         public var callbackQueue: DispatchQueue = .main
         /// Told (on the callback queue) about late or repeated answers, refused updates, deadlines.
         public var observer: (@Sendable (SheetReport) -> Void)?
