@@ -113,6 +113,22 @@ final class WalletEndToEndTests: XCTestCase {
         XCTAssertEqual(run.result.payment?.paymentId, run.created.last?.paymentId)
     }
 
+    /// A card declined three times: the third decline ends the sheet (`maximumAttempts` 3) with
+    /// `attemptsExhausted`, `.failed` (the sandbox shows all three FAILED: nothing moved). Issue 21 Why
+    /// "Smaller" (retries were unlimited): before the change the sheet stayed open for a fourth try.
+    func testTheThirdDeclineEndsTheSheet() throws {
+        let run = try XCTUnwrap(
+            WalletRun.run(
+                self, script: [.selectContact(0), .authorize, .authorize, .authorize, .authorize],
+                cards: ["4000 0000 0000 0002"]))
+        XCTAssertEqual(run.result.outcome, .failed)
+        XCTAssertEqual(run.result.attempts, 3)
+        XCTAssertEqual(run.result.finishReason, .completed)
+        XCTAssertEqual(run.result.error as? WalletPaymentError, .attemptsExhausted(3))
+        XCTAssertEqual(run.created.map { sandbox.paymentStatus($0.paymentId) }, ["FAILED", "FAILED", "FAILED"])
+        XCTAssertEqual(run.sheet.statusesShown, [.failure])
+    }
+
     func testBrandNotAcceptedThenAnotherCard() throws {
         // The sheet lists Amex, the gateway refuses it (422 CARD_BRAND_NOT_ACCEPTED): another card.
         let run = try XCTUnwrap(
