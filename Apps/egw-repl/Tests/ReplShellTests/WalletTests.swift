@@ -107,14 +107,30 @@ import Testing
         #expect(sheet["total"] as? String == "16.24")
         #expect(sheet["selectedMethod"] as? String == "express")
         #expect((sheet["cards"] as? [[String: Any]])?.first?["name"] as? String == "Visa •••• 1111")
+        // Issue 21 point 7: the sheet carries the selected contact, redacted before authorization
+        // (contact 1 is "Janis Berzins, Brivibas iela 1, Riga, LV-1010, LV"), and the method.
+        let contact = try #require(sheet["shippingContact"] as? [String: String])
+        #expect(contact == ["city": "Riga", "postalCode": "LV-1010", "countryCode": "LV"])
+        #expect(sheet["shippingMethod"] as? String == "express")
         let last = try #require(objects.last ?? nil)
         #expect((last["wallet"] as? [String: Any])?["outcome"] as? String == "succeeded")
+        // After authorization the result carries what the buyer authorized.
+        let wallet = try #require(last["wallet"] as? [String: Any])
+        #expect(wallet["shippingMethod"] as? String == "express")
+        #expect((wallet["shippingContact"] as? [String: String])?["city"] == "Riga")
         Self.expectNoCardData(run)
     }
 
     @Test func contactLinesStayOutOfTheHistory() {
         #expect(
             !SecretPolicy.shouldRecordInHistory(#"wallet contact add "Ada Lovelace, 1 Main St, Tallinn, 10111, EE""#))
+        // Whatever the sub-command (issue 21 point 7): without `add`, or with a mistyped one, the line
+        // stays out of the history and its words are masked when echoed. Before the change both were
+        // recorded and echoed in clear.
+        #expect(!SecretPolicy.shouldRecordInHistory(#"wallet contact "Ada Lovelace, 1 Main St, Tallinn, 10111, EE""#))
+        #expect(
+            !SecretPolicy.shouldRecordInHistory(#"wallet contact ad "Ada Lovelace, 1 Main St, Tallinn, 10111, EE""#))
+        #expect(!SecretPolicy.redactedForDisplay(#"wallet contact "Ada Lovelace, 1 Main St""#).contains("Lovelace"))
         #expect(SecretPolicy.shouldRecordInHistory("wallet add visa-frictionless"))
         #expect(SecretPolicy.shouldRecordInHistory("sheet coupon SAVE10"))
     }

@@ -1,3 +1,5 @@
+import CardValidation
+
 // The Objective-C names (`EGW` prefix), as for the rest of the SDK: Linux has no Objective-C runtime;
 // these aliases let code written against either name read the same.
 
@@ -71,3 +73,20 @@ public typealias EGWWalletPaymentResult = WalletPaymentResult
 public typealias EGWWalletCardError = WalletCardError
 /// ``CurrencyExponent``.
 public typealias EGWCurrencyExponent = CurrencyExponent
+/// ``SeedPaymentAuthorizationControllerDelegate``.
+public typealias EGWSeedPaymentAuthorizationControllerDelegate = SeedPaymentAuthorizationControllerDelegate
+/// ``MainActorPaymentAuthorizationControllerDelegate``.
+public typealias EGWMainActorPaymentAuthorizationControllerDelegate = MainActorPaymentAuthorizationControllerDelegate
+/// ``AuthorizedWalletPayment``.
+public typealias EGWAuthorizedWalletPayment = AuthorizedWalletPayment
+/// ``WalletPaymentError``.
+public typealias EGWWalletPaymentError = WalletPaymentError
+/// ``WalletContextReport``.
+public typealias EGWWalletContextReport = WalletContextReport
+
+extension CardBrand {
+    /// Apple's spelling (`PKPaymentNetwork.masterCard`) of ``CardBrand/mastercard``, so a ported
+    /// `supportedNetworks: [.visa, .masterCard]` compiles. (`.mastercard` is CardValidation's own case
+    /// and stays as it is.)
+    public static var masterCard: CardBrand { .mastercard }
+}

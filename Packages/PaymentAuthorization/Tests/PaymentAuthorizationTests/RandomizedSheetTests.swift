@@ -83,7 +83,8 @@ final class RandomizedSheetTests: XCTestCase {
             give {
                 handler(
                     PaymentRequestUpdate(
-                        errors: bad ? [PaymentRequestError.shippingAddressUnserviceable] : [], summaryItems: items))
+                        errors: bad ? [PaymentRequestError.shippingAddressUnserviceable] : [],
+                        paymentSummaryItems: items))
             }
         }
 
@@ -92,7 +93,7 @@ final class RandomizedSheetTests: XCTestCase {
             handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
         ) {
             let items = controller.summaryItems
-            give { handler(PaymentRequestUpdate(summaryItems: items)) }
+            give { handler(PaymentRequestUpdate(paymentSummaryItems: items)) }
         }
 
         func paymentAuthorizationController(
@@ -100,7 +101,7 @@ final class RandomizedSheetTests: XCTestCase {
             handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
         ) {
             let items = controller.summaryItems
-            give { handler(PaymentRequestUpdate(summaryItems: items)) }
+            give { handler(PaymentRequestUpdate(paymentSummaryItems: items)) }
         }
     }
 
@@ -194,67 +195,5 @@ final class RandomizedSheetTests: XCTestCase {
             delegate.state.withLock { $0.held.removeAll() }
             XCTAssertNil(weakController, "seed \(seed): a finished controller is still alive")
         }
-    }
-
-    // MARK: - Wallet payments against the sandbox
-
-    func testRandomWalletSchedulesAgainstTheSandbox() throws {
-        let sandbox = SharedSandbox.instance
-        let count = Self.schedules.count
-        var violations: [String] = []
-        var outcomes: [PaymentOutcome: Int] = [:]
-        let faults: [SandboxFault?] = [
-            nil, nil,
-            SandboxFault(endpoint: .authentication, kind: .latency(.milliseconds(30)), schedule: .next(1)),
-            SandboxFault(
-                endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .next(1), processesRequest: true),
-            SandboxFault(
-                endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true),
-            SandboxFault(endpoint: .authentication, kind: .status(503), schedule: .next(1)),
-            SandboxFault(endpoint: .cardSessionCreate, kind: .status(500), schedule: .next(1), processesRequest: true),
-        ]
-        let cardPool = ["4111 1111 1111 1111", "5555 5555 5555 4444", "4000 0000 0000 0002", "4242 4242 4242 4242"]
-        for seed in Self.schedules.prefix(count) {
-            var random = SplitMix64(seed: seed)
-            sandbox.clearFaults()
-            if let fault = faults[Int(random.next() % UInt64(faults.count))] { sandbox.inject(fault) }
-            let clock = VirtualClock()
-            let script = (0..<Int(random.next() % 6)).map { _ in
-                Self.actions[Int(random.next() % UInt64(Self.actions.count))]
-            }
-            let cards = [cardPool[Int(random.next() % 4)], cardPool[Int(random.next() % 4)]]
-            let advanceAfterStart = random.next() % 4 == 0
-            let cancelAfterStart = random.next() % 4 == 0
-            let code = random.next() % 3 == 0 ? "0000" : "1234"
-            guard
-                let run = WalletRun.run(
-                    self, script: script + [.selectContact(0), .authorize, .cancel], cards: cards, challengeCode: code,
-                    clock: clock.clock,
-                    afterStart: { sheet in
-                        if advanceAfterStart { clock.advance(by: 31) }
-                        if cancelAfterStart { sheet.perform(.cancel) }
-                    })
-            else {
-                violations.append("seed \(seed): no single result")
-                continue
-            }
-            let result = run.result
-            outcomes[result.outcome, default: 0] += 1
-            let settled = run.created.filter { sandbox.paymentStatus($0.paymentId) == "SETTLED" }
-            if !settled.isEmpty && result.outcome != .succeeded && result.outcome != .unresolved {
-                violations.append("seed \(seed): a payment settled but the outcome is \(result.outcome)")
-            }
-            if result.outcome == .succeeded && settled.isEmpty {
-                violations.append("seed \(seed): succeeded with nothing settled")
-            }
-            if settled.count > 1 { violations.append("seed \(seed): two payments settled") }
-            if run.sheet.statusesShown.count > 1 { violations.append("seed \(seed): two final statuses") }
-            if run.sheet.isPresenting { violations.append("seed \(seed): sheet still up") }
-        }
-        sandbox.clearFaults()
-        XCTAssertEqual(violations, [], "\(violations.prefix(5))")
-        XCTAssertGreaterThan(outcomes[.succeeded] ?? 0, 0)
-        XCTAssertGreaterThan(outcomes[.cancelled] ?? 0, 0)
-        print("RandomizedSheetTests(sandbox): \(count) schedules, outcomes \(outcomes), \(violations.count) violations")
     }
 }

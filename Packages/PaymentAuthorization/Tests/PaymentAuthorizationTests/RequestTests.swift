@@ -36,6 +36,8 @@ final class RequestTests: XCTestCase {
                 { $0.paymentSummaryItems = [PaymentSummaryItem(label: "Shop", amount: 0, type: .pending)] }
             ),
             (.amountNegative, { $0.paymentSummaryItems = [PaymentSummaryItem(label: "Shop", amount: d("-1"))] }),
+            // Issue 21 Why "Smaller": a zero total ran a card payment of 0 minor units; now refused.
+            (.totalZero, { $0.paymentSummaryItems = [PaymentSummaryItem(label: "Shop", amount: 0)] }),
             (.itemUnlabelled, { $0.paymentSummaryItems.insert(PaymentSummaryItem(label: " ", amount: 1), at: 0) }),
             (
                 .pendingItemNotZero,
@@ -58,6 +60,19 @@ final class RequestTests: XCTestCase {
         XCTAssertNil(rule { $0.merchantCapabilities = [.emv] })
         XCTAssertEqual(
             Set(cases.map(\.0)), Set(PaymentAuthorizationRequestError.Rule.allCases), "every rule has a case")
+    }
+
+    /// Setting `status` folds a seed status 2–4 as the initializer does (issue 21 Why "porting friction":
+    /// before the change the setter stored `.invalidShippingContact` as it was, with no error).
+    func testSettingAStatusFoldsItLikeTheInitializer() {
+        var result = PaymentAuthorizationResult(status: .success, errors: nil)
+        result.status = .invalidShippingContact
+        XCTAssertEqual(result.status, .failure)
+        XCTAssertEqual(result.errors as? [PaymentRequestError], [.shippingContactInvalid(nil)])
+        var update = PaymentRequestUpdate(errors: nil, paymentSummaryItems: Fixtures.request().paymentSummaryItems)
+        update.status = .invalidBillingPostalAddress
+        XCTAssertEqual(update.status, .failure)
+        XCTAssertEqual(update.errors as? [PaymentRequestError], [.billingContactInvalid(.postalAddress)])
     }
 
     /// ISO 4217: EUR and USD have 2 fraction digits, JPY and KRW 0, BHD, KWD and TND 3.

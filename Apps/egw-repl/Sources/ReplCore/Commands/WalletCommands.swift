@@ -129,6 +129,10 @@ extension CommandTable {
     static var walletCommands: [CommandSpec] {
         let testCard = ArgumentSpec("TESTCARD", .testCard)
         let add = ArgumentSpec("add", .choices(["add"]))
+        // `wallet contact`'s first word is `add`, but a contact typed without it (or after a mistyped
+        // one) lands there: declared secret too, like the contact, so whatever follows
+        // `wallet contact` stays out of the history and is masked when echoed.
+        let contactAdd = ArgumentSpec("add", .choices(["add"]), secret: true)
         // A contact is personal data: declared secret, so the line stays out of the history.
         let contact = ArgumentSpec("CONTACT", secret: true)
         let amount = ArgumentSpec("AMOUNT")
@@ -157,7 +161,7 @@ extension CommandTable {
                     },
                     CommandSpec(
                         "contact", "Add a contact: wallet contact add \"NAME, STREET, CITY, POSTCODE, CC\"",
-                        arguments: [add, contact]
+                        arguments: [contactAdd, contact]
                     ) { invocation throws(ReplError) in
                         guard let given = invocation.token(contact) else {
                             throw ReplError(

@@ -249,12 +249,12 @@ extension Shell {
             let context = WalletPaymentContext(
                 paymentRequest: request, sheetPresenter: presenter, wallet: wallet.wallet, options: sheetOptions,
                 merchant: merchant, paymentKit: kit, pagePresenter: browser,
-                paymentFor: { amount, completion in
+                paymentFor: { order, completion in
                     // The app's backend: the embedded sandbox's merchant API makes the EGW payment.
-                    let made = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
+                    let made = sandbox.createPayment(amount: order.minorUnits, currency: order.currencyCode)
                     inbox.post(
                         .paymentCreated(
-                            paymentId: made.paymentId, verificationKey: made.verificationKey, amount: amount))
+                            paymentId: made.paymentId, verificationKey: made.verificationKey, amount: order.amount))
                     completion(
                         .success(CardPaymentRequest(paymentId: made.paymentId, verificationKey: made.verificationKey)))
                 })
@@ -429,7 +429,20 @@ extension Shell {
             ("total", .string(amountText(result.total, result.currencyCode))),
             ("currency", .string(result.currencyCode)),
             ("payment", result.payment.map { .object(renderer.resultMembers($0)) } ?? .null),
+            // What the buyer authorized: the requested contact fields and the method (null before).
+            ("shippingContact", result.shippingContact.map(Self.contactJSON) ?? .null),
+            ("shippingMethod", result.shippingMethod.map { .string($0.identifier) } ?? .null),
         ]
+    }
+
+    /// A contact as JSON: its given fields only, in `Contact`'s order.
+    static func contactJSON(_ contact: Contact) -> JSONValue {
+        let fields: [(String, String?)] = [
+            ("name", contact.name), ("street", contact.street), ("city", contact.city), ("state", contact.state),
+            ("postalCode", contact.postalCode), ("countryCode", contact.countryCode),
+            ("emailAddress", contact.emailAddress), ("phoneNumber", contact.phoneNumber),
+        ]
+        return .object(fields.compactMap { key, value in value.map { (key, JSONValue.string($0)) } })
     }
 
     private func showSheet(json: Bool) throws(ReplError) {
@@ -465,6 +478,15 @@ extension Shell {
                 ("selectedMethod", sheet.selectedShippingMethod.map(JSONValue.string) ?? .null),
                 ("contacts", .array(sheet.contacts.map(JSONValue.string))),
                 ("selectedContact", sheet.selectedContact.map(JSONValue.number) ?? .null),
+                // Before authorization the sheet holds only the redacted contact (city, state, postal
+                // code, country), as the delegate sees it.
+                (
+                    "shippingContact",
+                    sheet.selectedContact.flatMap { index in
+                        wallet.wallet.contacts.indices.contains(index) ? wallet.wallet.contacts[index] : nil
+                    }.map { Self.contactJSON($0.redacted) } ?? .null
+                ),
+                ("shippingMethod", sheet.selectedShippingMethod.map(JSONValue.string) ?? .null),
                 (
                     "cards",
                     .array(

@@ -30,6 +30,14 @@ public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, 
         }
     }
 
+    /// `.success` or `.failure`, with a 2–4 status's typed error put first in `errors`: the one fold
+    /// behind the initializers and the `status` setters of results and updates.
+    func fold(into errors: inout [any Error]) -> PaymentAuthorizationStatus {
+        let folded = result
+        errors = folded.errors + errors
+        return folded.status
+    }
+
     /// The case name, e.g. `success`.
     public var description: String {
         switch self {
@@ -80,22 +88,29 @@ public enum PaymentRequestError: Error, Sendable, Equatable, CustomStringConvert
 
 /// Today's answer to an authorization (`PKPaymentAuthorizationResult`): success or failure, with errors.
 ///
-/// A `.failure` with errors keeps the sheet open for another try; one without errors ends it.
+/// A `.failure` with errors keeps the sheet open for another try; one without errors ends it. A seed
+/// status 2–4, given to the initializer or set on ``status``, becomes `.failure` with its typed error
+/// first (Apple's deprecation notes), so `status` only ever reads `.success` or `.failure`.
 public struct PaymentAuthorizationResult: Sendable, CustomStringConvertible {
-    /// `.success` or `.failure` (the seed's 2–4 become `.failure` with an error).
-    public var status: PaymentAuthorizationStatus
+    private var folded: PaymentAuthorizationStatus
+    /// `.success` or `.failure`. Setting a seed status 2–4 stores `.failure` and puts its error first.
+    public var status: PaymentAuthorizationStatus {
+        get { folded }
+        set { folded = newValue.fold(into: &errors) }
+    }
     /// What went wrong, shown on the sheet.
     public var errors: [any Error]
 
-    /// A result; a seed status 2–4 becomes `.failure` with its error first.
-    public init(status: PaymentAuthorizationStatus, errors: [any Error] = []) {
+    /// A result; a seed status 2–4 becomes `.failure` with its error first. `errors: nil` is no errors
+    /// (Apple's spelling).
+    public init(status: PaymentAuthorizationStatus, errors: [any Error]? = nil) {
         let folded = status.result
-        self.status = folded.status
-        self.errors = folded.errors + errors
+        self.folded = folded.status
+        self.errors = folded.errors + (errors ?? [])
     }
 
     init(folded status: PaymentAuthorizationStatus, errors: [any Error]) {
-        self.status = status
+        self.folded = status
         self.errors = errors
     }
 
@@ -108,33 +123,57 @@ public struct PaymentAuthorizationResult: Sendable, CustomStringConvertible {
 /// A delegate's answer to a buyer's change on the sheet (`PKPaymentRequestUpdate` and its subclasses):
 /// new summary items (the last is the total), new shipping methods where the change allows it, errors.
 ///
-/// Errors on a contact update stop the buyer from authorizing until another contact is chosen; a coupon
-/// error is shown and the coupon is not applied.
+/// A `.failure` (errors, or a seed status 2–4) leaves the buyer's previous selection selected and the
+/// sheet's items as they were, and blocks authorization until a later update succeeds; a coupon error
+/// is shown and the coupon is not applied.
 public struct PaymentRequestUpdate: Sendable, CustomStringConvertible {
-    /// `.success`, or `.failure` when `errors` say why (a seed status 2–4 becomes `.failure` plus its error).
-    public var status: PaymentAuthorizationStatus
+    private var folded: PaymentAuthorizationStatus
+    /// `.success`, or `.failure` when `errors` say why. Setting a seed status 2–4 stores `.failure` and
+    /// puts its error first (as the initializer does).
+    public var status: PaymentAuthorizationStatus {
+        get { folded }
+        set { folded = newValue.fold(into: &errors) }
+    }
     /// What is wrong with the buyer's choice.
     public var errors: [any Error]
-    /// Replace the sheet's items.
-    public var summaryItems: [PaymentSummaryItem]
+    /// Replace the sheet's items (Apple's `paymentSummaryItems`).
+    public var paymentSummaryItems: [PaymentSummaryItem]
     /// Replace the sheet's shipping methods (nil: keep them). Ignored for a shipping-method change.
     public var shippingMethods: [ShippingMethod]?
 
-    /// An update; with errors its status is `.failure`.
+    /// An update, spelled as Apple spells `PKPaymentRequestShippingContactUpdate(errors:paymentSummaryItems:shippingMethods:)`;
+    /// with errors its status is `.failure`; `errors: nil` is none.
+    public init(
+        errors: [any Error]? = nil, paymentSummaryItems: [PaymentSummaryItem], shippingMethods: [ShippingMethod]? = nil,
+        status: PaymentAuthorizationStatus? = nil
+    ) {
+        let errors = errors ?? []
+        let seed = (status ?? (errors.isEmpty ? .success : .failure)).result
+        self.folded = seed.status
+        self.errors = seed.errors + errors
+        self.paymentSummaryItems = paymentSummaryItems
+        self.shippingMethods = shippingMethods
+    }
+
+    /// The earlier spelling of ``init(errors:paymentSummaryItems:shippingMethods:status:)``.
+    @available(*, deprecated, renamed: "init(errors:paymentSummaryItems:shippingMethods:status:)")
     public init(
         errors: [any Error] = [], summaryItems: [PaymentSummaryItem], shippingMethods: [ShippingMethod]? = nil,
         status: PaymentAuthorizationStatus? = nil
     ) {
-        let seed = (status ?? (errors.isEmpty ? .success : .failure)).result
-        self.status = seed.status
-        self.errors = seed.errors + errors
-        self.summaryItems = summaryItems
-        self.shippingMethods = shippingMethods
+        self.init(errors: errors, paymentSummaryItems: summaryItems, shippingMethods: shippingMethods, status: status)
+    }
+
+    /// The earlier name of ``paymentSummaryItems``.
+    @available(*, deprecated, renamed: "paymentSummaryItems")
+    public var summaryItems: [PaymentSummaryItem] {
+        get { paymentSummaryItems }
+        set { paymentSummaryItems = newValue }
     }
 
     /// `status, n items, total`.
     public var description: String {
-        "\(status) \(summaryItems.last.map { "total \($0.amount)" } ?? "no items")"
+        "\(status) \(paymentSummaryItems.last.map { "total \($0.amount)" } ?? "no items")"
             + (errors.isEmpty ? "" : " \(errors.map { "\($0)" })")
     }
 }

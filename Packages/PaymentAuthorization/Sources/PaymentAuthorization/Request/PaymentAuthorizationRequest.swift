@@ -77,7 +77,7 @@ public struct PaymentAuthorizationRequest: Sendable, Equatable {
         return nil
     }
 
-    /// The summary-item rules: the last is a final total of at least zero, every line labelled, pending
+    /// The summary-item rules: the last is a final total above zero, every line labelled, pending
     /// lines zero, no more fraction digits than `exponent`.
     private static func summaryItemsProblem(
         _ items: [PaymentSummaryItem], exponent: Int
@@ -90,6 +90,7 @@ public struct PaymentAuthorizationRequest: Sendable, Equatable {
         }
         if total.type != .final { return .init(.totalNotFinal) }
         if total.amount < 0 { return .init(.amountNegative) }
+        if total.amount == 0 { return .init(.totalZero) }
         return nil
     }
 
@@ -120,6 +121,8 @@ public struct PaymentAuthorizationRequestError: Error, Sendable, Equatable, Cust
         case totalNotFinal
         /// The total, or a shipping method's amount, is below zero.
         case amountNegative
+        /// The total is zero: there is nothing to pay (a card payment of 0 minor units is refused).
+        case totalZero
         /// An item or a shipping method has a blank label.
         case itemUnlabelled
         /// A pending item has an amount other than zero.

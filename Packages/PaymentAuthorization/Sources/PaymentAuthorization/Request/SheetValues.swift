@@ -134,6 +134,25 @@ public struct Contact: Sendable, Equatable, CustomStringConvertible {
         Contact(city: city, state: state, postalCode: postalCode, countryCode: countryCode)
     }
 
+    /// Only the fields a request asked for (Apple populates only the requested `PKContactField`s):
+    /// `.name` keeps the name, `.postalAddress` the street, city, state, postal code and country,
+    /// `.emailAddress` and `.phoneNumber` their field. Nil when nothing was asked for.
+    public func restricted(to fields: Set<ContactField>) -> Contact? {
+        guard !fields.isEmpty else { return nil }
+        var kept = Contact()
+        if fields.contains(.name) { kept.name = name }
+        if fields.contains(.postalAddress) {
+            kept.street = street
+            kept.city = city
+            kept.state = state
+            kept.postalCode = postalCode
+            kept.countryCode = countryCode
+        }
+        if fields.contains(.emailAddress) { kept.emailAddress = emailAddress }
+        if fields.contains(.phoneNumber) { kept.phoneNumber = phoneNumber }
+        return kept
+    }
+
     /// Whether this contact has every field in `fields`.
     public func provides(_ fields: Set<ContactField>) -> Bool {
         fields.allSatisfy { field in

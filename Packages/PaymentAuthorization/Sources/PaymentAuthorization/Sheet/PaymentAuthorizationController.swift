@@ -31,7 +31,10 @@ public final class PaymentAuthorizationController: Sendable {
         public var deadline: TimeInterval? = 30
         /// The clock the deadlines run on.
         public var clock: SheetClock = .live
-        /// Where the delegate, the presenter and the completions are called.
+        /// Where the delegate, the presenter and the completions are called: always serially and in the
+        /// controller's order, through a serial queue of the controller's own that targets this one (so a
+        /// concurrent queue given here still gets one call at a time). Must be running (the main queue
+        /// is drained by `dispatchMain()` or a run loop).
         public var callbackQueue: DispatchQueue = .main
         /// Told (on the callback queue) about late or repeated answers, refused updates, deadlines.
         public var observer: (@Sendable (SheetReport) -> Void)?
@@ -45,10 +48,16 @@ public final class PaymentAuthorizationController: Sendable {
     /// The options.
     public let options: Options
     private let presenter: any WalletSheetPresenter
+    /// The one serial queue every callback goes through: ``Options/callbackQueue`` itself when it is the
+    /// main queue, else a serial queue targeting it (a concurrent queue given there keeps call order).
+    let callbackQueue: DispatchQueue
 
     private struct Core {
         var machine: SheetMachine
         weak var delegate: (any PaymentAuthorizationControllerDelegate)?
+        /// Holds the adapter of ``PaymentAuthorizationController/mainActorDelegate`` (the adapter holds
+        /// the app's delegate weakly).
+        var mainActorAdapter: MainActorDelegateAdapter?
         var presentCompletion: (@Sendable (Bool) -> Void)?
         var dismissCompletions: [@Sendable () -> Void] = []
         var keepAlive: PaymentAuthorizationController?
@@ -95,6 +104,9 @@ public final class PaymentAuthorizationController: Sendable {
         self.paymentRequest = paymentRequest
         self.options = options
         self.presenter = presenter
+        callbackQueue =
+            options.callbackQueue === DispatchQueue.main
+            ? .main : DispatchQueue(label: "com.egw.egwpay.sheet-callbacks", target: options.callbackQueue)
         core = Mutex(
             Core(machine: SheetMachine(request: paymentRequest, cards: wallet.cards, contacts: wallet.contacts)))
     }
@@ -104,6 +116,21 @@ public final class PaymentAuthorizationController: Sendable {
     public var delegate: (any PaymentAuthorizationControllerDelegate)? {
         get { core.withLock { $0.delegate } }
         set { core.withLock { $0.delegate = newValue } }
+    }
+
+    /// A main-actor delegate (the usual iOS coordinator), held weakly; setting it replaces ``delegate``.
+    /// Its methods run on the main actor with `async` forms; see
+    /// ``MainActorPaymentAuthorizationControllerDelegate``.
+    @MainActor
+    public var mainActorDelegate: (any MainActorPaymentAuthorizationControllerDelegate)? {
+        get { core.withLock { $0.mainActorAdapter }?.target }
+        set {
+            let adapter = newValue.map { MainActorDelegateAdapter($0) }
+            core.withLock { core in
+                core.mainActorAdapter = adapter
+                core.delegate = adapter
+            }
+        }
     }
 
     /// Shows the sheet. `completion(true)` once it is up; `false` when the presenter cannot show it, does
@@ -157,19 +184,30 @@ public final class PaymentAuthorizationController: Sendable {
         _ event: SheetMachine.Event, onPresentRefused: (@Sendable (Bool) -> Void)? = nil,
         prepare: (inout Core) -> Void = { _ in }
     ) -> SheetBuyerReply? {
-        let (reply, released) = core.withLock { core -> (SheetBuyerReply?, PaymentAuthorizationController?) in
+        let (reply, released, timers) = core.withLock {
+            core -> (SheetBuyerReply?, PaymentAuthorizationController?, [UInt64]) in
             let (actions, reply) = core.machine.handle(event)
             if !actions.contains(.refusePresent) { prepare(&core) }
             var released: PaymentAuthorizationController?
+            var timers: [UInt64] = []
             for action in actions {
-                if action == .release {
+                switch action {
+                case .release:
                     released = core.keepAlive
                     core.keepAlive = nil
-                } else {
+                case .startTimer(let token):
+                    timers.append(token)
+                default:
                     start(action, core: &core, onPresentRefused: onPresentRefused)
                 }
             }
-            return (reply, released)
+            return (reply, released, timers)
+        }
+        // Timers are armed outside the lock: a clock may fire at once, inside `schedule`.
+        if let deadline = options.deadline {
+            for token in timers {
+                options.clock.schedule(deadline) { [weak self] in self?.send(.deadline(token: token)) }
+            }
         }
         _ = released  // the self-retention ends here, outside the lock
         return reply
@@ -178,7 +216,7 @@ public final class PaymentAuthorizationController: Sendable {
     private func start(
         _ action: SheetMachine.Action, core: inout Core, onPresentRefused: (@Sendable (Bool) -> Void)?
     ) {
-        let queue = options.callbackQueue
+        let queue = callbackQueue
         switch action {
         case .present(let token):
             let sheet = core.machine.sheet
@@ -201,9 +239,8 @@ public final class PaymentAuthorizationController: Sendable {
         case .call(let call, let token):
             let payment = call == .authorization ? core.machine.payment(transactionIdentifier: UUID().uuidString) : nil
             queue.async { self.callDelegate(call, token: token, payment: payment) }
-        case .startTimer(let token):
-            guard let deadline = options.deadline else { return }
-            options.clock.schedule(deadline) { [weak self] in self?.send(.deadline(token: token)) }
+        case .startTimer:
+            break  // armed by send, outside the lock
         case .showStatus(let status, let token):
             let sheet = core.machine.sheet
             queue.async {
@@ -222,6 +259,18 @@ public final class PaymentAuthorizationController: Sendable {
         case .release:
             break  // handled by send
         }
+    }
+
+    /// The delegate answering the authorization now in progress takes its deadline over: the sheet's
+    /// deadline no longer ends it (``WalletPaymentContext`` bounds `paymentFor` and the EGW payment with
+    /// their own timers, so a 3-D Secure challenge of minutes is not cut at 30 s). No effect outside an
+    /// authorization.
+    func delegateOwnsAuthorizationDeadline() {
+        let token = core.withLock { core -> UInt64? in
+            guard let pending = core.machine.pending, pending.call == .authorization else { return nil }
+            return pending.token
+        }
+        if let token { send(.delegateOwnsDeadline(token: token)) }
     }
 
     /// Makes delegate call `token` on the callback queue, unless the sheet moved on since it was queued.

@@ -79,6 +79,8 @@ struct SheetMachine {
         case sheetGone(token: UInt64)
         case delegateGone(token: UInt64)
         case appDismiss
+        /// The delegate owns the deadline of authorization `token` from now on (its own timers bound it).
+        case delegateOwnsDeadline(token: UInt64)
     }
 
     enum Action: Equatable {
@@ -108,6 +110,15 @@ struct SheetMachine {
     struct Pending: Equatable {
         let token: UInt64
         let call: Call
+        /// The buyer's selection before this call: restored when its update fails or is refused.
+        var previous = Selection()
+    }
+
+    /// What the buyer has selected; it moves only with the price (a failed update restores it).
+    struct Selection: Equatable {
+        var contact: Int?
+        var method: String?
+        var card: Int?
     }
 
     /// The request's fixed parts and the wallet as read at `init`.
@@ -125,11 +136,19 @@ struct SheetMachine {
     private(set) var couponCode: String?
     private(set) var errors: [any Error] = []
     private(set) var contactBlocked = false
+    /// The last update answered `.failure`: authorization waits for a later update that succeeds.
+    private(set) var updateFailed = false
     private(set) var finishReason: SheetFinishReason?
     private(set) var shownStatus: PaymentAuthorizationStatus?
     private(set) var attempts = 0
     private(set) var didFinishEmitted = false
+    /// The authorization whose deadline the delegate took over (``Event/delegateOwnsDeadline(token:)``).
+    private(set) var delegateOwnedDeadline: UInt64?
     private var nextToken: UInt64 = 0
+    /// The selection as the buyer's current action found it (copied into the call it asks).
+    private var previousContact: Int?
+    private var previousMethod: String?
+    private var previousCard: Int?
     /// What became of each token handed out, to say why a late answer is ignored.
     private var spent: [UInt64: String] = [:]
     /// The delegate call each token was handed out for.
@@ -186,10 +205,10 @@ struct SheetMachine {
             token: PaymentToken(
                 card: cards[selectedCard], transactionIdentifier: transactionIdentifier,
                 applicationData: request.applicationData),
-            billingContact: request.requiredBillingContactFields.isEmpty ? nil : contact,
-            shippingContact: request.requiredShippingContactFields.isEmpty ? nil : contact,
+            billingContact: contact?.restricted(to: request.requiredBillingContactFields),
+            shippingContact: contact?.restricted(to: request.requiredShippingContactFields),
             shippingMethod: shippingMethods.first { $0.identifier == selectedMethod },
-            total: summaryItems.last?.amount ?? 0, currencyCode: request.currencyCode)
+            summaryItems: summaryItems, currencyCode: request.currencyCode)
     }
 
     // MARK: - Transitions
@@ -216,7 +235,7 @@ struct SheetMachine {
             }
             spend(token, "already answered")
             self.pending = nil
-            return (apply(answer, to: pending.call), nil)
+            return (apply(answer, to: pending.call, previous: pending.previous), nil)
         case .deadline(let token):
             return (deadline(token), nil)
         case .statusShown(let token):
@@ -231,6 +250,10 @@ struct SheetMachine {
         case .delegateGone(let token):
             guard pending?.token == token || phase == .showingStatus(token) else { return ([], nil) }
             return ([.report(.delegateGone)] + finish(.delegateGone), nil)
+        case .delegateOwnsDeadline(let token):
+            guard let pending, pending.token == token, pending.call == .authorization else { return ([], nil) }
+            delegateOwnedDeadline = token
+            return ([], nil)
         case .appDismiss:
             switch phase {
             case .notPresented:
@@ -257,6 +280,9 @@ struct SheetMachine {
         }
         if action == .cancel { return (finish(.buyerCancelled), .accepted) }
         if pending != nil { return ([], .busy) }
+        previousContact = selectedContact
+        previousMethod = selectedMethod
+        previousCard = selectedCard
         switch action {
         case .selectContact(let index):
             guard contacts.indices.contains(index) else { return ([], .refused("no contact \(index)")) }
@@ -294,6 +320,7 @@ struct SheetMachine {
     private func authorizationRefusal() -> String? {
         guard selectedCard != nil else { return "no card selected" }
         if contactBlocked { return "contact has errors" }
+        if updateFailed { return "the last change failed" }
         let needed = request.requiredShippingContactFields.union(request.requiredBillingContactFields)
         if !needed.isEmpty {
             let contact = selectedContact.map { contacts[$0] } ?? request.shippingContact
@@ -304,12 +331,20 @@ struct SheetMachine {
 
     private mutating func ask(_ call: Call) -> [Action] {
         let token = issue()
-        pending = Pending(token: token, call: call)
+        pending = Pending(
+            token: token, call: call,
+            previous: Selection(contact: previousContact, method: previousMethod, card: previousCard))
         callNames[token] = call.name
         return [.render, .call(call, token: token), .startTimer(token: token)]
     }
 
-    private mutating func apply(_ answer: Answer, to call: Call) -> [Action] {
+    private mutating func restore(_ selection: Selection) {
+        selectedContact = selection.contact
+        selectedMethod = selection.method
+        selectedCard = selection.card
+    }
+
+    private mutating func apply(_ answer: Answer, to call: Call, previous: Selection) -> [Action] {
         switch answer {
         case .authorization(let result):
             guard call == .authorization else {
@@ -330,15 +365,26 @@ struct SheetMachine {
             }
             // The update replaces parts of the request: the whole request must still keep every rule.
             var updated = request
-            updated.paymentSummaryItems = update.summaryItems
+            updated.paymentSummaryItems = update.paymentSummaryItems
             if case .shippingMethod = call {
             } else if let methods = update.shippingMethods {
                 updated.shippingMethods = methods
             }
             if let problem = updated.validationError() {
                 errors = [PaymentRequestError.unknown("the merchant's update was unusable")]
+                restore(previous)
+                updateFailed = true
                 return [.report(.updateRefused(call: call.name, rule: problem.rule)), .render]
             }
+            if update.status == .failure {
+                // Choice and price move together: the failed choice is undone, the sheet keeps its
+                // items, and authorization waits for a later update that succeeds.
+                errors = update.errors
+                restore(previous)
+                updateFailed = true
+                return [.render]
+            }
+            updateFailed = false
             summaryItems = updated.paymentSummaryItems
             shippingMethods = updated.shippingMethods
             if !shippingMethods.contains(where: { $0.identifier == selectedMethod }) {
@@ -362,7 +408,7 @@ struct SheetMachine {
         case .presenting(let awaited) where awaited == token:
             spend(token, "after its deadline")
             return [.report(.deadlinePassed("present"))] + endUnshown()
-        case .open where pending?.token == token:
+        case .open where pending?.token == token && delegateOwnedDeadline != token:
             let name = pending?.call.name ?? ""
             spend(token, "after its deadline")
             return [.report(.deadlinePassed(name))] + finish(.deadline)

@@ -44,30 +44,34 @@ public struct PaymentToken: Sendable, CustomStringConvertible {
     public var description: String { "PaymentToken(\(paymentMethod), \(transactionIdentifier))" }
 }
 
-/// The authorized payment (`PKPayment`): the token and the full contacts the request required.
+/// The authorized payment (`PKPayment`): the token, the contacts with only the fields the request
+/// required (Apple's rule; nil when none were required), the shipping method and the final items.
 public struct Payment: Sendable, CustomStringConvertible {
     /// The token for the processor.
     public let token: PaymentToken
-    /// The billing contact, in full.
+    /// The billing contact: only the request's `requiredBillingContactFields` (nil: none required).
+    /// On Linux the wallet has one contact list, so billing is the selected contact.
     public let billingContact: Contact?
-    /// The shipping contact, in full.
+    /// The shipping contact: only the request's `requiredShippingContactFields` (nil: none required).
     public let shippingContact: Contact?
     /// The shipping method chosen.
     public let shippingMethod: ShippingMethod?
-    /// The total authorized, in major units.
-    public let total: Decimal
+    /// The sheet's final summary items, as the buyer saw them (the last is the total).
+    public let summaryItems: [PaymentSummaryItem]
+    /// The total authorized, in major units (the last summary item).
+    public var total: Decimal { summaryItems.last?.amount ?? 0 }
     /// The currency of `total`.
     public let currencyCode: String
 
     init(
         token: PaymentToken, billingContact: Contact?, shippingContact: Contact?, shippingMethod: ShippingMethod?,
-        total: Decimal, currencyCode: String
+        summaryItems: [PaymentSummaryItem], currencyCode: String
     ) {
         self.token = token
         self.billingContact = billingContact
         self.shippingContact = shippingContact
         self.shippingMethod = shippingMethod
-        self.total = total
+        self.summaryItems = summaryItems
         self.currencyCode = currencyCode
     }
 

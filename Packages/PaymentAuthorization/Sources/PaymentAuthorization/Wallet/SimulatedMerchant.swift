@@ -112,18 +112,32 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         }
     }
 
+    /// The sheet's selection as the controller holds it, which moves only with the price: the method
+    /// selected and the coupon applied. Pricing from it (not from the last change the merchant was told
+    /// of) keeps a refused update from leaving the merchant's idea of the order behind the sheet's.
+    private func sheetSelection(
+        _ controller: PaymentAuthorizationController, _ state: State
+    ) -> (ShippingMethod?, (code: String, effect: Coupon)?) {
+        let sheet = controller.sheet
+        let method = controller.shippingMethods.first { $0.identifier == sheet.selectedShippingMethod }
+        let coupon = sheet.couponCode.flatMap { code in state.coupons[code].map { (code: code, effect: $0) } }
+        return (method, coupon)
+    }
+
     /// Refuses an unserviceable country; otherwise the request's methods and the current items.
     public func shippingContactChanged(
         _ contact: Contact, controller: PaymentAuthorizationController,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
     ) {
         let update = state.withLock { state -> PaymentRequestUpdate in
+            (state.method, state.coupon) = sheetSelection(controller, state)
             let items = items(method: state.method, coupon: state.coupon)
             if let country = contact.countryCode, state.unserviceable.contains(country) {
                 return PaymentRequestUpdate(
-                    errors: [PaymentRequestError.shippingAddressUnserviceable], summaryItems: items)
+                    errors: [PaymentRequestError.shippingAddressUnserviceable], paymentSummaryItems: items)
             }
-            return PaymentRequestUpdate(summaryItems: items, shippingMethods: controller.paymentRequest.shippingMethods)
+            return PaymentRequestUpdate(
+                paymentSummaryItems: items, shippingMethods: controller.paymentRequest.shippingMethods)
         }
         answer { handler(update) }
     }
@@ -134,8 +148,9 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
     ) {
         let update = state.withLock { state -> PaymentRequestUpdate in
+            state.coupon = sheetSelection(controller, state).1
             state.method = method
-            return PaymentRequestUpdate(summaryItems: items(method: method, coupon: state.coupon))
+            return PaymentRequestUpdate(paymentSummaryItems: items(method: method, coupon: state.coupon))
         }
         answer { handler(update) }
     }
@@ -146,18 +161,19 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         handler: @escaping @Sendable (PaymentRequestCouponCodeUpdate) -> Void
     ) {
         let update = state.withLock { state -> PaymentRequestUpdate in
+            (state.method, state.coupon) = sheetSelection(controller, state)
             switch state.coupons[code] {
             case .expired?:
                 return PaymentRequestUpdate(
                     errors: [PaymentRequestError.couponCodeExpired],
-                    summaryItems: items(method: state.method, coupon: state.coupon))
+                    paymentSummaryItems: items(method: state.method, coupon: state.coupon))
             case .invalid?, nil:
                 return PaymentRequestUpdate(
                     errors: [PaymentRequestError.couponCodeInvalid],
-                    summaryItems: items(method: state.method, coupon: state.coupon))
+                    paymentSummaryItems: items(method: state.method, coupon: state.coupon))
             case let effect?:
                 state.coupon = (code, effect)
-                return PaymentRequestUpdate(summaryItems: items(method: state.method, coupon: state.coupon))
+                return PaymentRequestUpdate(paymentSummaryItems: items(method: state.method, coupon: state.coupon))
             }
         }
         answer { handler(update) }

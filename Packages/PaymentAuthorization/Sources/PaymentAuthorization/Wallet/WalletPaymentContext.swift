@@ -3,7 +3,8 @@ import Foundation
 import PaymentFlow
 import Synchronization
 
-/// The amount an authorized sheet is to be paid with: its final total (after shipping and coupon).
+/// The amount an authorized sheet is to be paid with: its final total (after shipping and coupon),
+/// with the currency's exponent applied.
 public struct WalletPaymentAmount: Sendable, Equatable, CustomStringConvertible {
     /// The total in major units (`12.50`).
     public let total: Decimal
@@ -39,8 +40,9 @@ public enum WalletCardError: Error, Sendable, Equatable, CustomStringConvertible
 /// gone and the last EGW payment ended.
 public struct WalletPaymentResult: Sendable, CustomStringConvertible {
     /// What to tell the buyer. The last EGW payment's outcome whenever money may have moved
-    /// (`.succeeded`, `.unresolved`) or the sheet completed; `.cancelled` when the buyer (or a deadline,
-    /// or the app) ended the sheet with no payment pending or charged.
+    /// (`.succeeded`, `.unresolved`) or the sheet completed; `.failed` when the context gave up with
+    /// nothing charged (``error`` says why); `.cancelled` when the buyer (or the app, or the sheet's
+    /// deadline before any payment started) ended the sheet with no payment pending or charged.
     public let outcome: PaymentOutcome
     /// The last status the sheet showed (nil: none).
     public let shownStatus: PaymentAuthorizationStatus?
@@ -54,94 +56,147 @@ public struct WalletPaymentResult: Sendable, CustomStringConvertible {
     public let currencyCode: String
     /// The last EGW card payment's result (nil: none was started).
     public let payment: PaymentResult?
+    /// What the buyer last authorized, as `paymentFor` got it (nil: never authorized): the contacts
+    /// with the requested fields, the shipping method, the final items, the masked card.
+    public let order: AuthorizedWalletPayment?
+    /// Why the context ended the sheet itself (a ``WalletPaymentError``), else the last EGW payment's
+    /// error; nil on success and on a cancel with nothing started.
+    public let error: (any Error)?
 
-    /// One line, without card data.
+    /// The shipping contact the buyer authorized (requested fields only).
+    public var shippingContact: Contact? { order?.shippingContact }
+    /// The billing contact the buyer authorized (requested fields only).
+    public var billingContact: Contact? { order?.billingContact }
+    /// The shipping method the buyer authorized.
+    public var shippingMethod: ShippingMethod? { order?.shippingMethod }
+    /// The summary items the buyer authorized.
+    public var summaryItems: [PaymentSummaryItem] { order?.summaryItems ?? [] }
+
+    /// One line, without card data or contacts.
     public var description: String {
         "WalletPaymentResult(\(outcome), status: \(shownStatus.map { "\($0)" } ?? "-"), finish: "
             + "\(finishReason.rawValue), attempts: \(attempts), total: \(CurrencyExponent.format(total, currencyCode: currencyCode)), payment: "
-            + "\(payment.map { "\($0)" } ?? "-"))"
+            + "\(payment.map { "\($0)" } ?? "-")" + (error.map { ", error: \($0)" } ?? "") + ")"
     }
 }
 
 /// A ready-made sheet delegate that pays with EGW (like Stripe's `STPApplePayContext`).
 ///
-/// On each authorization it asks the app (`paymentFor`) for the EGW payment of the sheet's final total,
-/// runs `startCardPayment` with the wallet card (a 3-D Secure challenge goes through `pagePresenter`,
-/// and is gone before the sheet shows its status), and maps the result onto the sheet: success; a
-/// failure with a ``WalletCardError`` that keeps the sheet open for another card (declined, brand not
-/// accepted, failed authentication); a failure that ends it for everything else (`.unresolved` never
-/// offers a retry). A buyer cancel or a deadline while the EGW payment runs ends the sheet but never
-/// the payment: the result waits for the gateway's answer. A payment the app hands over after the sheet
-/// ended is not started.
+/// On each authorization it hands the app (`paymentFor`) the whole ``AuthorizedWalletPayment`` (final
+/// items and total in minor units, contacts with the requested fields, shipping method, masked card)
+/// and waits for the EGW payment from the merchant backend, then runs `startCardPayment` with the
+/// wallet card (a 3-D Secure challenge goes through `pagePresenter`, and is gone before the sheet shows
+/// its status) and maps the result onto the sheet: success; a failure with a ``WalletCardError`` that
+/// keeps the sheet open for another card (declined, brand not accepted, failed authentication) up to
+/// ``Options/maximumAttempts``; a failure that ends it for everything else (`.unresolved` never offers
+/// a retry).
 ///
-/// Thread-safe. Keeps itself alive until it delivered.
-public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate {
-    /// Gives the EGW payment (from the merchant backend) for an amount, or an error.
-    public typealias PaymentSource =
+/// Guarantees (a value machine, `WalletContextMachine`, run on one serial queue, explored exhaustively
+/// by its tests):
+/// - `paymentFor` is answered once, within ``Options/paymentForTimeout``: a second answer, a late
+///   one and one after the sheet ended are ignored and reported to ``Options/observer``; no answer
+///   ends the sheet `.failed` with ``WalletPaymentError/paymentForTimedOut(seconds:)``, and no card
+///   payment is started after that.
+/// - A card payment handed over and started is never abandoned: a buyer cancel while it runs ends the
+///   sheet, and the result waits for the gateway's answer. While the context holds an authorization,
+///   the sheet's own deadline does not end it (the context's timers and the payment's own deadlines,
+///   10 minutes for a challenge, bound it).
+/// - One ``WalletPaymentResult``, after the sheet is gone and no payment runs.
+///
+/// Threading: thread-safe; the app's `paymentFor` and the completion are called on the controller's
+/// callback queue; `paymentFor`'s completion may be called from any thread. Keeps itself alive until it
+/// delivered.
+public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate, @unchecked Sendable {
+    /// Gives the EGW payment (from the merchant backend) for the authorized order, or an error.
+    /// Answer once; see ``Options/paymentForTimeout``.
+    public typealias AuthorizedPaymentSource =
         @Sendable (
-            _ amount: WalletPaymentAmount,
+            _ payment: AuthorizedWalletPayment,
             _ completion: @escaping @Sendable (Result<CardPaymentRequest, any Error>) -> Void
         ) -> Void
 
+    /// The earlier name of ``AuthorizedPaymentSource`` (it got only the amount; the order has the same
+    /// `total`, `minorUnits` and `currencyCode`, so such closures compile unchanged).
+    @available(*, deprecated, renamed: "AuthorizedPaymentSource")
+    public typealias PaymentSource = AuthorizedPaymentSource
+
+    /// How the context bounds the app and the buyer.
+    public struct Options: Sendable {
+        /// How long `paymentFor` may take to answer, in seconds (default 60); nil: no bound (stepping).
+        public var paymentForTimeout: TimeInterval? = 60
+        /// How many times the buyer may authorize (default 3): the decline of the last attempt ends the
+        /// sheet (`.failed`, ``WalletPaymentError/attemptsExhausted(_:)``) instead of offering another card.
+        public var maximumAttempts: Int = 3
+        /// Told, on the callback queue, about ignored `paymentFor` answers and its deadline.
+        public var observer: (@Sendable (WalletContextReport) -> Void)?
+
+        /// The defaults: 60 s, 3 attempts, no observer.
+        public init() {}
+    }
+
     /// The sheet's controller (its delegate is this context).
     public let controller: PaymentAuthorizationController
+    /// The options.
+    public let contextOptions: Options
     private let paymentKit: PaymentKit
     private let pagePresenter: any PaymentPresenter
-    private let paymentFor: PaymentSource
+    private let paymentFor: AuthorizedPaymentSource
     /// Prices the buyer's changes (nil: the sheet's items stay as they are and coupons are refused).
     public let merchant: (any WalletPaymentMerchant)?
 
-    private struct State {
-        var completion: (@Sendable (WalletPaymentResult) -> Void)?
-        var keepAlive: WalletPaymentContext?
-        var paymentRunning = false
-        var sheetGone = false
-        var delivered = false
-        var last: PaymentResult?
-    }
-
-    private let state = Mutex(State())
+    /// The one confinement: the fields below are touched only on `queue` (checked in debug builds).
+    private let queue = DispatchQueue(label: "com.egw.egwpay.wallet-context")
+    private var machine: WalletContextMachine
+    private var completion: (@Sendable (WalletPaymentResult) -> Void)?
+    private var handlers: [UInt64: @Sendable (PaymentAuthorizationResult) -> Void] = [:]
+    private var nextToken: UInt64 = 0
+    private var keepAlive: WalletPaymentContext?
 
     /// A context, or nil when the request breaks a rule or the device cannot pay (see the controller).
     public init?(
         paymentRequest: PaymentAuthorizationRequest, sheetPresenter: any WalletSheetPresenter,
         wallet: SimulatedWallet = .default, options: PaymentAuthorizationController.Options = .init(),
-        merchant: (any WalletPaymentMerchant)? = nil, paymentKit: PaymentKit, pagePresenter: any PaymentPresenter,
-        paymentFor: @escaping PaymentSource
+        contextOptions: Options = .init(), merchant: (any WalletPaymentMerchant)? = nil, paymentKit: PaymentKit,
+        pagePresenter: any PaymentPresenter, paymentFor: @escaping AuthorizedPaymentSource
     ) {
         guard
             let controller = PaymentAuthorizationController(
                 paymentRequest: paymentRequest, presenter: sheetPresenter, wallet: wallet, options: options)
         else { return nil }
         self.controller = controller
+        self.contextOptions = contextOptions
         self.paymentKit = paymentKit
         self.pagePresenter = pagePresenter
         self.paymentFor = paymentFor
         self.merchant = merchant
+        machine = WalletContextMachine(
+            settings: .init(
+                paymentForTimeout: contextOptions.paymentForTimeout,
+                maximumAttempts: max(1, contextOptions.maximumAttempts)))
     }
 
     /// Shows the sheet; `completion` gets the one result, on the controller's callback queue, after the
     /// sheet is gone and the last EGW payment ended. A context presents once: a second call gets a result
-    /// of its own at once (still asynchronously): `.failed`, `.presentationFailed`, no attempt, nothing
-    /// shown; the first is untouched.
+    /// of its own at once (still asynchronously): `.failed`, `.presentationFailed`,
+    /// ``WalletPaymentError/presentedTwice``, no attempt, nothing shown; the first is untouched.
     public func present(completion: @escaping @Sendable (WalletPaymentResult) -> Void) {
-        let first = state.withLock { state -> Bool in
-            guard state.completion == nil, !state.delivered else { return false }
-            state.completion = completion
-            state.keepAlive = self
-            return true
-        }
-        guard first else {
-            let refused = WalletPaymentResult(
-                outcome: .failed, shownStatus: nil, finishReason: .presentationFailed, attempts: 0,
-                total: controller.paymentRequest.paymentSummaryItems.last?.amount ?? 0,
-                currencyCode: controller.paymentRequest.currencyCode, payment: nil)
-            controller.options.callbackQueue.async { completion(refused) }
-            return
-        }
-        controller.delegate = self
-        controller.present { [self] shown in
-            if !shown { sheetIsGone() }
+        queue.async { [self] in
+            guard self.completion == nil, machine.sheet == .notPresented else {
+                let refused = WalletPaymentResult(
+                    outcome: .failed, shownStatus: nil, finishReason: .presentationFailed, attempts: 0,
+                    total: controller.paymentRequest.paymentSummaryItems.last?.amount ?? 0,
+                    currencyCode: controller.paymentRequest.currencyCode, payment: nil, order: nil,
+                    error: WalletPaymentError.presentedTwice)
+                controller.callbackQueue.async { completion(refused) }
+                return
+            }
+            self.completion = completion
+            keepAlive = self
+            handle(.present)
+            controller.delegate = self
+            controller.present { [self] shown in
+                if !shown { queue.async { self.handle(.sheetNotShown) } }
+            }
         }
     }
 
@@ -149,7 +204,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
 
     /// Dismisses the sheet; the result follows once it is gone and no payment runs.
     public func paymentAuthorizationControllerDidFinish(_ controller: PaymentAuthorizationController) {
-        controller.dismiss { [self] in sheetIsGone() }
+        queue.async { self.handle(.didFinish) }
     }
 
     /// Asks the merchant (or keeps the items).
@@ -157,7 +212,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         _ controller: PaymentAuthorizationController, didSelectShippingContact contact: Contact,
         handler: @escaping @Sendable (PaymentRequestShippingContactUpdate) -> Void
     ) {
-        guard let merchant else { return handler(PaymentRequestUpdate(summaryItems: controller.summaryItems)) }
+        guard let merchant else { return handler(PaymentRequestUpdate(paymentSummaryItems: controller.summaryItems)) }
         merchant.shippingContactChanged(contact, controller: controller, handler: handler)
     }
 
@@ -166,7 +221,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         _ controller: PaymentAuthorizationController, didSelectShippingMethod shippingMethod: ShippingMethod,
         handler: @escaping @Sendable (PaymentRequestShippingMethodUpdate) -> Void
     ) {
-        guard let merchant else { return handler(PaymentRequestUpdate(summaryItems: controller.summaryItems)) }
+        guard let merchant else { return handler(PaymentRequestUpdate(paymentSummaryItems: controller.summaryItems)) }
         merchant.shippingMethodChanged(shippingMethod, controller: controller, handler: handler)
     }
 
@@ -178,94 +233,83 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate 
         guard let merchant else {
             return handler(
                 PaymentRequestUpdate(
-                    errors: [PaymentRequestError.couponCodeInvalid], summaryItems: controller.summaryItems))
+                    errors: [PaymentRequestError.couponCodeInvalid], paymentSummaryItems: controller.summaryItems))
         }
         merchant.couponCodeChanged(couponCode, controller: controller, handler: handler)
     }
 
-    /// Gets the EGW payment for the total from the app and pays it with the wallet card.
+    /// Hands the authorized order to the app, then pays the EGW payment it gives with the wallet card.
     public func paymentAuthorizationController(
         _ controller: PaymentAuthorizationController, didAuthorizePayment payment: Payment,
         handler: @escaping @Sendable (PaymentAuthorizationResult) -> Void
     ) {
-        let exponent = CurrencyExponent.of(payment.currencyCode) ?? 2
-        guard let minor = CurrencyExponent.minorUnits(payment.total, exponent: exponent) else {
-            handler(PaymentAuthorizationResult(status: .failure))
-            return
-        }
-        let amount = WalletPaymentAmount(total: payment.total, minorUnits: minor, currencyCode: payment.currencyCode)
-        state.withLock { $0.paymentRunning = true }
-        paymentFor(amount) { [self] source in
-            // The sheet may have ended while the backend answered: then no payment is started.
-            let start = state.withLock { state -> Bool in
-                if state.sheetGone || controller.finishReason != nil { state.paymentRunning = false }
-                return state.paymentRunning
-            }
-            guard start, case .success(let request) = source else {
-                state.withLock { $0.paymentRunning = false }
-                handler(PaymentAuthorizationResult(status: .failure))
-                deliverIfDone()
-                return
-            }
-            paymentKit.startCardPayment(request, card: payment.token.card, from: pagePresenter) { [self] result in
-                state.withLock {
-                    $0.last = result
-                    $0.paymentRunning = false
-                }
-                handler(Self.sheetResult(for: result))
-                deliverIfDone()
-            }
+        controller.delegateOwnsAuthorizationDeadline()
+        queue.async { [self] in
+            nextToken += 1
+            let token = nextToken
+            handlers[token] = handler
+            handle(.authorized(token: token, payment))
         }
     }
 
     /// What the sheet shows for an EGW payment's result.
     static func sheetResult(for result: PaymentResult) -> PaymentAuthorizationResult {
-        guard result.outcome != .succeeded else { return PaymentAuthorizationResult(status: .success) }
-        guard result.outcome == .failed else { return PaymentAuthorizationResult(status: .failure) }
-        switch result.error?.paymentErrorCode {
-        case .cardSessionFailed: return PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined])
-        case .cardBrandNotAccepted:
-            return PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.brandNotAccepted])
-        case .authenticationFailed:
-            return PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.authenticationFailed])
-        default: return PaymentAuthorizationResult(status: .failure)
-        }
+        WalletContextMachine.sheetResult(for: result)
     }
 
-    // MARK: - The one result
+    // MARK: - Executor
 
-    private func sheetIsGone() {
-        state.withLock { $0.sheetGone = true }
-        deliverIfDone()
+    private func handle(_ event: WalletContextMachine.Event) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for effect in machine.handle(event) { perform(effect) }
     }
 
-    private func deliverIfDone() {
-        let ready = state.withLock { state -> (@Sendable (WalletPaymentResult) -> Void, PaymentResult?)? in
-            guard state.sheetGone, !state.paymentRunning, !state.delivered, let completion = state.completion else {
-                return nil
+    private func perform(_ effect: WalletContextMachine.Effect) {
+        switch effect {
+        case .askPaymentFor(let token, let order):
+            let paymentFor = paymentFor
+            controller.callbackQueue.async { [self] in
+                paymentFor(order) { [self] answer in
+                    let answer = answer.mapError { WalletContextMachine.PaymentSourceFailure(text: "\($0)") }
+                    queue.async {
+                        let ended = self.controller.finishReason != nil
+                        self.handle(.paymentForAnswered(token: token, answer, sheetEnded: ended))
+                    }
+                }
             }
-            state.delivered = true
-            state.completion = nil
-            return (completion, state.last)
-        }
-        guard let (completion, last) = ready else { return }
-        let reason = controller.finishReason ?? .presentationFailed
-        let result = WalletPaymentResult(
-            outcome: Self.outcome(last: last?.outcome, reason: reason), shownStatus: controller.shownStatus,
-            finishReason: reason, attempts: controller.attempts, total: controller.summaryItems.last?.amount ?? 0,
-            currencyCode: controller.paymentRequest.currencyCode, payment: last)
-        controller.options.callbackQueue.async { [self] in
-            completion(result)
-            _ = state.withLock { $0.keepAlive.take() }
-        }
-    }
-
-    /// The outcome: the gateway's truth whenever money may have moved, else what ended the sheet.
-    static func outcome(last: PaymentOutcome?, reason: SheetFinishReason) -> PaymentOutcome {
-        if let last, last == .succeeded || last == .unresolved || reason == .completed { return last }
-        switch reason {
-        case .buyerCancelled, .dismissedByApp, .deadline: return .cancelled
-        case .completed, .delegateGone, .presentationFailed: return last ?? .failed
+        case .startPaymentForTimer(let token, let seconds):
+            let queue = queue
+            controller.options.clock.schedule(seconds) { [weak self] in
+                guard let self else { return }
+                queue.async { self.handle(.paymentForDeadline(token: token)) }
+            }
+        case .startCardPayment(let token, let request, let card):
+            paymentKit.startCardPayment(request, card: card, from: pagePresenter) { [self] result in
+                queue.async { self.handle(.paymentFinished(token: token, result)) }
+            }
+        case .answerSheet(let token, let result):
+            handlers.removeValue(forKey: token)?(result)
+        case .dismissSheet:
+            controller.dismiss { [self] in
+                queue.async { self.handle(.sheetGone(self.controller.finishReason ?? .presentationFailed)) }
+            }
+        case .report(let report):
+            if let observer = contextOptions.observer { controller.callbackQueue.async { observer(report) } }
+        case .deliver(let terminal):
+            guard let completion else { return }
+            self.completion = nil
+            let result = WalletPaymentResult(
+                outcome: terminal.outcome, shownStatus: controller.shownStatus,
+                finishReason: controller.finishReason ?? .presentationFailed, attempts: controller.attempts,
+                total: controller.summaryItems.last?.amount ?? 0, currencyCode: controller.paymentRequest.currencyCode,
+                payment: terminal.payment, order: terminal.order,
+                error: terminal.error.map { $0 as any Error } ?? terminal.payment?.error)
+            let released = keepAlive
+            keepAlive = nil
+            controller.callbackQueue.async {
+                completion(result)
+                _ = released  // the self-retention ends after the hand-over
+            }
         }
     }
 }

@@ -118,7 +118,7 @@ final class StubDelegate: PaymentAuthorizationControllerDelegate {
     ) {
         record(name)
         let (policy, make) = state.withLock { ($0.updatePolicy, $0.update) }
-        let update = make?(controller) ?? PaymentRequestUpdate(summaryItems: controller.summaryItems)
+        let update = make?(controller) ?? PaymentRequestUpdate(paymentSummaryItems: controller.summaryItems)
         answer(policy, { handler(update) }, hold: { held in self.state.withLock { $0.heldUpdate = held } })
     }
 

@@ -51,6 +51,10 @@ struct WalletRun {
     let created: [SandboxPayment]
     let statusWhilePageUp: Int
     let reports: [SheetReport]
+    /// What the context's observer was told.
+    let contextReports: [WalletContextReport]
+    /// Every order `paymentFor` was handed, in order.
+    let orders: [AuthorizedWalletPayment]
 
     /// The merchant of the end-to-end cases: a 12.50 EUR book; standard shipping free, express 4.99;
     /// SAVE10 is 10 % off the goods, OLD has expired; no shipping to "US".
@@ -78,7 +82,7 @@ struct WalletRun {
         _ testCase: XCTestCase, script: [SheetBuyerAction], cards: [String],
         networks: [CardBrand] = [.visa, .mastercard, .maestro],
         challengeCode: String = "1234", requestTimeout: TimeInterval = 5, deadline: TimeInterval? = 30,
-        clock: SheetClock = .live,
+        clock: SheetClock = .live, contextOptions: WalletPaymentContext.Options = .init(), answers: Int = 1,
         beforeStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
         afterStart: @escaping @Sendable (ScriptedWalletSheet) -> Void = { _ in },
         file: StaticString = #filePath, line: UInt = #line
@@ -102,15 +106,24 @@ struct WalletRun {
         options.clock = clock
         options.observer = { reports.add($0) }
         let created = Mutex<[SandboxPayment]>([])
+        let orders = Mutex<[AuthorizedWalletPayment]>([])
+        let contextReports = Mutex<[WalletContextReport]>([])
+        var contextOptions = contextOptions
+        contextOptions.observer = { report in contextReports.withLock { $0.append(report) } }
         let context = WalletPaymentContext(
-            paymentRequest: request, sheetPresenter: sheet, wallet: wallet, options: options, merchant: merchant,
-            paymentKit: kit, pagePresenter: browser
+            paymentRequest: request, sheetPresenter: sheet, wallet: wallet, options: options,
+            contextOptions: contextOptions, merchant: merchant, paymentKit: kit, pagePresenter: browser
         ) { amount, completion in
+            orders.withLock { $0.append(amount) }
             let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
             created.withLock { $0.append(payment) }
             beforeStart(scripted)
-            completion(
-                .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
+            // `answers` > 1: a backend callback that answers more than once (issue 21 Why 2).
+            for _ in 0..<answers {
+                completion(
+                    .success(CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey))
+                )
+            }
             afterStart(scripted)
         }
         guard let context else {
@@ -137,7 +150,8 @@ struct WalletRun {
         guard let result = all.first else { return nil }
         return WalletRun(
             result: result, sheet: scripted, created: created.withLock { $0 },
-            statusWhilePageUp: sheet.statusWhilePageUp.withLock { $0 }, reports: reports.all)
+            statusWhilePageUp: sheet.statusWhilePageUp.withLock { $0 }, reports: reports.all,
+            contextReports: contextReports.withLock { $0 }, orders: orders.withLock { $0 })
     }
 }
 
