@@ -24,7 +24,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // libcurl's variadics behind fixed-arity functions; libssl for the one OpenSSL call the shim
+        // makes itself (no TLS key log, see ccurl_disable_tls_keylog).
+        .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl")]),
         .target(
             name: "PaymentFlow",
             dependencies: [
@@ -35,6 +37,8 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
             ]
         ),
+        // The SSLKEYLOGFILE check of the tests, run as a process of its own (not a product).
+        .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"]),
         .executableTarget(
             name: "PaymentFlowFuzz",
             dependencies: ["PaymentFlow", "CCurl", .product(name: "FuzzSupport", package: "FuzzSupport")],
@@ -43,7 +47,8 @@ let package = Package(
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow", "PaymentFlowFuzz", .product(name: "FuzzSupport", package: "FuzzSupport"),
+                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe",
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "LoopbackTestServer", package: "TestSupport"),

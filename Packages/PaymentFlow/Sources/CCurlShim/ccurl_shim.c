@@ -1,5 +1,7 @@
 #include "ccurl_shim.h"
 
+#include <openssl/ssl.h>
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +178,15 @@ CURLcode ccurl_count_request_starts(CURL *handle, int *counter) {
     CURLcode code = curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, ccurl_request_start);
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_PREREQDATA, (void *)counter);
     return code;
+}
+
+static CURLcode ccurl_no_keylog(CURL *handle, void *ssl_ctx, void *userptr) {
+    (void)handle;
+    (void)userptr;
+    SSL_CTX_set_keylog_callback((SSL_CTX *)ssl_ctx, NULL);
+    return CURLE_OK;
+}
+
+CURLcode ccurl_disable_tls_keylog(CURL *handle) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, ccurl_no_keylog);
 }

@@ -52,4 +52,8 @@ size_t ccurl_body_bytes_read(const struct ccurl_body *body);
 // thread inside curl_easy_perform.
 CURLcode ccurl_count_request_starts(CURL *handle, int *counter);
 
+// Makes libcurl's OpenSSL contexts for this handle write no TLS key log, whatever $SSLKEYLOGFILE
+// says: a CURLOPT_SSL_CTX_FUNCTION that clears the context's keylog callback before the handshake.
+CURLcode ccurl_disable_tls_keylog(CURL *handle);
+
 #endif

@@ -121,6 +121,11 @@ public struct Configuration: Sendable {
             ("statusResolverTimeout", statusResolverTimeout), ("challengeTimeout", challengeTimeout),
             ("hostedPageTimeout", hostedPageTimeout),
         ]
+        for (host, pins) in transportSecurity.pinnedPublicKeys {
+            if let problem = TransportSecurity.pinProblem(host: host, pins: pins) {
+                return FlowError(.invalidRequest, problem, source: "configuration")
+            }
+        }
         if let stepGateTimeout, !(stepGateTimeout > 0) || !stepGateTimeout.isFinite {
             return FlowError(
                 .invalidRequest, "stepGateTimeout must be a positive number of seconds or nil",
@@ -162,10 +167,15 @@ public struct TransportSecurity: Sendable, Equatable {
     /// SubjectPublicKeyInfo>"`; a connection to a pinned host succeeds only when the server's key matches
     /// one of them (else `networkError`). Hosts without an entry are not pinned.
     public var pinnedPublicKeys: [String: [String]]
-    /// A PEM file of certificate authorities trusted instead of the system store; `nil` for the system's.
+    /// A PEM file of certificate authorities trusted instead of the system store (libcurl's built-in CA
+    /// directory is switched off too, so no system CA is trusted beside it); `nil` for the system's.
     public var certificateAuthorityFile: String?
     /// Whether `http_proxy`, `https_proxy` and `no_proxy` from the environment apply (default: direct).
     public var usesProxyEnvironment: Bool
+    /// Whether libcurl may write this kit's TLS session secrets to the file `$SSLKEYLOGFILE` names, so
+    /// a packet capture can be decrypted: for debugging on your own machine only. Default `false`: the
+    /// variable is ignored, so whoever can set the app's environment cannot read its traffic.
+    public var dangerouslyWritesTLSKeyLog = false
 
     /// Creates a value; every argument defaults to the system's trust, no pins, no proxy.
     public init(
@@ -189,6 +199,25 @@ public struct TransportSecurity: Sendable, Equatable {
     /// sandbox's test CA).
     public static func trusting(certificateAuthorityFile path: String) -> TransportSecurity {
         TransportSecurity(certificateAuthorityFile: path)
+    }
+
+    /// Why a host's pins cannot be used, or `nil`: each must be `sha256//` and the standard base64 of
+    /// exactly 32 bytes (a SHA-256 of the key), and a pinned host needs at least one (an empty list
+    /// would pin nothing while looking pinned).
+    static func pinProblem(host: String, pins: [String]) -> String? {
+        guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace }) else {
+            return "transportSecurity pins a host that is not a host name: '\(host.prefix(60))'"
+        }
+        guard !pins.isEmpty else { return "transportSecurity pins \(host) to no key" }
+        for pin in pins {
+            let prefix = "sha256//"
+            guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: String(pin.dropFirst(prefix.count))),
+                digest.count == 32
+            else {
+                return "transportSecurity's pin for \(host) is not sha256// and the base64 of 32 bytes"
+            }
+        }
+        return nil
     }
 
     /// This value, with the proxy environment variables honoured.

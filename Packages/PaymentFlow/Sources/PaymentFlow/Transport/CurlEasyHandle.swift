@@ -30,6 +30,8 @@ struct CurlHop {
     var userAgent: String
     var caBundlePath: String?
     var usesProxyEnvironment: Bool
+    /// Whether libcurl may log TLS secrets to `$SSLKEYLOGFILE` (debugging only).
+    var honoursKeyLogFile = false
     /// Whether this hop may be sent on a connection an earlier request left open (and leave
     /// its own open for a later one); `false` forces a new connection, closed afterwards.
     var reusesConnection = false
@@ -286,7 +288,19 @@ final class CurlEasyHandle: @unchecked Sendable {
             set(CURLOPT_PROXY, "")
         }
         if let caBundlePath = hop.caBundlePath {
+            // Instead of the system store, not beside it: libcurl's built-in CA directory
+            // (/etc/ssl/certs) would otherwise still be searched, trusting every system CA.
             set(CURLOPT_CAINFO, caBundlePath)
+            if failed == nil {
+                let code = ccurl_setopt_pointer(handle, CURLOPT_CAPATH, nil)
+                if code != CURLE_OK { failed = (CURLOPT_CAPATH, code) }
+            }
+        }
+        if !hop.honoursKeyLogFile, failed == nil {
+            // libcurl writes every TLS secret to $SSLKEYLOGFILE when it is set: whoever sets the app's
+            // environment could read its traffic. Off unless the configuration asks for it.
+            let code = ccurl_disable_tls_keylog(handle)
+            if code != CURLE_OK { failed = (CURLOPT_SSL_CTX_FUNCTION, code) }
         }
         if let pinnedPublicKey = hop.pinnedPublicKey {
             set(CURLOPT_PINNEDPUBLICKEY, pinnedPublicKey)

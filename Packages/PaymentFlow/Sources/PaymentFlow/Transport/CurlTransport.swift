@@ -63,12 +63,15 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
         /// The `User-Agent` sent when the request does not set one.
         public var userAgent: String
         /// A PEM file of certificate authorities to trust instead of the
-        /// system store (e.g. a private CA); `nil` uses the system store.
+        /// system store (e.g. a private CA; libcurl's CA directory is switched
+        /// off too); `nil` uses the system store.
         /// Verification itself cannot be turned off.
         public var trustedCertificatesPath: String?
         /// Whether the `http_proxy`/`https_proxy`/`no_proxy` environment
         /// variables apply. Default `false`: connections go direct.
         public var usesProxyEnvironment: Bool
+        /// Whether libcurl may log TLS secrets to `$SSLKEYLOGFILE` (debugging only). Default `false`.
+        public var dangerouslyWritesTLSKeyLog = false
 
         /// Creates options; every argument has a safe default.
         public init(
@@ -116,16 +119,24 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
     /// With ``Configuration/reusesConnections`` (the default) it gets a ``CurlConnectionCache`` of
     /// its own, so each call makes a new cache: a kit calls it once, and its connections go with it.
     public init(configuration: Configuration) {
-        self.init(
-            options: Options(
-                connectTimeout: min(10, configuration.requestTimeout),
-                defaultTimeout: configuration.requestTimeout,
-                requireHTTPS: !configuration.environment.allowsPlainHTTP,
-                pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
-                userAgent: GatewayAPI.userAgent,
-                trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
-                usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment),
-            connectionCache: configuration.reusesConnections ? CurlConnectionCache() : nil)
+        var options = Options(
+            connectTimeout: min(10, configuration.requestTimeout),
+            defaultTimeout: configuration.requestTimeout,
+            requireHTTPS: !configuration.environment.allowsPlainHTTP,
+            pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
+            userAgent: GatewayAPI.userAgent,
+            trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
+            usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment)
+        options.dangerouslyWritesTLSKeyLog = configuration.transportSecurity.dangerouslyWritesTLSKeyLog
+        self.init(options: options, connectionCache: configuration.reusesConnections ? CurlConnectionCache() : nil)
+    }
+
+    /// `host` as pins are looked up: lower case, without the trailing dot of a fully qualified name
+    /// (`API.Example.com.` and `api.example.com` are one host to the resolver, so to the pins too).
+    static func normalizedHost(_ host: String) -> String {
+        var name = host.lowercased()
+        while name.hasSuffix(".") { name.removeLast() }
+        return name
     }
 
     /// Sends `request` on a worker thread; see the type's documentation for
@@ -275,7 +286,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
             // No `Expect: 100-continue` round trip for larger bodies.
             lines.append("Expect:")
         }
-        let pins = options.pinnedPublicKeys.first { $0.key.caseInsensitiveCompare(host) == .orderedSame }?.value
+        let pinnedHost = normalizedHost(host)
+        let pins = options.pinnedPublicKeys.first { normalizedHost($0.key) == pinnedHost }?.value
         let totalMilliseconds = max(1, Int((remaining * 1000).rounded(.up)))
         // Capped in floating point first: an infinite or huge connect timeout means "the total
         // timeout decides", and converting it to Int directly would trap.
@@ -295,7 +307,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
                 pinnedPublicKey: pins.map { $0.isEmpty ? "sha256//" : $0.joined(separator: ";") },
                 userAgent: options.userAgent,
                 caBundlePath: options.trustedCertificatesPath,
-                usesProxyEnvironment: options.usesProxyEnvironment
+                usesProxyEnvironment: options.usesProxyEnvironment,
+                honoursKeyLogFile: options.dangerouslyWritesTLSKeyLog
             ))
     }
 

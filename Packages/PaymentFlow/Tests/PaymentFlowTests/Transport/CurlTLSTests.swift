@@ -52,6 +52,73 @@ struct CurlTLSTests {
     }
 }
 
+/// Issue 23: a configured CA file replaces the system store. The server's certificate is made a
+/// system CA for the test's length (linked into /etc/ssl/certs under its OpenSSL hash, where libcurl's
+/// built-in CA directory looks; root only, skipped otherwise); the system store then trusts it, and a
+/// transport configured with another CA file must not. Before the fix libcurl kept searching
+/// /etc/ssl/certs beside the file and connected.
+@Suite(
+    .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: OpenSSLServer.isAvailable && FileManager.default.isWritableFile(atPath: "/etc/ssl/certs")))
+struct ConfiguredCAReplacesTheSystemStoreTests {
+    @Test func aServerTrustedByTheSystemIsRefusedWhenACAFileIsConfigured() async throws {
+        let server = try OpenSSLServer.start()
+        defer { server.stop() }
+        let hash = try OpenSSLServer.shell("\(OpenSSLServer.binary) x509 -hash -noout -in '\(server.certificatePath)'")
+        var installed: String?
+        for n in 0..<10 where !FileManager.default.fileExists(atPath: "/etc/ssl/certs/\(hash).\(n)") {
+            installed = "/etc/ssl/certs/\(hash).\(n)"
+            break
+        }
+        let link = try #require(installed)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: server.certificatePath)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+
+        let other = try OpenSSLServer.selfSignedCertificate(in: server.directory, name: "other")
+        let request = HTTPRequest(
+            method: "GET", url: try #require(URL(string: "https://127.0.0.1:\(server.port)/")), timeout: 10)
+        // The system store now trusts the server (the test can fail)...
+        #expect(try await send(request, over: CurlTransport()).get().status == 200)
+        // ...but a transport told to trust another CA trusts that one only.
+        let configured = CurlTransport(options: .init(trustedCertificatesPath: other))
+        #expect(await send(request, over: configured).failureKind == .tls)
+    }
+}
+
+/// Issue 23: libcurl honours `SSLKEYLOGFILE`, so whoever sets an app's environment could read its TLS
+/// traffic. The SDK's transport writes no key log unless its configuration asks by the dangerous name.
+/// Run in a child process (`curl-keylog-probe`): libcurl reads the variable once per process.
+@Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: OpenSSLServer.isAvailable))
+struct KeyLogTests {
+    func probe(_ server: OpenSSLServer, log: String, allow: Bool) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("curl-keylog-probe")
+        process.arguments =
+            ["https://127.0.0.1:\(server.port)/", server.certificatePath] + (allow ? ["dangerously-write"] : [])
+        var environment = ProcessInfo.processInfo.environment
+        environment["SSLKEYLOGFILE"] = log
+        process.environment = environment
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func sslKeyLogFileIsIgnoredUnlessAskedFor() throws {
+        let server = try OpenSSLServer.start()
+        defer { server.stop() }
+        let ignored = server.directory.appendingPathComponent("ignored.log").path
+        #expect(try probe(server, log: ignored, allow: false) == 0)
+        let written = (try? Data(contentsOf: URL(fileURLWithPath: ignored))) ?? Data()
+        #expect(written.isEmpty, "TLS secrets were logged: \(written.count) bytes")
+        // The same probe allowed to: libcurl writes the secrets (so the first check could fail).
+        let allowed = server.directory.appendingPathComponent("allowed.log").path
+        #expect(try probe(server, log: allowed, allow: true) == 0)
+        let secrets = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: allowed))) ?? Data(), as: UTF8.self)
+        #expect(secrets.contains("CLIENT_") || secrets.contains("TRAFFIC_SECRET"))
+    }
+}
+
 /// A child `openssl s_server` process (started and stopped by the test).
 struct OpenSSLServer {
     static let binary = "/usr/bin/openssl"
@@ -104,6 +171,16 @@ struct OpenSSLServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// A self-signed certificate (a CA of its own) named `name` in `directory`; its path.
+    static func selfSignedCertificate(in directory: URL, name: String) throws -> String {
+        let cert = directory.appendingPathComponent("\(name).pem").path
+        try run([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+            "-subj", "/CN=\(name)", "-keyout", directory.appendingPathComponent("\(name)-key.pem").path, "-out", cert,
+        ])
+        return cert
+    }
+
     private static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -115,7 +192,7 @@ struct OpenSSLServer {
         guard process.terminationStatus == 0 else { throw POSIXError(.EINVAL) }
     }
 
-    private static func shell(_ command: String) throws -> String {
+    static func shell(_ command: String) throws -> String {
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -172,14 +172,47 @@ struct CountingTransport: HTTPTransport {
 
 /// `Configuration.transportSecurity` reaches the libcurl transport the kit builds.
 @Suite struct TransportSecurityWiringTests {
+    /// The base64 of 32 zero bytes: a well-formed pin (hand-computed: 43 'A's and '=').
+    static let pin = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+
+    /// Issue 23: pins are checked when configured, not discovered broken at the first connection.
+    @Test func malformedPinsAreAConfigurationError() {
+        for pins in [["sha256//AAAA"], ["sha1//" + String(Self.pin.dropFirst(8))], [], ["sha256//not base64!"]] {
+            var configuration = Configuration(environment: .live)
+            configuration.transportSecurity = .pinning(["gw.example": pins])
+            #expect(configuration.validationError()?.code == 1, "\(pins)")
+        }
+        var good = Configuration(environment: .live)
+        good.transportSecurity = .pinning(["gw.example": [Self.pin]])
+        #expect(good.validationError() == nil)
+    }
+
+    /// Issue 23: pins are looked up on the normalised host: case and a trailing dot do not escape them.
+    @Test func aTrailingDotOrCaseStillFindsThePin() throws {
+        let options = CurlTransport.Options(pinnedPublicKeys: ["API.example.com": [Self.pin]])
+        for host in ["api.example.com", "API.EXAMPLE.COM.", "api.example.com."] {
+            let request = HTTPRequest(method: "GET", url: try #require(URL(string: "https://\(host)/x")))
+            let hop = try CurlTransport.makeHop(request, options: options, remaining: 5).get()
+            #expect(hop.pinnedPublicKey == Self.pin, "\(host)")
+        }
+    }
+
+    /// Issue 23: TLS key logging is off unless the configuration asks for it by its dangerous name.
+    @Test func theTLSKeyLogIsOffUnlessAskedFor() throws {
+        var configuration = Configuration(environment: .live)
+        #expect(!CurlTransport(configuration: configuration).options.dangerouslyWritesTLSKeyLog)
+        configuration.transportSecurity.dangerouslyWritesTLSKeyLog = true
+        #expect(CurlTransport(configuration: configuration).options.dangerouslyWritesTLSKeyLog)
+    }
+
     @Test func pinsCAFileAndProxyReachTheTransport() throws {
         var configuration = Configuration(environment: .live)
-        configuration.transportSecurity = TransportSecurity.pinning(["gw.example": ["sha256//AAAA"]])
+        configuration.transportSecurity = TransportSecurity.pinning(["gw.example": [Self.pin]])
             .usingProxyEnvironment()
         configuration.transportSecurity.certificateAuthorityFile = "/tmp/ca.pem"
         let live = FlowDependencies.live(configuration: configuration)
         let curl = try #require((live.transport as? RetryingTransport)?.base as? CurlTransport)
-        #expect(curl.options.pinnedPublicKeys == ["gw.example": ["sha256//AAAA"]])
+        #expect(curl.options.pinnedPublicKeys == ["gw.example": [Self.pin]])
         #expect(curl.options.trustedCertificatesPath == "/tmp/ca.pem")
         #expect(curl.options.usesProxyEnvironment)
         #expect(curl.options.requireHTTPS)
