@@ -2,8 +2,8 @@
 import PackageDescription
 
 // PaymentAuthorization: the PassKit-style payment sheet (CONTRACT.md section 7), headless, paid
-// through an EGW card payment. GatewaySandbox, HeadlessBrowser (the buyer on a 3-D Secure
-// challenge) and EGWWire (the seeded generator) are dependencies of the tests only.
+// through an EGW card payment. EGWWire (the seeded generator) and TestSupport are dependencies
+// of the tests only; the suites that pay against the sandbox live in Tests/EndToEnd.
 let package = Package(
     name: "PaymentAuthorization",
     products: [
@@ -13,10 +13,8 @@ let package = Package(
         .package(path: "../PaymentFlow"),
         .package(path: "../CardValidation"),
         .package(path: "../StatusMapping"),
-        .package(path: "../HeadlessBrowser"),
-        .package(path: "../GatewaySandbox"),
         .package(path: "../EGWWire"),
-        .package(path: "../FuzzSupport"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .target(
@@ -32,11 +30,8 @@ let package = Package(
             dependencies: [
                 "PaymentAuthorization",
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
-                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
-                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "EGWWire", package: "EGWWire"),
-                // Linked for its ThreadSanitizer view of `Mutex` under `make sanitize` (see FuzzSupport).
-                .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
             ]
         ),
     ],

@@ -16,6 +16,7 @@ let package = Package(
         .package(path: "../../Packages/PaymentFlow"),
         .package(path: "../../Packages/HeadlessBrowser"),
         .package(path: "../../Packages/GatewaySandbox"),
+        .package(path: "../../Packages/PaymentAuthorization"),
         .package(path: "../../Packages/TestSupport"),
     ],
     targets: [
@@ -51,6 +52,17 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "LoopbackTestServer", package: "TestSupport"),
+                .product(name: "MutexVisibility", package: "TestSupport"),
+            ]
+        ),
+        .testTarget(
+            name: "WalletEndToEndTests",
+            dependencies: [
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
             ]
         ),

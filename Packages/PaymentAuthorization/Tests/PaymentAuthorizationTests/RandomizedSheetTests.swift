@@ -1,6 +1,5 @@
 import EGWWire
 import Foundation
-import GatewaySandbox
 import Synchronization
 import XCTest
 
@@ -16,12 +15,6 @@ import XCTest
 ///   gateway settled a payment the outcome is `.succeeded`; a `.cancelled` or `.failed` outcome has no
 ///   settled payment behind it.
 final class RandomizedSheetTests: XCTestCase {
-    static var schedules: [UInt64] {
-        let environment = ProcessInfo.processInfo.environment
-        if let seed = environment["EGW_SEED"].flatMap(UInt64.init) { return [seed] }
-        let count = environment["EGW_SCHEDULES"].flatMap(Int.init) ?? 1000
-        return (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 12 }
-    }
 
     // MARK: - The stub delegate's answers, the sheet's events
 
@@ -105,15 +98,11 @@ final class RandomizedSheetTests: XCTestCase {
         }
     }
 
-    static let actions: [SheetBuyerAction] = [
-        .selectContact(0), .selectContact(1), .selectShippingMethod("express"), .selectShippingMethod("standard"),
-        .selectCard(0), .selectCard(1), .enterCouponCode("SAVE10"), .authorize, .authorize, .cancel,
-    ]
 
     func testRandomSchedulesWithAStubDelegate() {
         var violations: [String] = []
         var steps = 0
-        for seed in Self.schedules {
+        for seed in SheetSchedules.schedules {
             var random = SplitMix64(seed: seed)
             let presentAnswer: ScriptedWalletSheet.PresentAnswer = random.next() % 10 == 0 ? .never : .show
             let h = Harness(
@@ -124,9 +113,9 @@ final class RandomizedSheetTests: XCTestCase {
             for _ in 0..<Int(random.next() % 14) {
                 steps += 1
                 switch random.next() % 7 {
-                case 0, 1, 2: h.act(Self.actions[Int(random.next() % UInt64(Self.actions.count))])
+                case 0, 1, 2: h.act(SheetSchedules.actions[Int(random.next() % UInt64(SheetSchedules.actions.count))])
                 case 6:  // acts before the queue ran what the last action started
-                    h.sheet.perform(Self.actions[Int(random.next() % UInt64(Self.actions.count))])
+                    h.sheet.perform(SheetSchedules.actions[Int(random.next() % UInt64(SheetSchedules.actions.count))])
                 case 3: h.advance(Double(random.next() % 40))
                 case 4:
                     delegate.releaseOneHeld()
@@ -157,13 +146,13 @@ final class RandomizedSheetTests: XCTestCase {
         }
         XCTAssertEqual(violations, [], "\(violations.prefix(5))")
         print(
-            "RandomizedSheetTests(stub): \(Self.schedules.count) schedules, \(steps) random steps, \(violations.count) violations"
+            "RandomizedSheetTests(stub): \(SheetSchedules.schedules.count) schedules, \(steps) random steps, \(violations.count) violations"
         )
     }
 
     func testNoControllerOutlivesItsSheet() {
         // Separate from the harness (which holds its controller): only the sheet's own retention.
-        for seed in Self.schedules.prefix(200) {
+        for seed in SheetSchedules.schedules.prefix(200) {
             var random = SplitMix64(seed: seed)
             weak var weakController: PaymentAuthorizationController?
             let callbacks = TestQueue()
@@ -182,7 +171,7 @@ final class RandomizedSheetTests: XCTestCase {
             }
             callbacks.drain()
             for _ in 0..<Int(random.next() % 8) {
-                sheet.perform(Self.actions[Int(random.next() % UInt64(Self.actions.count))])
+                sheet.perform(SheetSchedules.actions[Int(random.next() % UInt64(SheetSchedules.actions.count))])
                 callbacks.drain()
             }
             sheet.perform(.cancel)

@@ -14,7 +14,7 @@ final class RandomizedWalletEndToEndTests: XCTestCase {
 
     func testRandomWalletSchedulesAgainstTheSandbox() throws {
         let sandbox = SharedSandbox.instance
-        let count = RandomizedSheetTests.schedules.count
+        let count = SheetSchedules.schedules.count
         var violations: [String] = []
         var outcomes: [PaymentOutcome: Int] = [:]
         let faults: [SandboxFault?] = [
@@ -28,13 +28,13 @@ final class RandomizedWalletEndToEndTests: XCTestCase {
             SandboxFault(endpoint: .cardSessionCreate, kind: .status(500), schedule: .next(1), processesRequest: true),
         ]
         let cardPool = ["4111 1111 1111 1111", "5555 5555 5555 4444", "4000 0000 0000 0002", "4242 4242 4242 4242"]
-        for seed in RandomizedSheetTests.schedules.prefix(count) {
+        for seed in SheetSchedules.schedules.prefix(count) {
             var random = SplitMix64(seed: seed)
             sandbox.clearFaults()
             if let fault = faults[Int(random.next() % UInt64(faults.count))] { sandbox.inject(fault) }
             let clock = VirtualClock()
             let script = (0..<Int(random.next() % 6)).map { _ in
-                RandomizedSheetTests.actions[Int(random.next() % UInt64(RandomizedSheetTests.actions.count))]
+                SheetSchedules.actions[Int(random.next() % UInt64(SheetSchedules.actions.count))]
             }
             let cards = [cardPool[Int(random.next() % 4)], cardPool[Int(random.next() % 4)]]
             let advanceAfterStart = random.next() % 4 == 0

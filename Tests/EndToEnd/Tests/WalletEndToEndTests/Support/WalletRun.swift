@@ -154,11 +154,3 @@ struct WalletRun {
             contextReports: contextReports.withLock { $0 }, orders: orders.withLock { $0 })
     }
 }
-
-/// A page presenter for payments that need no page (frictionless cards): it shows nothing.
-final class NoPagePresenter: PaymentPresenter {
-    func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
-        completion(false)
-    }
-    func dismiss(completion: @escaping @Sendable () -> Void) { completion() }
-}

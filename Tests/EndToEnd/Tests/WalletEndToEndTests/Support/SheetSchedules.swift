@@ -1,0 +1,1 @@
+../../../../../Packages/PaymentAuthorization/Tests/PaymentAuthorizationTests/Support/SheetSchedules.swift
