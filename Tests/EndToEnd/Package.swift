@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// End-to-end suites that pay across packages against the sandbox. Not a product anyone ships:
+// it depends on the products it proves, by relative path, and nothing depends on it.
+let package = Package(
+    name: "EndToEnd",
+    dependencies: [
+        .package(path: "../../Packages/PaymentFlow"),
+        .package(path: "../../Packages/GatewaySandbox"),
+        .package(path: "../../Packages/HeadlessBrowser"),
+        .package(path: "../../Packages/WebKitPresenter"),
+    ],
+    targets: [
+        // Real WebKitGTK under Xvfb (`xvfb-run -a swift test`), real loopback HTTP(S) to the sandbox.
+        .testTarget(
+            name: "WebKitEndToEndTests",
+            dependencies: [
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,78 @@
+import Foundation
+import GatewaySandbox
+import PaymentFlow
+import Synchronization
+import WebKitPresenter
+import XCTest
+
+/// GTK on XCTest's main thread, once, with Dispatch's main queue bridged into GLib's loop.
+enum GTK {
+    static let started: Bool = {
+        do {
+            try GTKMainLoop.start()
+            return true
+        } catch {
+            return false
+        }
+    }()
+}
+
+/// The sandbox the WebKit suites share (XCTest runs them one after another).
+enum SharedSandbox {
+    static let instance: Sandbox = {
+        do {
+            return try Sandbox(configuration: .init(seed: 20))
+        } catch {
+            fatalError("the sandbox did not start: \(error)")
+        }
+    }()
+}
+
+extension Sandbox {
+    func sdkConfiguration() -> PaymentFlow.Configuration {
+        var configuration = PaymentFlow.Configuration(
+            apiBaseURL: apiBaseURL, checkoutAPIBaseURL: checkoutAPIBaseURL, checkoutBaseURL: checkoutBaseURL,
+            environment: .sandbox)
+        configuration.requestTimeout = 5
+        return configuration
+    }
+
+    var lastSequence: Int { requestLog.last?.sequence ?? 0 }
+}
+
+func testCard(_ number: String, code: String = "123") -> CardInput {
+    CardInput(cardholderName: "Jane Doe", cardNumber: number, expiryMonth: "12", expiryYear: "35", securityCode: code)
+}
+
+/// Runs one payment with the GTK loop turning on this (main) thread and checks the callback
+/// contract: exactly one result, on the main queue and the GTK thread, after the page is gone.
+func runPayment(
+    timeout: Duration = .seconds(40), presenter: WebKitPagePresenter, file: StaticString = #filePath,
+    line: UInt = #line, _ start: (@escaping @Sendable (PaymentResult) -> Void) -> Void
+) throws -> PaymentResult {
+    let results = Mutex<[PaymentResult]>([])
+    let violations = Mutex<[String]>([])
+    start { result in
+        dispatchPrecondition(condition: .onQueue(.main))
+        if !GTKMainLoop.isGTKThread { violations.withLock { $0.append("result off the GTK thread") } }
+        if presenter.isPresenting { violations.withLock { $0.append("result before the page was gone") } }
+        results.withLock { $0.append(result) }
+    }
+    let delivered = GTKMainLoop.run(timeout: timeout) { results.withLock { !$0.isEmpty } }
+    XCTAssertTrue(delivered, "no result within \(timeout)", file: file, line: line)
+    // Let what is queued behind the result run, so a second delivery would be seen.
+    let settled = Atomic(false)
+    DispatchQueue.main.async { DispatchQueue.main.async { settled.store(true, ordering: .releasing) } }
+    GTKMainLoop.run(timeout: .seconds(5)) { settled.load(ordering: .acquiring) }
+    for violation in violations.withLock({ $0 }) { XCTFail(violation, file: file, line: line) }
+    let all = results.withLock { $0 }
+    XCTAssertEqual(all.count, 1, "exactly one result", file: file, line: line)
+    return try XCTUnwrap(all.first, file: file, line: line)
+}
+
+/// Collects a presenter's events.
+final class EventLog: Sendable {
+    private let events = Mutex<[WebKitPagePresenter.Event]>([])
+    func record(_ event: WebKitPagePresenter.Event) { events.withLock { $0.append(event) } }
+    var all: [WebKitPagePresenter.Event] { events.withLock { $0 } }
+}
