@@ -19,7 +19,7 @@ final class WebPage: @unchecked Sendable {
     private var window: UnsafeMutableRawPointer?
     private var container: UnsafeMutableRawPointer?
     /// Decisions WebKit waits for, by the lifecycle's id.
-    private var decisions: [UInt64: UnsafeMutableRawPointer] = [:]
+    private var decisions: [UInt64: (decision: UnsafeMutableRawPointer, url: URL)] = [:]
     /// The first load is our own document posting the request's form; it is not asked about.
     private var bootstrapping = false
     /// Hosts whose certificate our CA check admitted (one retry each).
@@ -96,10 +96,11 @@ final class WebPage: @unchecked Sendable {
     }
 
     func tearDown() {
-        for id in lifecycle.dismiss() {
-            if let decision = decisions.removeValue(forKey: id) { egwwk_decision_ignore(decision) }
+        _ = lifecycle.dismiss()
+        for (_, pending) in decisions.sorted(by: { $0.key < $1.key }) {
+            egwwk_decision_ignore(pending.decision)
+            presenter.emit(.refused(pending.url, reason: "the page was dismissed before the SDK answered"))
         }
-        for decision in decisions.values { egwwk_decision_ignore(decision) }
         decisions = [:]
         if let view {
             egwwk_view_disconnect(view, window)
@@ -161,7 +162,7 @@ final class WebPage: @unchecked Sendable {
             presenter.emit(.refused(url, reason: reason))
             handler.pageDidFailLoad(url, reason: reason)
         case .ask(let id):
-            decisions[id] = decision
+            decisions[id] = (decision, url)
             handler.page(decidePolicyFor: url) { [self] answer in
                 onGTKThread { self.decided(id, answer, url: url) }
             }
@@ -170,7 +171,7 @@ final class WebPage: @unchecked Sendable {
 
     private func decided(_ id: UInt64, _ answer: NavigationDecision, url: URL) {
         let action = lifecycle.decided(id: id, answer)
-        guard let decision = decisions.removeValue(forKey: id) else { return }
+        guard let decision = decisions.removeValue(forKey: id)?.decision else { return }
         switch action {
         case .load:
             presenter.emit(.decided(url, answer))
