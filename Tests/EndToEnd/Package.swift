@@ -12,10 +12,13 @@ let package = Package(
         .package(path: "../../Packages/WebKitPresenter"),
     ],
     targets: [
+        // GTK 4 itself, for the tests' own small app window (the parent a presenter is given).
+        .systemLibrary(name: "CGTK4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // Real WebKitGTK under Xvfb (`xvfb-run -a swift test`), real loopback HTTP(S) to the sandbox.
         .testTarget(
             name: "WebKitEndToEndTests",
             dependencies: [
+                "CGTK4",
                 .product(name: "WebKitPresenter", package: "WebKitPresenter"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),

@@ -6,8 +6,31 @@ import WebKitPresenter
 import XCTest
 
 /// GTK on XCTest's main thread, once, with Dispatch's main queue bridged into GLib's loop.
+///
+/// Before GTK and WebKit read them, HOME, the XDG directories and TMPDIR point into one fresh
+/// directory (``GTK/privateRoot``), inherited by WebKit's processes, so a test can list every
+/// file the browser wrote there.
 enum GTK {
+    static let privateRoot: URL = {
+        // Under this package's .build (ignored by git), replaced at every run.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../.build/webkit-private-root"
+        ).standardizedFileURL
+        try? FileManager.default.removeItem(at: root)
+        for (variable, name) in [
+            ("HOME", "home"), ("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"),
+            ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"), ("TMPDIR", "tmp"),
+        ] {
+            let directory = root.appendingPathComponent(name)
+            try? FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            setenv(variable, directory.path, 1)
+        }
+        return root
+    }()
+
     static let started: Bool = {
+        _ = privateRoot
         do {
             try GTKMainLoop.start()
             return true

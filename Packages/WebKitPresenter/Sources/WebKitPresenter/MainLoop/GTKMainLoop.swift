@@ -28,7 +28,13 @@ public enum GTKMainLoop {
     ///   ``WebKitPresenterError/Code/wrongThread`` when GTK was already
     ///   started on another thread; ``WebKitPresenterError/Code/mainQueueBridge``
     ///   when libdispatch's main-queue handle is unavailable.
+    ///
+    /// Nothing on disk: unless the environment already says otherwise, it sets
+    /// `MESA_SHADER_CACHE_DISABLE=true` before GTK starts, so neither this
+    /// process nor WebKit's (which inherit it) keep a GPU shader cache under
+    /// `XDG_CACHE_HOME`.
     public static func start() throws(WebKitPresenterError) {
+        if !isStarted { setenv("MESA_SHADER_CACHE_DISABLE", "true", 0) }
         guard egwwk_gtk_init() else {
             if isStarted {
                 throw WebKitPresenterError(.wrongThread, "GTK was started on another thread")
