@@ -24,7 +24,7 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

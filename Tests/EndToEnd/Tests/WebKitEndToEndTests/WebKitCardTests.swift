@@ -57,7 +57,8 @@ final class WebKitCardTests: XCTestCase {
         XCTAssertNil(result.error)
         XCTAssertEqual(sessions.map(\.status), ["COMPLETED"])
         XCTAssertEqual(status, "SETTLED")
-        XCTAssertEqual(events.all.filter { if case .buyerActed = $0 { true } else { false } }, [.buyerActed("enterCode(••••)")])
+        XCTAssertEqual(
+            events.all.filter { if case .buyerActed = $0 { true } else { false } }, [.buyerActed("enterCode(••••)")])
         // The issuer's script-free hand-back posted the cres to the notification URL, which the SDK allowed.
         XCTAssertTrue(
             events.all.contains {

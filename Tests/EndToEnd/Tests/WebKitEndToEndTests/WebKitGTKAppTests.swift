@@ -35,7 +35,8 @@ final class WebKitGTKAppTests: XCTestCase {
         let payment = sandbox.createPayment()
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = try runPayment(presenter: presenter) { completion in
-            kit.startCardPayment(request, card: testCard("5555 5555 5555 4444"), from: presenter, completion: completion)
+            kit.startCardPayment(
+                request, card: testCard("5555 5555 5555 4444"), from: presenter, completion: completion)
         }
         return (result, sandbox.paymentStatus(payment.paymentId))
     }
@@ -100,7 +101,8 @@ final class WebKitGTKAppTests: XCTestCase {
             _ = try payChallenge(with: presenter)
         }
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: WebBuyer(.answering(hosted: .pay)))
+            host: .window(nil), trust: PageTrust(configuration: configuration),
+            buyer: WebBuyer(.answering(hosted: .pay)))
         let payment = sandbox.createPayment()
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
@@ -124,7 +126,8 @@ final class WebKitGTKAppTests: XCTestCase {
         var found: Set<String> = []
         while let path = walker.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
+            if FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
                 !isDirectory.boolValue
             {
                 found.insert(path)

@@ -19,7 +19,9 @@ final class WebKitHostedTests: XCTestCase {
     override func tearDown() { sandbox.clearFaults() }
 
     /// Pays and returns the result, the sandbox's status, and whether the return URL was ever requested.
-    func pay(_ script: BuyerScript, events: EventLog = EventLog(), file: StaticString = #filePath, line: UInt = #line)
+    func pay(
+        _ script: BuyerScript, events: EventLog = EventLog(), file: StaticString = #filePath, line: UInt = #line
+    )
         throws -> (PaymentResult, String?)
     {
         let mark = sandbox.lastSequence
@@ -48,7 +50,8 @@ final class WebKitHostedTests: XCTestCase {
         XCTAssertEqual(status, "SETTLED")
         XCTAssertEqual(result.outcome, .succeeded)
         XCTAssertEqual(result.paymentStatus, status)
-        XCTAssertEqual(events.all.filter { if case .buyerActed = $0 { true } else { false } }, [.buyerActed("press(\"pay\")")])
+        XCTAssertEqual(
+            events.all.filter { if case .buyerActed = $0 { true } else { false } }, [.buyerActed("press(\"pay\")")])
     }
 
     func testHostedCancel() throws {

@@ -28,7 +28,9 @@ final class WebKitTrustTests: XCTestCase {
     var sandbox: Sandbox { Self.https }
 
     /// A challenged card over HTTPS; the kit trusts the sandbox's CA, the pages trust `pageTrust`.
-    func payChallenge(pageTrust: (PaymentFlow.Configuration) -> PageTrust, file: StaticString = #filePath, line: UInt = #line)
+    func payChallenge(
+        pageTrust: (PaymentFlow.Configuration) -> PageTrust, file: StaticString = #filePath, line: UInt = #line
+    )
         throws -> (PaymentResult, acsRequests: Int, String?)
     {
         let ca = try XCTUnwrap(sandbox.tlsTrust?.certificateAuthorityFile, file: file, line: line)
@@ -41,7 +43,8 @@ final class WebKitTrustTests: XCTestCase {
         let mark = sandbox.lastSequence
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = try runPayment(presenter: presenter, file: file, line: line) { completion in
-            kit.startCardPayment(request, card: testCard("5555 5555 5555 4444"), from: presenter, completion: completion)
+            kit.startCardPayment(
+                request, card: testCard("5555 5555 5555 4444"), from: presenter, completion: completion)
         }
         let acs = sandbox.requestLog.filter { $0.sequence > mark && $0.endpoint == .acsChallenge }.count
         return (result, acs, sandbox.paymentStatus(payment.paymentId))
@@ -101,7 +104,8 @@ final class WebKitTrustTests: XCTestCase {
         presenter.dismiss { gone.store(true, ordering: .releasing) }
         XCTAssertTrue(GTKMainLoop.run(timeout: .seconds(10)) { gone.load(ordering: .acquiring) })
         XCTAssertEqual(
-            handler.events, ["failed \(payment.checkoutURL.absoluteString): plain http is refused outside the sandbox environment"])
+            handler.events,
+            ["failed \(payment.checkoutURL.absoluteString): plain http is refused outside the sandbox environment"])
         XCTAssertEqual(plain.requestLog.filter { $0.sequence > mark }.count, 0)
     }
 }
@@ -116,6 +120,8 @@ final class RecordingHandler: PageEventHandler {
         decisionHandler(.allow)
     }
     func pageDidFinishLoad(_ url: URL) { log.withLock { $0.append("loaded \(url.absoluteString)") } }
-    func pageDidFailLoad(_ url: URL, reason: String) { log.withLock { $0.append("failed \(url.absoluteString): \(reason)") } }
+    func pageDidFailLoad(_ url: URL, reason: String) {
+        log.withLock { $0.append("failed \(url.absoluteString): \(reason)") }
+    }
     func pageWasClosedByBuyer() { log.withLock { $0.append("closed") } }
 }

@@ -67,10 +67,12 @@ public enum GTKMainLoop {
         let deadline = ContinuousClock.now + timeout
         let expired = ExpiryFlag()
         let milliseconds = UInt32(clamping: max(0, timeout.components.seconds * 1000 + 1))
-        let source = egwwk_timeout_add(milliseconds, { data in
-            guard let data else { return }
-            Unmanaged<ExpiryFlag>.fromOpaque(data).takeUnretainedValue().expired = true
-        }, Unmanaged.passUnretained(expired).toOpaque())
+        let source = egwwk_timeout_add(
+            milliseconds,
+            { data in
+                guard let data else { return }
+                Unmanaged<ExpiryFlag>.fromOpaque(data).takeUnretainedValue().expired = true
+            }, Unmanaged.passUnretained(expired).toOpaque())
         defer { if !expired.expired { egwwk_source_remove(source) } }
         while !condition() {
             if expired.expired || ContinuousClock.now >= deadline { return condition() }
@@ -93,10 +95,11 @@ func onGTKThread(_ body: @escaping @Sendable () -> Void) {
         return
     }
     let box = Unmanaged.passRetained(GTKCall(body)).toOpaque()
-    egwwk_invoke({ data in
-        guard let data else { return }
-        Unmanaged<GTKCall>.fromOpaque(data).takeRetainedValue().body()
-    }, box)
+    egwwk_invoke(
+        { data in
+            guard let data else { return }
+            Unmanaged<GTKCall>.fromOpaque(data).takeRetainedValue().body()
+        }, box)
 }
 
 private final class GTKCall {

@@ -81,7 +81,7 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         public var windowSize: (width: Int, height: Int)
         /// When set, a PNG of every page state the buyer saw is saved there,
         /// numbered in order: `01-<title>.png`, `02-...` (the title reduced to
-        /// letters, digits and dashes; never a card number). The directory
+        /// letters and dashes: no digit, so never a card number). The directory
         /// must exist.
         public var screenshotsDirectory: URL?
 
@@ -202,31 +202,20 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
 }
 
 /// Screenshot file names: `NN-<title>.png`, the title reduced to lower-case
-/// letters, digits and single dashes, digit runs longer than four dropped (a
-/// title never shows a card number, and a file name never will).
+/// ASCII letters and single dashes. Digits are dropped, all of them: a card
+/// number, grouped or not, never reaches a file name.
 enum ScreenshotName {
     static func file(number: Int, title: String) -> String {
         var slug = ""
-        var digits = ""
-        func flushDigits() {
-            if digits.count <= 4 { slug += digits }
-            digits = ""
-        }
-        for scalar in title.lowercased().unicodeScalars {
-            if ("0"..."9").contains(scalar) {
-                digits.unicodeScalars.append(scalar)
-                continue
-            }
-            flushDigits()
+        for scalar in title.lowercased().unicodeScalars where !("0"..."9").contains(scalar) {
             if ("a"..."z").contains(scalar) {
                 slug.unicodeScalars.append(scalar)
-            } else if !slug.hasSuffix("-") {
+            } else if !slug.isEmpty, !slug.hasSuffix("-") {
                 slug += "-"
             }
         }
-        flushDigits()
-        slug = String(slug.drop { $0 == "-" }.reversed().drop { $0 == "-" }.reversed()).prefix(60).description
+        while slug.hasSuffix("-") { slug.removeLast() }
         let numbered = number < 10 ? "0\(number)" : "\(number)"
-        return "\(numbered)-\(slug.isEmpty ? "page" : slug).png"
+        return "\(numbered)-\(slug.isEmpty ? "page" : String(slug.prefix(60))).png"
     }
 }

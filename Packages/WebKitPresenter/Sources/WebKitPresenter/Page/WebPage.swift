@@ -42,7 +42,8 @@ final class WebPage: @unchecked Sendable {
             context: context,
             policy: { context, decision, type, uri, status, mainFrame in
                 guard let context, let decision else { return }
-                WebPage.from(context).policy(decision, type: type, uri: String(cString: uri!), status: Int(status),
+                WebPage.from(context).policy(
+                    decision, type: type, uri: String(cString: uri!), status: Int(status),
                     mainFrame: mainFrame)
             },
             load: { context, event, uri in
@@ -192,8 +193,7 @@ final class WebPage: @unchecked Sendable {
         case Int32(EGWWK_LOAD_COMMITTED):
             guard let url = URL(string: uri), url.scheme?.lowercased() == "https", let host = url.host else { return }
             let certificate = egwwk_view_tls_certificate(view)
-            if let problem = presenter.trustRules.pinProblem(host: host, spkiSHA256: certificate.flatMap(Self.spki))
-            {
+            if let problem = presenter.trustRules.pinProblem(host: host, spkiSHA256: certificate.flatMap(Self.spki)) {
                 egwwk_view_stop(view)
                 report(lifecycle.loadFailed(reason: problem), url: url)
             }
@@ -210,8 +210,7 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
-    private func fail(kind: Int32, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32)
-    {
+    private func fail(kind: Int32, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32) {
         guard kind != Int32(EGWWK_FAIL_INTERRUPTED) else { return }
         let url = URL(string: uri) ?? request.url
         guard kind == Int32(EGWWK_FAIL_TLS) else {
@@ -222,7 +221,8 @@ final class WebPage: @unchecked Sendable {
         guard lifecycle.isOpen, let certificate, let session, let view else { return }
         let trust = presenter.trustRules
         guard let authorities = trust.certificateAuthorityFile, !admittedHosts.contains(host.lowercased()) else {
-            report(lifecycle.loadFailed(reason: "the server's certificate is not trusted (TLS flags \(flags))"), url: url)
+            report(
+                lifecycle.loadFailed(reason: "the server's certificate is not trusted (TLS flags \(flags))"), url: url)
             return
         }
         let verification = egwwk_certificate_verify(certificate, authorities, host)
@@ -283,7 +283,9 @@ final class WebPage: @unchecked Sendable {
         }
         let patience = buyer?.patience ?? .seconds(2)
         runScript(BuyerJavaScript.inspect(patience: patience), in: view) { [self] value, _ in
-            guard lifecycle.isCurrent(round: round), let value, let page = Self.renderedPage(from: value) else { return }
+            guard lifecycle.isCurrent(round: round), let value, let page = Self.renderedPage(from: value) else {
+                return
+            }
             screenshot(page) { [self] in
                 guard let buyer, lifecycle.isCurrent(round: round) else { return }
                 presenter.emit(.buyerAsked(page.url))
@@ -323,25 +325,30 @@ final class WebPage: @unchecked Sendable {
             next()
             return
         }
-        let box = Unmanaged.passRetained(SnapshotCall { [presenter] saved in
-            if saved { presenter.emit(.screenshot(file)) }
-            next()
-        })
-        egwwk_view_snapshot_png(view, file.path, { data, saved in
-            guard let data else { return }
-            Unmanaged<SnapshotCall>.fromOpaque(data).takeRetainedValue().done(saved)
-        }, box.toOpaque())
+        let box = Unmanaged.passRetained(
+            SnapshotCall { [presenter] saved in
+                if saved { presenter.emit(.screenshot(file)) }
+                next()
+            })
+        egwwk_view_snapshot_png(
+            view, file.path,
+            { data, saved in
+                guard let data else { return }
+                Unmanaged<SnapshotCall>.fromOpaque(data).takeRetainedValue().done(saved)
+            }, box.toOpaque())
     }
 
     private func runScript(
         _ body: String, in view: UnsafeMutableRawPointer, done: @escaping (String?, String?) -> Void
     ) {
         let box = Unmanaged.passRetained(ScriptCall(done))
-        egwwk_view_call_async(view, body, BuyerJavaScript.world, { data, value, error in
-            guard let data else { return }
-            Unmanaged<ScriptCall>.fromOpaque(data).takeRetainedValue().done(
-                value.map { String(cString: $0) }, error.map { String(cString: $0) })
-        }, box.toOpaque())
+        egwwk_view_call_async(
+            view, body, BuyerJavaScript.world,
+            { data, value, error in
+                guard let data else { return }
+                Unmanaged<ScriptCall>.fromOpaque(data).takeRetainedValue().done(
+                    value.map { String(cString: $0) }, error.map { String(cString: $0) })
+            }, box.toOpaque())
     }
 
     private static func renderedPage(from json: String) -> RenderedPage? {
