@@ -7,9 +7,13 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on.
 SWIFT_DIRS := Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
-              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Packages/PaymentAuthorization Apps/egw-repl \
+              Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Packages/PaymentAuthorization \
+              Packages/WebKitPresenter Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
-APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv
+APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv \
+                libwebkitgtk-6.0-dev xvfb xauth
+# Suites that open windows (WebKitGTK, GTK 4) run on a private X server: `xvfb-run -a` in these folders.
+DISPLAY_DIRS := Packages/WebKitPresenter Tests/EndToEnd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
@@ -67,8 +71,9 @@ test: test-swift test-interop
 test-swift: deps
 	@for d in $(SWIFT_DIRS); do \
 	  [ -f "$$d/Package.swift" ] || continue; \
-	  echo "==> swift test in $$d"; \
-	  ( cd "$$d" && swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
+	  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
+	  echo "==> $${run:+$$run }swift test in $$d"; \
+	  ( cd "$$d" && $$run swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
 	done
 
 # The interoperability and end-to-end tests in Tests/Interop drive the built
@@ -146,8 +151,9 @@ sanitize: deps
 	for mode in thread address; do \
 	  for d in $(SWIFT_DIRS); do \
 	    [ -f "$$d/Package.swift" ] || continue; \
+	    run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
 	    echo "==> swift test --sanitize=$$mode in $$d"; \
-	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
+	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) $$run swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
 	      || failed="$$failed $$mode:$$d"; \
 	  done; \
 	done; \

@@ -73,12 +73,20 @@ func runPayment(
     timeout: Duration = .seconds(40), presenter: WebKitPagePresenter, file: StaticString = #filePath,
     line: UInt = #line, _ start: (@escaping @Sendable (PaymentResult) -> Void) -> Void
 ) throws -> PaymentResult {
+    try runPayment(timeout: timeout, pageGone: { !presenter.isPresenting }, file: file, line: line, start)
+}
+
+/// ``runPayment(timeout:presenter:file:line:_:)`` for any presenter: `pageGone` says whether its page is gone.
+func runPayment(
+    timeout: Duration = .seconds(40), pageGone: @escaping @Sendable () -> Bool, file: StaticString = #filePath,
+    line: UInt = #line, _ start: (@escaping @Sendable (PaymentResult) -> Void) -> Void
+) throws -> PaymentResult {
     let results = Mutex<[PaymentResult]>([])
     let violations = Mutex<[String]>([])
     start { result in
         dispatchPrecondition(condition: .onQueue(.main))
         if !GTKMainLoop.isGTKThread { violations.withLock { $0.append("result off the GTK thread") } }
-        if presenter.isPresenting { violations.withLock { $0.append("result before the page was gone") } }
+        if !pageGone() { violations.withLock { $0.append("result before the page was gone") } }
         results.withLock { $0.append(result) }
     }
     let delivered = GTKMainLoop.run(timeout: timeout) { results.withLock { !$0.isEmpty } }
