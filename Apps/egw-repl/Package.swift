@@ -17,6 +17,7 @@ let package = Package(
         .package(path: "../../Packages/HeadlessBrowser"),
         .package(path: "../../Packages/FuzzSupport"),
         .package(path: "../../Packages/PaymentAuthorization"),
+        .package(path: "../../Packages/WebKitPresenter"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -51,6 +52,7 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
             ]
         ),
         .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),

@@ -31,6 +31,10 @@ public struct Options: Equatable, Sendable {
     public var logLevel: String?
     /// How much a payment prints (`-q`/`--quiet`, `-v`/`--verbose`); the last flag wins.
     public var verbosity: Verbosity = .normal
+    /// Who shows the pages: `headless` (default) or `webkit`, a WebKitGTK window (`--browser`, `EGW_BROWSER`).
+    public var browser = "headless"
+    /// Save a PNG of every page state the buyer saw here (`--screenshots DIR`; WebKit only).
+    public var screenshotsPath: String?
 
     /// Creates the defaults.
     public init() {}
@@ -70,6 +74,10 @@ public struct Options: Equatable, Sendable {
           -q, --quiet                   print results only
           --no-color                    never colour (also NO_COLOR, TERM=dumb)
           --history FILE                history file (default ~/.egw_repl_history; EGW_HISTORY)
+          --browser headless|webkit     who shows the pages: the scripted headless browser (default) or
+                                        a WebKitGTK window (needs DISPLAY or WAYLAND_DISPLAY) (EGW_BROWSER)
+          --screenshots DIR             save a PNG of every page state the buyer saw: 01-<title>.png, ...
+                                        (pages rendered by WebKit: needs --browser webkit)
           --version                     print the version
           --help                        print this help
 
@@ -104,6 +112,9 @@ public struct Options: Equatable, Sendable {
         }
         if let value = env("EGW_TIMEOUT") {
             options.timeout = try timeoutValue(value, source: "EGW_TIMEOUT")
+        }
+        if let value = env("EGW_BROWSER") {
+            options.browser = try browserValue(value, source: "EGW_BROWSER")
         }
         options.startsSandbox = !truthy("EGW_NO_SANDBOX")
         options.bail = truthy("EGW_BAIL")
@@ -169,6 +180,10 @@ public struct Options: Equatable, Sendable {
                 options.noColor = true
             case "--history":
                 options.historyPath = try value()
+            case "--browser":
+                options.browser = try browserValue(try value(), source: name)
+            case "--screenshots":
+                options.screenshotsPath = try value()
             case "--timeout":
                 options.timeout = try timeoutValue(try value(), source: name)
             case "--log-level":
@@ -192,7 +207,23 @@ public struct Options: Equatable, Sendable {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }
+        if options.browser == "webkit", env("DISPLAY") == nil, env("WAYLAND_DISPLAY") == nil {
+            throw ReplError(
+                .usage, "--browser webkit needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
+            )
+        }
+        if options.screenshotsPath != nil, options.browser != "webkit" {
+            throw ReplError(.usage, "--screenshots needs --browser webkit (the pages are rendered by WebKit)")
+        }
         return .run(options)
+    }
+
+    static func browserValue(_ value: String, source: String) throws(ReplError) -> String {
+        let lower = value.lowercased()
+        guard ["headless", "webkit"].contains(lower) else {
+            throw ReplError(.usage, "\(source) must be headless or webkit, not '\(value)'")
+        }
+        return lower
     }
 
     static func environmentValue(_ value: String, source: String) throws(ReplError) -> String {
