@@ -17,4 +17,10 @@ final class ScreenshotNameTests: XCTestCase {
         XCTAssertFalse(name.contains("4111") || name.contains("1111"), name)
         XCTAssertEqual(name, "02-card-ok.png")
     }
+
+    func testNumberingContinuesAfterTheFilesThere() {
+        XCTAssertEqual(ScreenshotName.highestNumber(in: []), 0)
+        XCTAssertEqual(
+            ScreenshotName.highestNumber(in: ["01-a.png", "12-checkout.png", "03-b.png", "notes.txt", "99-x.jpg"]), 12)
+    }
 }

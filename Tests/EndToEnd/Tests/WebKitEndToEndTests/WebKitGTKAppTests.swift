@@ -54,6 +54,28 @@ final class WebKitGTKAppTests: XCTestCase {
         XCTAssertFalse(presenter.isPresenting)
     }
 
+    /// The buyer presses the window's close button (GTK's close request): `pageWasClosedByBuyer`, and the
+    /// SDK ends the challenge cancelled. The window is titled with the page's title and its origin.
+    func testClosingTheChallengeWindowCancels() throws {
+        let window = appWindow(title: "Shop")
+        defer { gtk_window_destroy(window) }
+        let closer = WindowCloser(parent: window)
+        let presenter = WebKitPagePresenter(
+            host: .window(UnsafeMutableRawPointer(window)),
+            trust: PageTrust(configuration: sandbox.sdkConfiguration()),
+            buyer: WebBuyer(patience: .seconds(1)) { _, respond in
+                // Stands for a person who reads the page, then closes the window with its button.
+                DispatchQueue.main.async { closer.closeChallengeWindow() }
+                respond(.wait)
+            })
+        let (result, status) = try payChallenge(with: presenter)
+        XCTAssertEqual(result.outcome, .cancelled)
+        XCTAssertNotEqual(status, "SETTLED")
+        let origin =
+            "\(sandbox.checkoutAPIBaseURL.scheme ?? "")://\(sandbox.checkoutAPIBaseURL.host ?? ""):\(sandbox.port)"
+        XCTAssertEqual(closer.closedTitles, ["Sandbox issuer: confirm your payment — \(origin)"])
+    }
+
     func testHostedPageInsideTheAppsBox() throws {
         let window = appWindow(title: "Kiosk")
         defer { gtk_window_destroy(window) }
@@ -134,5 +156,28 @@ final class WebKitGTKAppTests: XCTestCase {
             }
         }
         return found
+    }
+}
+
+/// Finds the page's window (the toplevel transient for the app's window) and asks GTK to close
+/// it, as its close button does. Main thread only (the GTK thread).
+final class WindowCloser: @unchecked Sendable {
+    // @unchecked: used on the GTK thread only (main-queue blocks run there through the bridge).
+    let parent: UnsafeMutablePointer<GtkWindow>
+    var closedTitles: [String] = []
+
+    init(parent: UnsafeMutablePointer<GtkWindow>) { self.parent = parent }
+
+    func closeChallengeWindow() {
+        let toplevels = gtk_window_get_toplevels()
+        let count = g_list_model_get_n_items(toplevels)
+        for index in 0..<count {
+            guard let item = g_list_model_get_item(toplevels, index) else { continue }
+            defer { g_object_unref(item) }
+            let window = item.assumingMemoryBound(to: GtkWindow.self)
+            guard gtk_window_get_transient_for(window) == parent else { continue }
+            closedTitles.append(gtk_window_get_title(window).map { String(cString: $0) } ?? "")
+            gtk_window_close(window)
+        }
     }
 }

@@ -81,8 +81,9 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         public var windowSize: (width: Int, height: Int)
         /// When set, a PNG of every page state the buyer saw is saved there,
         /// numbered in order: `01-<title>.png`, `02-...` (the title reduced to
-        /// letters and dashes: no digit, so never a card number). The directory
-        /// must exist.
+        /// letters and dashes: no digit, so never a card number), after the
+        /// highest number already there, so presenters sharing a directory
+        /// never overwrite each other's files. The directory must exist.
         public var screenshotsDirectory: URL?
 
         /// Creates options.
@@ -119,7 +120,7 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     private let onEvent: (@Sendable (Event) -> Void)?
     private let presenting = Atomic(false)
     private var page: WebPage?
-    private var screenshotCount = 0
+    private var screenshotCount: Int?
 
     /// Creates a presenter.
     ///
@@ -196,8 +197,12 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     /// The next screenshot's file for a page titled `title`.
     func nextScreenshotFile(title: String) -> URL? {
         guard let directory = options.screenshotsDirectory else { return nil }
-        screenshotCount += 1
-        return directory.appendingPathComponent(ScreenshotName.file(number: screenshotCount, title: title))
+        let number =
+            (screenshotCount
+                ?? ScreenshotName.highestNumber(
+                    in: (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])) + 1
+        screenshotCount = number
+        return directory.appendingPathComponent(ScreenshotName.file(number: number, title: title))
     }
 }
 
@@ -217,5 +222,13 @@ enum ScreenshotName {
         while slug.hasSuffix("-") { slug.removeLast() }
         let numbered = number < 10 ? "0\(number)" : "\(number)"
         return "\(numbered)-\(slug.isEmpty ? "page" : String(slug.prefix(60))).png"
+    }
+
+    /// The highest `NN` of the `NN-<title>.png` files among `names`, 0 when there is none.
+    static func highestNumber(in names: [String]) -> Int {
+        names.compactMap { name -> Int? in
+            guard name.hasSuffix(".png"), let dash = name.firstIndex(of: "-") else { return nil }
+            return Int(name[..<dash])
+        }.max() ?? 0
     }
 }
