@@ -33,7 +33,7 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize
+.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize screenshots
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
@@ -41,6 +41,7 @@ help:
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
 	@echo "make soak   - 10,000 randomized schedules each: PaymentFlow's faults and the payment sheet's"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
+	@echo "make screenshots - docs/screenshots: the WebKit pages over a small GTK app, captured from an Xvfb screen"
 	@echo "make fuzz   - every libFuzzer target for FUZZ_SECONDS (default 300) each; crashes go to Fuzz/<target>/regressions"
 	@echo "make sanitize - every package's tests under ThreadSanitizer, then AddressSanitizer + LeakSanitizer"
 	@echo "make deps   - install missing Debian packages (apt-get; sudo when not root)"
@@ -159,6 +160,15 @@ sanitize: deps
 	done; \
 	[ -z "$$failed" ] || { echo "make sanitize: FAILED in$$failed"; exit 1; }; \
 	echo "make sanitize: every suite clean under both sanitizers"
+
+# The WebKit pages as a buyer sees them, captured from a private Xvfb screen's frame buffer (-fbdir).
+SCREEN := 87
+screenshots: deps
+	@cd Tests/EndToEnd && swift build --product WebKitScreenshots
+	@fb=$$(mktemp -d); Xvfb :$(SCREEN) -screen 0 1280x800x24 -fbdir "$$fb" -nolisten tcp & xvfb=$$!; \
+	trap 'kill $$xvfb; wait $$xvfb 2>/dev/null; rm -rf "$$fb"' EXIT; sleep 1; mkdir -p docs/screenshots; \
+	DISPLAY=:$(SCREEN) "$$(cd Tests/EndToEnd && swift build --show-bin-path)/WebKitScreenshots" \
+	  "$(ROOT)/docs/screenshots" "$$fb/Xvfb_screen0" 2>/dev/null
 
 clean:
 	@for d in $(SWIFT_DIRS); do rm -rf "$$d/.build" "$$d/.build-fuzz" "$$d/.build-thread" "$$d/.build-address"; done

@@ -14,6 +14,17 @@ let package = Package(
     targets: [
         // GTK 4 itself, for the tests' own small app window (the parent a presenter is given).
         .systemLibrary(name: "CGTK4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // `make screenshots`: docs/screenshots, captured from an Xvfb screen (not a test).
+        .executableTarget(
+            name: "WebKitScreenshots",
+            dependencies: [
+                "CGTK4",
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+            ]
+        ),
         // Real WebKitGTK under Xvfb (`xvfb-run -a swift test`), real loopback HTTP(S) to the sandbox.
         .testTarget(
             name: "WebKitEndToEndTests",

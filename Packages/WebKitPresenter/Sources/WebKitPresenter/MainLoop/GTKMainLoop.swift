@@ -59,6 +59,11 @@ public enum GTKMainLoop {
     /// `condition` is checked after every event the loop handles; the loop
     /// blocks between events (a GLib timeout wakes it at the deadline).
     ///
+    /// Do not call it from a block running on Dispatch's main queue (a
+    /// `DispatchQueue.main.async` body, a kit callback): the main queue is
+    /// serial, so no other main-queue block (a result, a wake-up) runs until
+    /// that block returns, and the wait would end only at its timeout.
+    ///
     /// - Returns: whether `condition` held (false: the timeout passed).
     /// - Precondition: called on the GTK thread after ``start()``.
     @discardableResult
