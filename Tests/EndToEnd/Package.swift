@@ -14,6 +14,17 @@ let package = Package(
     targets: [
         // GTK 4 itself, for the tests' own small app window (the parent a presenter is given).
         .systemLibrary(name: "CGTK4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // `make bench` (bench.sh): the presenter beside a bare WebKitGTK program (not tests).
+        .systemLibrary(name: "CWebKitBare", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        .executableTarget(name: "webkit-bare-load", dependencies: ["CWebKitBare"]),
+        .executableTarget(
+            name: "WebKitBench",
+            dependencies: [
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+            ]
+        ),
         // `make screenshots`: docs/screenshots, captured from an Xvfb screen (not a test).
         .executableTarget(
             name: "WebKitScreenshots",

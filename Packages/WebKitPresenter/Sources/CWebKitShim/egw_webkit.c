@@ -134,9 +134,43 @@ void egwwk_object_unref(void *object) { g_object_unref(object); }
 void *egwwk_object_ref(void *object) { return g_object_ref(object); }
 bool egwwk_widget_is_mapped(void *widget) { return gtk_widget_get_mapped(GTK_WIDGET(widget)); }
 
+typedef struct {
+    void (*painted)(void *data);
+    void *data;
+    GdkFrameClock *clock;
+    gulong handler;
+} egwwk_paint_wait;
+
+static void egwwk_on_after_paint(GdkFrameClock *clock, gpointer user_data) {
+    egwwk_paint_wait *wait = user_data;
+    g_signal_handler_disconnect(clock, wait->handler);
+    wait->painted(wait->data);
+    g_object_unref(wait->clock);
+    g_free(wait);
+}
+
+bool egwwk_after_next_paint(void *widget, void (*painted)(void *data), void *data) {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(widget));
+    if (clock == NULL) return false;
+    egwwk_paint_wait *wait = g_new(egwwk_paint_wait, 1);
+    wait->painted = painted;
+    wait->data = data;
+    wait->clock = g_object_ref(clock);
+    wait->handler = g_signal_connect(clock, "after-paint", G_CALLBACK(egwwk_on_after_paint), wait);
+    gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_PAINT);
+    return true;
+}
+
 // MARK: Signals
 
 static const char *egwwk_callbacks_key = "egwwk-callbacks";
+// Cancels the view's scripts and snapshots still under way when the page goes: each holds a
+// reference to the view (and so its web process) until it completes.
+static const char *egwwk_cancellable_key = "egwwk-cancellable";
+
+static GCancellable *egwwk_view_cancellable(void *view) {
+    return g_object_get_data(G_OBJECT(view), egwwk_cancellable_key);
+}
 
 static gboolean egwwk_on_decide_policy(WebKitWebView *view, WebKitPolicyDecision *decision,
                                        WebKitPolicyDecisionType type, gpointer user_data) {
@@ -256,17 +290,45 @@ void egwwk_session_allow_certificate(void *session, void *certificate, const cha
                                                           G_TLS_CERTIFICATE(certificate), host);
 }
 
-void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks) {
+static void egwwk_on_script_message(WebKitUserContentManager *manager, JSCValue *value, gpointer user_data) {
+    (void)manager;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL || callbacks->message == NULL || !jsc_value_is_string(value)) return;
+    char *text = jsc_value_to_string(value);
+    callbacks->message(callbacks->context, text);
+    g_free(text);
+}
+
+void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world) {
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_enable_javascript(settings, TRUE);
     webkit_settings_set_javascript_can_open_windows_automatically(settings, FALSE);
     webkit_settings_set_enable_developer_extras(settings, FALSE);
     webkit_settings_set_enable_page_cache(settings, FALSE);
-    GtkWidget *view = g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session", session, "settings", settings, NULL);
+    // Our own web context, shared by the presenter's pages and not the app's: the document-viewer
+    // cache model turns off WebKit's page and process caches, so a dismissed page's web process
+    // exits instead of waiting, with the page's memory, for a reuse that never comes.
+    static WebKitWebContext *context = NULL;
+    if (context == NULL) {
+        context = webkit_web_context_new();
+        webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+    }
+    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    if (watch_script != NULL) {
+        WebKitUserScript *script = webkit_user_script_new_for_world(
+            watch_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END, world, NULL,
+            NULL);
+        webkit_user_content_manager_add_script(content, script);
+        webkit_user_script_unref(script);
+        webkit_user_content_manager_register_script_message_handler(content, "egw", world);
+    }
+    GtkWidget *view = g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session", session, "settings", settings,
+                                   "web-context", context, "user-content-manager", content, NULL);
     g_object_unref(settings);
     egwwk_callbacks *copy = g_new(egwwk_callbacks, 1);
     *copy = *callbacks;
     g_object_set_data_full(G_OBJECT(view), egwwk_callbacks_key, copy, g_free);
+    g_object_set_data_full(G_OBJECT(view), egwwk_cancellable_key, g_cancellable_new(), g_object_unref);
     g_signal_connect(view, "decide-policy", G_CALLBACK(egwwk_on_decide_policy), copy);
     g_signal_connect(view, "load-changed", G_CALLBACK(egwwk_on_load_changed), copy);
     g_signal_connect(view, "load-failed", G_CALLBACK(egwwk_on_load_failed), copy);
@@ -274,6 +336,8 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks) {
     g_signal_connect(view, "create", G_CALLBACK(egwwk_on_create), copy);
     g_signal_connect(view, "notify::title", G_CALLBACK(egwwk_on_notify), copy);
     g_signal_connect(view, "notify::uri", G_CALLBACK(egwwk_on_notify), copy);
+    g_signal_connect(content, "script-message-received::egw", G_CALLBACK(egwwk_on_script_message), copy);
+    g_object_set_data_full(G_OBJECT(view), "egwwk-content", content, g_object_unref);
     return g_object_ref_sink(view);
 }
 
@@ -293,7 +357,10 @@ void egwwk_view_disconnect(void *view, void *window) {
     egwwk_callbacks *copy = g_object_get_data(G_OBJECT(view), egwwk_callbacks_key);
     if (copy == NULL) return;
     copy->context = NULL;
+    g_cancellable_cancel(egwwk_view_cancellable(view));
     g_signal_handlers_disconnect_matched(view, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
+    GObject *content = g_object_get_data(G_OBJECT(view), "egwwk-content");
+    if (content != NULL) g_signal_handlers_disconnect_matched(content, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
     if (window != NULL) g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
 }
 
@@ -330,7 +397,7 @@ typedef struct {
 static void egwwk_js_finished(GObject *object, GAsyncResult *result, gpointer user_data) {
     egwwk_js_call *call = user_data;
     GError *error = NULL;
-    JSCValue *value = webkit_web_view_call_async_javascript_function_finish(WEBKIT_WEB_VIEW(object), result, &error);
+    JSCValue *value = webkit_web_view_evaluate_javascript_finish(WEBKIT_WEB_VIEW(object), result, &error);
     if (value == NULL) {
         call->done(call->data, NULL, error ? error->message : "script failed");
         g_clear_error(&error);
@@ -343,13 +410,13 @@ static void egwwk_js_finished(GObject *object, GAsyncResult *result, gpointer us
     g_free(call);
 }
 
-void egwwk_view_call_async(void *view, const char *body, const char *world,
-                           void (*done)(void *data, const char *value, const char *error), void *data) {
+void egwwk_view_evaluate(void *view, const char *script, const char *world,
+                         void (*done)(void *data, const char *value, const char *error), void *data) {
     egwwk_js_call *call = g_new(egwwk_js_call, 1);
     call->done = done;
     call->data = data;
-    webkit_web_view_call_async_javascript_function(WEBKIT_WEB_VIEW(view), body, -1, NULL, world, NULL, NULL,
-                                                   egwwk_js_finished, call);
+    webkit_web_view_evaluate_javascript(WEBKIT_WEB_VIEW(view), script, -1, world, NULL, egwwk_view_cancellable(view),
+                                        egwwk_js_finished, call);
 }
 
 typedef struct {
@@ -379,7 +446,7 @@ void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *da
     call->data = data;
     call->path = g_strdup(path);
     webkit_web_view_get_snapshot(WEBKIT_WEB_VIEW(view), WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE,
-                                 NULL, egwwk_snapshot_finished, call);
+                                 egwwk_view_cancellable(view), egwwk_snapshot_finished, call);
 }
 
 // MARK: Certificates

@@ -142,6 +142,53 @@ final class WebKitGTKAppTests: XCTestCase {
         }
     }
 
+    /// A dismissed page leaves no web process behind: the count of WebKit web processes below this
+    /// one comes back to what it was (found by the bench: a script still awaiting in a page that had
+    /// navigated away kept its view, and so its web process, forever).
+    func testDismissedPagesLeaveNoWebProcessBehind() throws {
+        let presenter = WebKitPagePresenter(
+            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
+            buyer: WebBuyer(.answering(challengeCode: "1234")))
+        _ = try payChallenge(with: presenter)  // WebKit's shared processes are up
+        let settled = { (limit: Int) -> Bool in
+            GTKMainLoop.run(timeout: .seconds(15)) {
+                // Another process's exit is no event of this loop: look again every 100 ms.
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) {}
+                return Self.webProcesses() <= limit
+            }
+        }
+        XCTAssertTrue(settled(1), "the first page's web process is gone: \(Self.webProcesses())")
+        let before = Self.webProcesses()
+        for _ in 0..<3 {
+            XCTAssertEqual(try payChallenge(with: presenter).0.outcome, .succeeded)
+        }
+        XCTAssertTrue(settled(before), "web processes: \(Self.webProcesses()), were \(before)")
+    }
+
+    /// WebKit web processes running below this process.
+    static func webProcesses() -> Int {
+        var parents: [Int32: (parent: Int32, name: String)] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) {
+                parents[pid] = (parent, String(stat[stat.index(after: open)..<close]))
+            }
+        }
+        var below: Set<Int32> = [getpid()]
+        var changed = true
+        while changed {
+            changed = false
+            for (pid, entry) in parents where !below.contains(pid) && below.contains(entry.parent) {
+                below.insert(pid)
+                changed = true
+            }
+        }
+        return below.filter { parents[$0]?.name.hasPrefix("WebKitWebProces") == true }.count
+    }
+
     /// Every regular file under `root`, by path relative to it.
     static func files(under root: URL) -> Set<String> {
         guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }

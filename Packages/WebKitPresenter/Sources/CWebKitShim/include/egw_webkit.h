@@ -92,6 +92,8 @@ typedef struct egwwk_callbacks {
     void (*fail)(void *context, int kind, const char *uri, const char *message, void *certificate,
                  unsigned tls_flags);
     void (*event)(void *context, int event);
+    /// A message the watch script (egwwk_view_new's `watch_script`) posted from a page: a string.
+    void (*message)(void *context, const char *text);
 } egwwk_callbacks;
 
 // MARK: Web views
@@ -102,7 +104,10 @@ void *egwwk_session_new_ephemeral(void);
 void egwwk_session_allow_certificate(void *session, void *certificate, const char *host);
 /// A web view in `session`, JavaScript on, no pop-ups, no developer extras, signals wired to
 /// `callbacks` (copied). Escape in the view's window and its close request go to event().
-void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks);
+/// `watch_script` (may be NULL) runs at the end of every top-level document, in the isolated
+/// script world `world`, where `window.webkit.messageHandlers.egw.postMessage(text)` reaches
+/// callbacks->message: nothing of ours stays pending in WebKit when a page navigates away.
+void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world);
 /// Disconnects every signal egwwk_view_new and egwwk_window_wire_close connected (`window` may be NULL);
 /// later events are dropped.
 void egwwk_view_disconnect(void *view, void *window);
@@ -120,11 +125,15 @@ const char *egwwk_view_title(void *view);
 void *egwwk_view_tls_certificate(void *view);
 /// Whether a view is in a realized, mapped window (it can paint).
 bool egwwk_widget_is_mapped(void *widget);
+/// Calls `painted(data)` once, after the next frame GTK paints for `widget`'s window (its frame
+/// clock's after-paint); false when the widget is not realized (no frame clock yet).
+bool egwwk_after_next_paint(void *widget, void (*painted)(void *data), void *data);
 
-/// Runs `body` as an async function in an isolated script world named `world`; `done` gets the
-/// resolved value converted to a string (NULL and an error message on failure). Never inline.
-void egwwk_view_call_async(void *view, const char *body, const char *world,
-                           void (*done)(void *data, const char *value, const char *error), void *data);
+/// Evaluates `script` (which must not wait: its value is its last expression) in the isolated
+/// script world `world`; `done` gets the value as a string (NULL and an error message on
+/// failure). Never inline; cancelled when the view is disconnected.
+void egwwk_view_evaluate(void *view, const char *script, const char *world,
+                         void (*done)(void *data, const char *value, const char *error), void *data);
 /// Saves the visible part of the view as a PNG at `path`; `done(data, ok)`.
 void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *data, bool ok), void *data);
 

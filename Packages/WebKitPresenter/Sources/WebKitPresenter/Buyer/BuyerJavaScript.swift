@@ -1,8 +1,9 @@
 import Foundation
 
 /// The scripts the buyer runs in the page, in an isolated script world (the
-/// page's globals are not touched, the DOM and its events are shared). Each
-/// is the body of an async function whose result is a string.
+/// page's globals are not touched, the DOM and its events are shared). None
+/// awaits anything: a script still waiting when its page navigates away would
+/// never answer, and WebKit would keep the view (and its web process) for it.
 enum BuyerJavaScript {
     /// The name of the isolated script world.
     static let world = "egw-buyer"
@@ -21,31 +22,34 @@ enum BuyerJavaScript {
         const label = (b) => words(b.tagName === 'INPUT' ? b.value : (b.textContent || b.getAttribute('aria-label')));
         """
 
-    /// Waits until the page shows an input or a button (or `patience` passes), lets it paint,
-    /// and describes it as JSON: title, url, html (no scripts), codeFields, buttons.
-    static func inspect(patience: Duration) -> String {
+    /// The watch script, run at the end of every top-level document: once the page shows an
+    /// input or a button (or `patience` passed) and has painted twice, it posts the page's
+    /// description as JSON (title, url, html without scripts, codeFields, buttons) to the `egw`
+    /// message handler. Nothing waits on our side: a page that navigates away first posts nothing.
+    static func watch(patience: Duration) -> String {
         let milliseconds = patience.components.seconds * 1000 + patience.components.attoseconds / 1_000_000_000_000_000
-        return common + """
+        return "(() => {\n" + common + """
             const ready = () => codeInputs().length > 0 || buttons().length > 0;
-            if (!ready()) {
-              await new Promise((resolve) => {
-                const observer = new MutationObserver(() => { if (ready()) { observer.disconnect(); resolve(); } });
-                observer.observe(document, { subtree: true, childList: true, attributes: true });
-                setTimeout(() => { observer.disconnect(); resolve(); }, \(milliseconds));
-              });
-            }
-            await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-            const copy = document.documentElement.cloneNode(true);
-            copy.querySelectorAll('script').forEach((s) => s.remove());
-            return JSON.stringify({ title: document.title, url: location.href,
-              html: '<!DOCTYPE html>\\n' + copy.outerHTML, codeFields: codeInputs().length,
-              buttons: buttons().map(label) });
+            const describe = () => {
+              const copy = document.documentElement.cloneNode(true);
+              copy.querySelectorAll('script').forEach((s) => s.remove());
+              window.webkit.messageHandlers.egw.postMessage(JSON.stringify({ title: document.title,
+                url: location.href, html: '<!DOCTYPE html>\\n' + copy.outerHTML, codeFields: codeInputs().length,
+                buttons: buttons().map(label) }));
+            };
+            const post = () => requestAnimationFrame(() => requestAnimationFrame(describe));
+            if (ready()) { post(); return; }
+            const observer = new MutationObserver(() => { if (ready()) { observer.disconnect(); clearTimeout(timer); post(); } });
+            observer.observe(document, { subtree: true, childList: true, attributes: true });
+            const timer = setTimeout(() => { observer.disconnect(); post(); }, \(milliseconds));
+            })();
             """
     }
 
     /// Types `code` into the code field and submits: "ok", or why not.
     static func enterCode(_ code: String) -> String {
-        common + """
+        expression(
+            common + """
             const code = \(literal(code));
             const fields = codeInputs();
             if (fields.length === 0) return 'the page has no code field';
@@ -67,12 +71,13 @@ enum BuyerJavaScript {
             if (button) { button.click(); return 'ok'; }
             if (field.form) { field.form.requestSubmit(); return 'ok'; }
             return 'the page has no button to submit the code';
-            """
+            """)
     }
 
     /// Clicks the first visible button labelled one of `labels`: "ok", or why not.
     static func press(_ labels: [String]) -> String {
-        common + """
+        expression(
+            common + """
             const wanted = \(literal(labels)).map(words);
             const matches = (b) => { const l = label(b); const v = words(b.value);
               return wanted.includes(l) || wanted.includes(v) || (wanted.includes('pay') && /^pay \\S/.test(l)); };
@@ -80,12 +85,13 @@ enum BuyerJavaScript {
             if (!button) return 'the page has no button labelled ' + JSON.stringify(wanted[0] || '');
             button.click();
             return 'ok';
-            """
+            """)
     }
 
     /// Sets fields of form `index` and submits it: "ok", or why not.
     static func fill(formIndex index: Int, fields: [String: String]) -> String {
-        common + """
+        expression(
+            common + """
             const form = document.forms[\(index)];
             if (!form) return 'the page has no form number \(index)';
             const values = \(literal(fields));
@@ -100,8 +106,11 @@ enum BuyerJavaScript {
             const button = buttons().find((b) => form.contains(b));
             if (button) button.click(); else form.requestSubmit();
             return 'ok';
-            """
+            """)
     }
+
+    /// A function body as an expression whose value is the body's result (evaluated, not awaited).
+    private static func expression(_ body: String) -> String { "(() => {\n" + body + "\n})()" }
 
     /// A JSON value as a JavaScript literal.
     private static func literal<T: Encodable>(_ value: T) -> String {

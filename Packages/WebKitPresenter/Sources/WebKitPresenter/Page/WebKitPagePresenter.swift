@@ -103,6 +103,9 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         case refused(URL, reason: String)
         /// A certificate was admitted for `host` through the configured CA.
         case certificateAdmitted(host: String)
+        /// GTK painted the first frame after the page at this URL finished loading
+        /// (the frame clock's after-paint): what `make bench` times.
+        case painted(URL)
         /// The buyer was asked about a rendered page.
         case buyerAsked(URL)
         /// The buyer acted (see ``PageAction/description``).

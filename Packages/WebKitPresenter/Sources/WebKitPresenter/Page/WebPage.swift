@@ -25,6 +25,10 @@ final class WebPage: @unchecked Sendable {
     /// Hosts whose certificate our CA check admitted (one retry each).
     private var admittedHosts: Set<String> = []
     private var loadedOnce = false
+    /// This load reported finished / the watch script described it / the buyer was asked about it.
+    private var finishedLoad = false
+    private var renderedLoad: RenderedPage?
+    private var roundStarted = false
 
     init(request: PageRequest, handler: PageEventHandler, presenter: WebKitPagePresenter) {
         self.request = request
@@ -59,8 +63,14 @@ final class WebPage: @unchecked Sendable {
             event: { context, event in
                 guard let context else { return }
                 WebPage.from(context).event(event)
+            },
+            message: { context, text in
+                guard let context, let text else { return }
+                WebPage.from(context).rendered(String(cString: text))
             })
-        let view = egwwk_view_new(session, &callbacks)
+        let watching = presenter.scriptedBuyer != nil || presenter.wantsScreenshots
+        let watch = BuyerJavaScript.watch(patience: presenter.scriptedBuyer?.patience ?? .seconds(2))
+        let view = egwwk_view_new(session, &callbacks, watching ? watch : nil, BuyerJavaScript.world)
         self.session = session
         self.view = view
         switch host.storage {
@@ -190,6 +200,7 @@ final class WebPage: @unchecked Sendable {
         switch event {
         case Int32(EGWWK_LOAD_STARTED):
             lifecycle.loadStarted()
+            (finishedLoad, renderedLoad, roundStarted) = (false, nil, false)
         case Int32(EGWWK_LOAD_COMMITTED):
             guard let url = URL(string: uri), url.scheme?.lowercased() == "https", let host = url.host else { return }
             let certificate = egwwk_view_tls_certificate(view)
@@ -203,7 +214,9 @@ final class WebPage: @unchecked Sendable {
             self.report(report, url: url)
             if report == .finished {
                 loadedOnce = true
-                askBuyer()
+                finishedLoad = true
+                reportFirstPaint(of: url, view: view)
+                if let renderedLoad { askBuyer(about: renderedLoad) }
             }
         default:
             break
@@ -274,27 +287,40 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
+    private func reportFirstPaint(of url: URL, view: UnsafeMutableRawPointer) {
+        // Not after the page is gone (a frame painted while the window closes).
+        let box = Unmanaged.passRetained(
+            PaintCall { [weak self] in
+                guard let self, self.view != nil else { return }
+                self.presenter.emit(.painted(url))
+            })
+        let waiting = egwwk_after_next_paint(view, { data in
+            guard let data else { return }
+            Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done()
+        }, box.toOpaque())
+        if !waiting { box.release() }
+    }
+
     // MARK: The scripted buyer
 
-    private func askBuyer() {
-        let buyer = presenter.scriptedBuyer
-        guard buyer != nil || presenter.wantsScreenshots, let round = lifecycle.beginBuyerRound(), let view else {
-            return
-        }
-        let patience = buyer?.patience ?? .seconds(2)
-        runScript(BuyerJavaScript.inspect(patience: patience), in: view) { [self] value, _ in
-            guard lifecycle.isCurrent(round: round), let value, let page = Self.renderedPage(from: value) else {
-                return
-            }
-            screenshot(page) { [self] in
-                guard let buyer, lifecycle.isCurrent(round: round) else { return }
-                presenter.emit(.buyerAsked(page.url))
-                let once = Once()
-                DispatchQueue.global().async {
-                    buyer.decide(page) { action in
-                        guard once.claim() else { return }
-                        onGTKThread { self.perform(action, round: round, url: page.url) }
-                    }
+    /// The watch script described the page: the buyer is asked once the load also finished.
+    private func rendered(_ json: String) {
+        guard !bootstrapping, let page = Self.renderedPage(from: json), page.url.scheme != "about" else { return }
+        renderedLoad = page
+        if finishedLoad { askBuyer(about: page) }
+    }
+
+    private func askBuyer(about page: RenderedPage) {
+        guard !roundStarted, let round = lifecycle.beginBuyerRound() else { return }
+        roundStarted = true
+        screenshot(page) { [self] in
+            guard let buyer = presenter.scriptedBuyer, lifecycle.isCurrent(round: round) else { return }
+            presenter.emit(.buyerAsked(page.url))
+            let once = Once()
+            DispatchQueue.global().async {
+                buyer.decide(page) { action in
+                    guard once.claim() else { return }
+                    onGTKThread { self.perform(action, round: round, url: page.url) }
                 }
             }
         }
@@ -342,7 +368,7 @@ final class WebPage: @unchecked Sendable {
         _ body: String, in view: UnsafeMutableRawPointer, done: @escaping (String?, String?) -> Void
     ) {
         let box = Unmanaged.passRetained(ScriptCall(done))
-        egwwk_view_call_async(
+        egwwk_view_evaluate(
             view, body, BuyerJavaScript.world,
             { data, value, error in
                 guard let data else { return }
@@ -411,6 +437,11 @@ final class WebPage: @unchecked Sendable {
 private final class ScriptCall {
     let done: (String?, String?) -> Void
     init(_ done: @escaping (String?, String?) -> Void) { self.done = done }
+}
+
+private final class PaintCall {
+    let done: () -> Void
+    init(_ done: @escaping () -> Void) { self.done = done }
 }
 
 private final class SnapshotCall {
