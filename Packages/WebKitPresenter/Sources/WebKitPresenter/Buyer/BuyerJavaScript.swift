@@ -50,63 +50,63 @@ enum BuyerJavaScript {
     static func enterCode(_ code: String) -> String {
         expression(
             common + """
-            const code = \(literal(code));
-            const fields = codeInputs();
-            if (fields.length === 0) return 'the page has no code field';
-            const hint = /one-time-code|otp|code|pass|pin|tan/i;
-            const field = fields.find((f) => hint.test([f.autocomplete, f.name, f.id, f.placeholder].join(' ')))
-              || fields[0];
-            field.focus();
-            field.value = '';
-            for (const ch of code) {
-              field.dispatchEvent(new KeyboardEvent('keydown', { key: ch, bubbles: true }));
-              field.value += ch;
-              field.dispatchEvent(new InputEvent('input', { data: ch, inputType: 'insertText', bubbles: true }));
-              field.dispatchEvent(new KeyboardEvent('keyup', { key: ch, bubbles: true }));
-            }
-            field.dispatchEvent(new Event('change', { bubbles: true }));
-            const backOut = /^(cancel|decline|back|resend|abandon)/;
-            const scope = field.form || document;
-            const button = buttons().find((b) => scope.contains(b) && !backOut.test(label(b)));
-            if (button) { button.click(); return 'ok'; }
-            if (field.form) { field.form.requestSubmit(); return 'ok'; }
-            return 'the page has no button to submit the code';
-            """)
+                const code = \(literal(code));
+                const fields = codeInputs();
+                if (fields.length === 0) return 'the page has no code field';
+                const hint = /one-time-code|otp|code|pass|pin|tan/i;
+                const field = fields.find((f) => hint.test([f.autocomplete, f.name, f.id, f.placeholder].join(' ')))
+                  || fields[0];
+                field.focus();
+                field.value = '';
+                for (const ch of code) {
+                  field.dispatchEvent(new KeyboardEvent('keydown', { key: ch, bubbles: true }));
+                  field.value += ch;
+                  field.dispatchEvent(new InputEvent('input', { data: ch, inputType: 'insertText', bubbles: true }));
+                  field.dispatchEvent(new KeyboardEvent('keyup', { key: ch, bubbles: true }));
+                }
+                field.dispatchEvent(new Event('change', { bubbles: true }));
+                const backOut = /^(cancel|decline|back|resend|abandon)/;
+                const scope = field.form || document;
+                const button = buttons().find((b) => scope.contains(b) && !backOut.test(label(b)));
+                if (button) { button.click(); return 'ok'; }
+                if (field.form) { field.form.requestSubmit(); return 'ok'; }
+                return 'the page has no button to submit the code';
+                """)
     }
 
     /// Clicks the first visible button labelled one of `labels`: "ok", or why not.
     static func press(_ labels: [String]) -> String {
         expression(
             common + """
-            const wanted = \(literal(labels)).map(words);
-            const matches = (b) => { const l = label(b); const v = words(b.value);
-              return wanted.includes(l) || wanted.includes(v) || (wanted.includes('pay') && /^pay \\S/.test(l)); };
-            const button = buttons().find(matches);
-            if (!button) return 'the page has no button labelled ' + JSON.stringify(wanted[0] || '');
-            button.click();
-            return 'ok';
-            """)
+                const wanted = \(literal(labels)).map(words);
+                const matches = (b) => { const l = label(b); const v = words(b.value);
+                  return wanted.includes(l) || wanted.includes(v) || (wanted.includes('pay') && /^pay \\S/.test(l)); };
+                const button = buttons().find(matches);
+                if (!button) return 'the page has no button labelled ' + JSON.stringify(wanted[0] || '');
+                button.click();
+                return 'ok';
+                """)
     }
 
     /// Sets fields of form `index` and submits it: "ok", or why not.
     static func fill(formIndex index: Int, fields: [String: String]) -> String {
         expression(
             common + """
-            const form = document.forms[\(index)];
-            if (!form) return 'the page has no form number \(index)';
-            const values = \(literal(fields));
-            for (const [name, value] of Object.entries(values)) {
-              let field = form.elements.namedItem(name);
-              if (!field) { field = document.createElement('input'); field.type = 'hidden'; field.name = name;
-                form.appendChild(field); }
-              field.value = value;
-              field.dispatchEvent(new Event('input', { bubbles: true }));
-              field.dispatchEvent(new Event('change', { bubbles: true }));
-            }
-            const button = buttons().find((b) => form.contains(b));
-            if (button) button.click(); else form.requestSubmit();
-            return 'ok';
-            """)
+                const form = document.forms[\(index)];
+                if (!form) return 'the page has no form number \(index)';
+                const values = \(literal(fields));
+                for (const [name, value] of Object.entries(values)) {
+                  let field = form.elements.namedItem(name);
+                  if (!field) { field = document.createElement('input'); field.type = 'hidden'; field.name = name;
+                    form.appendChild(field); }
+                  field.value = value;
+                  field.dispatchEvent(new Event('input', { bubbles: true }));
+                  field.dispatchEvent(new Event('change', { bubbles: true }));
+                }
+                const button = buttons().find((b) => form.contains(b));
+                if (button) button.click(); else form.requestSubmit();
+                return 'ok';
+                """)
     }
 
     /// A function body as an expression whose value is the body's result (evaluated, not awaited).

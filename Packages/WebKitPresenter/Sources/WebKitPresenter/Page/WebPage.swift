@@ -294,10 +294,12 @@ final class WebPage: @unchecked Sendable {
                 guard let self, self.view != nil else { return }
                 self.presenter.emit(.painted(url))
             })
-        let waiting = egwwk_after_next_paint(view, { data in
-            guard let data else { return }
-            Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done()
-        }, box.toOpaque())
+        let waiting = egwwk_after_next_paint(
+            view,
+            { data in
+                guard let data else { return }
+                Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done()
+            }, box.toOpaque())
         if !waiting { box.release() }
     }
 
