@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "LoopbackTestServer", package: "HeadlessBrowser"),
             ]
         ),
     ],

@@ -249,9 +249,14 @@ static gboolean egwwk_on_tls_errors(WebKitWebView *view, gchar *failing_uri, GTl
 
 static GtkWidget *egwwk_on_create(WebKitWebView *view, WebKitNavigationAction *action, gpointer user_data) {
     (void)view;
-    (void)action;
-    (void)user_data;
-    return NULL;  // never a window the SDK does not know: pop-ups are loaded in the same view or refused
+    // Never a window the SDK does not know: `window.open` loads in the same view (a NULL decision
+    // tells the presenter there is nothing to answer), through the SDK's decision like any load.
+    egwwk_callbacks *callbacks = user_data;
+    const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+    if (callbacks->context != NULL && uri != NULL) {
+        callbacks->policy(callbacks->context, NULL, EGWWK_POLICY_NEW_WINDOW, uri, 0, true);
+    }
+    return NULL;
 }
 
 static void egwwk_on_notify(GObject *object, GParamSpec *spec, gpointer user_data) {
@@ -302,7 +307,9 @@ static void egwwk_on_script_message(WebKitUserContentManager *manager, JSCValue 
 void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world) {
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_enable_javascript(settings, TRUE);
-    webkit_settings_set_javascript_can_open_windows_automatically(settings, FALSE);
+    // Pop-ups never become windows (see egwwk_on_create); letting scripts ask for them only routes
+    // them into the same view, which a script could do anyway by setting location.
+    webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
     webkit_settings_set_enable_developer_extras(settings, FALSE);
     webkit_settings_set_enable_page_cache(settings, FALSE);
     // Our own web context, shared by the presenter's pages and not the app's: the document-viewer

@@ -84,7 +84,8 @@ enum {
 
 typedef struct egwwk_callbacks {
     void *context;
-    /// `decision` is referenced; hand it to egwwk_decision_use / _ignore exactly once.
+    /// `decision` is referenced; hand it to egwwk_decision_use / _ignore exactly once. It is NULL
+    /// for a `window.open` (EGWWK_POLICY_NEW_WINDOW with nothing to answer).
     /// `status` is the HTTP status of a response decision (else 0); `main_frame` for responses.
     void (*policy)(void *context, void *decision, int type, const char *uri, int status, bool main_frame);
     void (*load)(void *context, int event, const char *uri);

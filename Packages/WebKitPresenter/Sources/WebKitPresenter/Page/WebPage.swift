@@ -45,7 +45,7 @@ final class WebPage: @unchecked Sendable {
         var callbacks = egwwk_callbacks(
             context: context,
             policy: { context, decision, type, uri, status, mainFrame in
-                guard let context, let decision else { return }
+                guard let context else { return }
                 WebPage.from(context).policy(
                     decision, type: type, uri: String(cString: uri!), status: Int(status),
                     mainFrame: mainFrame)
@@ -136,7 +136,11 @@ final class WebPage: @unchecked Sendable {
 
     // MARK: WebKit's events
 
-    private func policy(_ decision: UnsafeMutableRawPointer, type: Int32, uri: String, status: Int, mainFrame: Bool) {
+    private func policy(_ decision: UnsafeMutableRawPointer?, type: Int32, uri: String, status: Int, mainFrame: Bool) {
+        guard let decision else {
+            if type == Int32(EGWWK_POLICY_NEW_WINDOW) { openInPlace(uri) }
+            return
+        }
         switch type {
         case Int32(EGWWK_POLICY_RESPONSE):
             egwwk_decision_use(decision)
@@ -146,12 +150,15 @@ final class WebPage: @unchecked Sendable {
         case Int32(EGWWK_POLICY_NEW_WINDOW):
             // A pop-up: never a window of its own; the same view loads it, through the same decision.
             egwwk_decision_ignore(decision)
-            if lifecycle.isOpen, let view, let url = URL(string: uri), url.scheme != nil {
-                egwwk_view_load_uri(view, url.absoluteString)
-            }
+            openInPlace(uri)
         default:
             navigate(decision, uri: uri)
         }
+    }
+
+    private func openInPlace(_ uri: String) {
+        guard lifecycle.isOpen, let view, let url = URL(string: uri), url.scheme != nil else { return }
+        egwwk_view_load_uri(view, url.absoluteString)
     }
 
     private func navigate(_ decision: UnsafeMutableRawPointer, uri: String) {
