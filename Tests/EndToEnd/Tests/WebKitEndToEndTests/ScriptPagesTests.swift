@@ -28,9 +28,9 @@ final class ScriptPagesTests: XCTestCase {
         continueAfterFailure = GTK.started
     }
 
-    func webKit(_ script: BuyerScript, events: EventLog = EventLog()) -> WebKitPagePresenter {
+    func webKit(_ script: WebBuyer, events: EventLog = EventLog()) -> WebKitPagePresenter {
         WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()), buyer: WebBuyer(script),
+            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()), buyer: script,
             onEvent: events.record)
     }
 

@@ -22,7 +22,7 @@ final class WebKitCardTests: XCTestCase {
     override func tearDown() { sandbox.clearFaults() }
 
     func pay(
-        _ number: String, script: BuyerScript, events: EventLog = EventLog(),
+        _ number: String, script: WebBuyer, events: EventLog = EventLog(),
         configure: (inout PaymentFlow.Configuration) -> Void = { _ in }, file: StaticString = #filePath,
         line: UInt = #line
     ) throws -> (PaymentResult, [SandboxCardSessionSummary], String?) {
@@ -31,7 +31,7 @@ final class WebKitCardTests: XCTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: WebBuyer(script),
+            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script,
             onEvent: events.record)
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = try runPayment(presenter: presenter, file: file, line: line) { completion in

@@ -47,7 +47,7 @@ final class WebKitGTKAppTests: XCTestCase {
         let presenter = WebKitPagePresenter(
             host: .window(UnsafeMutableRawPointer(window)),
             trust: PageTrust(configuration: sandbox.sdkConfiguration()),
-            buyer: WebBuyer(.answering(challengeCode: "1234")))
+            buyer: .answering(challengeCode: "1234"))
         let (result, status) = try payChallenge(with: presenter)
         XCTAssertEqual(result.outcome, .succeeded)
         XCTAssertEqual(status, "SETTLED")
@@ -84,7 +84,7 @@ final class WebKitGTKAppTests: XCTestCase {
         let configuration = sandbox.sdkConfiguration()
         let presenter = WebKitPagePresenter(
             host: .container(UnsafeMutableRawPointer(box)), trust: PageTrust(configuration: configuration),
-            buyer: WebBuyer(.answering(hosted: .pay)))
+            buyer: .answering(hosted: .pay))
         let payment = sandbox.createPayment()
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
@@ -104,7 +104,7 @@ final class WebKitGTKAppTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let presenter = WebKitPagePresenter(
             host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
-            buyer: WebBuyer(.answering(challengeCode: "1234")), options: .init(screenshotsDirectory: directory))
+            buyer: .answering(challengeCode: "1234"), options: .init(screenshotsDirectory: directory))
         let (result, _) = try payChallenge(with: presenter)
         XCTAssertEqual(result.outcome, .succeeded)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -117,14 +117,14 @@ final class WebKitGTKAppTests: XCTestCase {
     func testPaymentsWriteNothingToHomeXDGOrTMPDIR() throws {
         let before = Self.files(under: GTK.privateRoot)
         let configuration = sandbox.sdkConfiguration()
-        for script in [BuyerScript.answering(challengeCode: "1234"), .closeAtFirstPage] {
+        for script in [WebBuyer.answering(challengeCode: "1234"), .closeAtFirstPage] {
             let presenter = WebKitPagePresenter(
-                host: .window(nil), trust: PageTrust(configuration: configuration), buyer: WebBuyer(script))
+                host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script)
             _ = try payChallenge(with: presenter)
         }
         let presenter = WebKitPagePresenter(
             host: .window(nil), trust: PageTrust(configuration: configuration),
-            buyer: WebBuyer(.answering(hosted: .pay)))
+            buyer: .answering(hosted: .pay))
         let payment = sandbox.createPayment()
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
@@ -148,7 +148,7 @@ final class WebKitGTKAppTests: XCTestCase {
     func testDismissedPagesLeaveNoWebProcessBehind() throws {
         let presenter = WebKitPagePresenter(
             host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
-            buyer: WebBuyer(.answering(challengeCode: "1234")))
+            buyer: .answering(challengeCode: "1234"))
         _ = try payChallenge(with: presenter)  // WebKit's shared processes are up
         let settled = { (limit: Int) -> Bool in
             GTKMainLoop.run(timeout: .seconds(15)) {

@@ -20,7 +20,7 @@ final class WebKitHostedTests: XCTestCase {
 
     /// Pays and returns the result, the sandbox's status, and whether the return URL was ever requested.
     func pay(
-        _ script: BuyerScript, events: EventLog = EventLog(), file: StaticString = #filePath, line: UInt = #line
+        _ script: WebBuyer, events: EventLog = EventLog(), file: StaticString = #filePath, line: UInt = #line
     )
         throws -> (PaymentResult, String?)
     {
@@ -29,7 +29,7 @@ final class WebKitHostedTests: XCTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment(orderNumber: "order-\(UUID().uuidString.prefix(8))")
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: WebBuyer(script),
+            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script,
             onEvent: events.record)
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,

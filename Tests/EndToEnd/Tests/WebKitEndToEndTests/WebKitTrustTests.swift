@@ -39,7 +39,7 @@ final class WebKitTrustTests: XCTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: pageTrust(configuration), buyer: WebBuyer(.answering(challengeCode: "1234")))
+            host: .window(nil), trust: pageTrust(configuration), buyer: .answering(challengeCode: "1234"))
         let mark = sandbox.lastSequence
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = try runPayment(presenter: presenter, file: file, line: line) { completion in

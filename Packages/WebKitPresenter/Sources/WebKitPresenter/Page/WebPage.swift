@@ -156,6 +156,12 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
+    /// The shown document is going: its buyer round (if any) is stale, the next one starts afresh.
+    private func leavePage() {
+        lifecycle.loadStarted()
+        (finishedLoad, renderedLoad, roundStarted) = (false, nil, false)
+    }
+
     private func openInPlace(_ uri: String) {
         guard lifecycle.isOpen, let view, let url = URL(string: uri), url.scheme != nil else { return }
         egwwk_view_load_uri(view, url.absoluteString)
@@ -180,6 +186,9 @@ final class WebPage: @unchecked Sendable {
             presenter.emit(.refused(url, reason: reason))
             handler.pageDidFailLoad(url, reason: reason)
         case .ask(let id):
+            // The page is leaving (a hand-back form its script submitted, the buyer's own click): the
+            // buyer is not asked about it any more, even while the SDK decides.
+            leavePage()
             decisions[id] = (decision, url)
             handler.page(decidePolicyFor: url) { [self] answer in
                 onGTKThread { self.decided(id, answer, url: url) }
@@ -206,8 +215,7 @@ final class WebPage: @unchecked Sendable {
         guard let view else { return }
         switch event {
         case Int32(EGWWK_LOAD_STARTED):
-            lifecycle.loadStarted()
-            (finishedLoad, renderedLoad, roundStarted) = (false, nil, false)
+            leavePage()
         case Int32(EGWWK_LOAD_COMMITTED):
             guard let url = URL(string: uri), url.scheme?.lowercased() == "https", let host = url.host else { return }
             let certificate = egwwk_view_tls_certificate(view)
