@@ -10,7 +10,7 @@ import XCTest
 /// (input and button made by script, code checked with fetch, cres form made and submitted by
 /// script) and the fetch-driven hosted checkout; the headless browser reports the same pages as
 /// needing JavaScript and the run ends by the contract. Endings checked against the sandbox.
-final class ScriptPagesTests: XCTestCase {
+final class ScriptPagesTests: WebKitTestCase {
     static let scripted: Sandbox = {
         var configuration = Sandbox.Configuration(seed: 22)
         configuration.pages = .js
@@ -21,12 +21,7 @@ final class ScriptPagesTests: XCTestCase {
         }
     }()
 
-    var sandbox: Sandbox { Self.scripted }
-
-    override func setUpWithError() throws {
-        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
-        continueAfterFailure = GTK.started
-    }
+    override var sandbox: Sandbox { Self.scripted }
 
     func webKit(_ script: WebBuyer, events: EventLog = EventLog()) -> WebKitPagePresenter {
         WebKitPagePresenter(

@@ -9,18 +9,7 @@ import XCTest
 /// the challenge page rendered and answered on the page itself. Expected endings come from
 /// GATEWAY.md's test cards and CONTRACT.md; each is checked against the sandbox's own record
 /// of the card session and the payment.
-final class WebKitCardTests: XCTestCase {
-    var sandbox: Sandbox { SharedSandbox.instance }
-
-    override func setUpWithError() throws {
-        // Never skipped: without a display this fails (make test runs it under xvfb-run -a).
-        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
-        continueAfterFailure = GTK.started
-        sandbox.clearFaults()
-    }
-
-    override func tearDown() { sandbox.clearFaults() }
-
+final class WebKitCardTests: WebKitTestCase {
     func pay(
         _ number: String, script: WebBuyer, events: EventLog = EventLog(),
         configure: (inout PaymentFlow.Configuration) -> Void = { _ in }, file: StaticString = #filePath,

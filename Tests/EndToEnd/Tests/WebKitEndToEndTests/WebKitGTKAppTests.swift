@@ -11,15 +11,7 @@ import XCTest
 /// hosted page is shown in (kiosk), screenshots, and nothing written to HOME, XDG or TMPDIR.
 /// The kit's `callbackQueue` is `.main` (the default) throughout: results arrive through the
 /// GLib source on Dispatch's main-queue handle, on the GTK thread (checked by `runPayment`).
-final class WebKitGTKAppTests: XCTestCase {
-    var sandbox: Sandbox { SharedSandbox.instance }
-
-    override func setUpWithError() throws {
-        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
-        continueAfterFailure = GTK.started
-        sandbox.clearFaults()
-    }
-
+final class WebKitGTKAppTests: WebKitTestCase {
     /// The app's own window, shown.
     func appWindow(title: String) -> UnsafeMutablePointer<GtkWindow> {
         let widget = gtk_window_new()!

@@ -40,6 +40,20 @@ enum GTK {
     }()
 }
 
+/// The WebKit suites' base: GTK started (never skipped: without a display the test fails; make
+/// test runs these under xvfb-run -a), and the shared sandbox's faults cleared around each test.
+class WebKitTestCase: XCTestCase {
+    var sandbox: Sandbox { SharedSandbox.instance }
+
+    override func setUpWithError() throws {
+        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
+        continueAfterFailure = GTK.started
+        sandbox.clearFaults()
+    }
+
+    override func tearDown() { sandbox.clearFaults() }
+}
+
 /// The sandbox the WebKit suites share (XCTest runs them one after another).
 enum SharedSandbox {
     static let instance: Sandbox = {

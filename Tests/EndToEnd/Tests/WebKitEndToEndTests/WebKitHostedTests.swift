@@ -7,17 +7,7 @@ import XCTest
 
 /// The hosted checkout rendered by WebKit; the buyer presses the page's buttons. Expected endings:
 /// GATEWAY.md's hosted choices mapped by CONTRACT.md's status table, and the sandbox's record.
-final class WebKitHostedTests: XCTestCase {
-    var sandbox: Sandbox { SharedSandbox.instance }
-
-    override func setUpWithError() throws {
-        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
-        continueAfterFailure = GTK.started
-        sandbox.clearFaults()
-    }
-
-    override func tearDown() { sandbox.clearFaults() }
-
+final class WebKitHostedTests: WebKitTestCase {
     /// Pays and returns the result, the sandbox's status, and whether the return URL was ever requested.
     func pay(
         _ script: WebBuyer, events: EventLog = EventLog(), file: StaticString = #filePath, line: UInt = #line

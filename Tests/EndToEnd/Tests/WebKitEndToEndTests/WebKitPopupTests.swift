@@ -9,12 +9,7 @@ import XCTest
 /// Pop-ups never open a window the SDK does not know: a `target=_blank` link and `window.open`
 /// load in the same view, through the same decision as any navigation. Pages from a small
 /// loopback server (HeadlessBrowser's test server), driven by the page's own script.
-final class WebKitPopupTests: XCTestCase {
-    override func setUpWithError() throws {
-        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
-        continueAfterFailure = GTK.started
-    }
-
+final class WebKitPopupTests: WebKitTestCase {
     func check(popup script: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let server = try LoopbackServer { request in
             switch request.path {

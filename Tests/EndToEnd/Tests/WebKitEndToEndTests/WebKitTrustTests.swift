@@ -9,7 +9,7 @@ import XCTest
 /// The kit's trust in WebKit pages: an HTTPS sandbox whose test CA the configuration trusts pays;
 /// the same pages with the CA not trusted, or a wrong pin, fail to load before the issuer's page
 /// receives a request; a plain-http page is refused in `.live`.
-final class WebKitTrustTests: XCTestCase {
+final class WebKitTrustTests: WebKitTestCase {
     static let https: Sandbox = {
         var configuration = Sandbox.Configuration(seed: 21)
         configuration.tls = Sandbox.TLS()
@@ -20,12 +20,7 @@ final class WebKitTrustTests: XCTestCase {
         }
     }()
 
-    override func setUpWithError() throws {
-        XCTAssertTrue(GTK.started, "GTK cannot open a display: run under xvfb-run -a")
-        continueAfterFailure = GTK.started
-    }
-
-    var sandbox: Sandbox { Self.https }
+    override var sandbox: Sandbox { Self.https }
 
     /// A challenged card over HTTPS; the kit trusts the sandbox's CA, the pages trust `pageTrust`.
     func payChallenge(

@@ -39,8 +39,8 @@ extension SandboxCore {
         ])
         return .html(
             200,
-            Pages.scriptDocument(
-                title: "Sandbox issuer: confirm your payment",
+            Pages.document(
+                page: nil, title: "Sandbox issuer: confirm your payment",
                 body: """
                     <div id="app"><p id="loading">Loading…</p></div>
                     <noscript>This page needs JavaScript.</noscript>
@@ -114,8 +114,8 @@ extension SandboxCore {
         let order = HostedChoice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         return .html(
             200,
-            Pages.scriptDocument(
-                title: "Sandbox checkout",
+            Pages.document(
+                page: nil, title: "Sandbox checkout",
                 body: """
                     <div id="app"><p id="loading">Loading…</p></div>
                     <noscript>This page needs JavaScript.</noscript>
@@ -179,24 +179,5 @@ enum ScriptPages {
     /// A JSON string (the sandbox's one serializer) that cannot close a script element: `<` escaped.
     private static func quoted(_ text: String) -> String {
         JSONValue.string(text).serialized.replacingOccurrences(of: "<", with: "\\u003c")
-    }
-}
-
-extension Pages {
-    /// A page with no `egw-page` marker in its HTML: its script adds one once it has built the page.
-    static func scriptDocument(title: String, body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <title>\(HTML.escape(title))</title>
-        </head>
-        <body>
-        \(body)
-        </body>
-        </html>
-
-        """
     }
 }
