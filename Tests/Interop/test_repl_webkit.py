@@ -32,10 +32,13 @@ class Usage(unittest.TestCase):
                          "egw-repl: --browser webkit needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set "
                          "(try xvfb-run -a)")
 
-    def test_screenshots_need_webkit(self):
+    def test_screenshots_need_a_display(self):
         result = subprocess.run([REPL_BIN, "--screenshots", "/tmp"], input="", capture_output=True, text=True,
-                                timeout=60, env=clean_env(DISPLAY=":99"))
+                                timeout=60, env=clean_env())
         self.assertEqual(result.returncode, 64)
+        self.assertEqual(result.stderr.splitlines()[0],
+                         "egw-repl: --screenshots needs a display (WebKit renders the pages): neither DISPLAY nor "
+                         "WAYLAND_DISPLAY is set (try xvfb-run -a)")
 
 
 @needs_repl
@@ -45,9 +48,9 @@ class WebKitBrowser(unittest.TestCase):
         self.shots = tempfile.mkdtemp(prefix="egw-repl-shots-")
         self.addCleanup(shutil.rmtree, self.shots, True)
 
-    def repl(self, lines, browser="webkit"):
+    def repl(self, lines, browser="webkit", screenshots=True):
         args = ["xvfb-run", "-a", REPL_BIN, "--json", "--browser", browser]
-        if browser == "webkit":
+        if screenshots:
             args += ["--screenshots", self.shots]
         result = subprocess.run(args, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120,
                                 env=clean_env())
@@ -86,8 +89,18 @@ class WebKitBrowser(unittest.TestCase):
 
     def test_headless_browser_cannot_answer_the_javascript_challenge(self):
         result = self.repl(["sandbox pages js", "payment create", *CHALLENGE_CARD, "buyer challenge 1234",
-                            "pay card"], browser="headless")
+                            "pay card"], browser="headless", screenshots=False)
         self.assertEqual([o["outcome"] for o in outcomes(result.stdout)], ["cancelled"])
+
+    def test_headless_browser_pages_are_screenshotted_as_webkit_renders_them(self):
+        result = self.repl(["payment create", *CHALLENGE_CARD, "buyer challenge 1234", "pay card",
+                            "payment create", "buyer hosted cancel", "pay hosted"], browser="headless")
+        self.assertEqual([o["outcome"] for o in outcomes(result.stdout)], ["succeeded", "cancelled"])
+        self.assertEqual(sorted(os.listdir(self.shots)),
+                         ["01-sandbox-issuer-confirm-your-payment.png", "02-sandbox-checkout.png"])
+        for name in os.listdir(self.shots):
+            with open(os.path.join(self.shots, name), "rb") as png:
+                self.assertEqual(png.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 if __name__ == "__main__":

@@ -93,6 +93,7 @@ import Testing
         #expect(options.screenshotsPath == "/tmp/shots")
         #expect(try run([], ["EGW_BROWSER": "webkit", "WAYLAND_DISPLAY": "wayland-0"]).browser == "webkit")
         #expect(try run(["--browser", "headless"], ["EGW_BROWSER": "webkit"]).browser == "headless")
+        #expect(try run(["--screenshots", "/tmp/s"], ["DISPLAY": ":1"]).screenshotsPath == "/tmp/s")
     }
 
     /// Each is a usage error (exit 64) whose message says what is wrong.
@@ -107,8 +108,8 @@ import Testing
         ),
         (["--browser", "gecko"], ["DISPLAY": ":1"], "--browser must be headless or webkit, not 'gecko'"),
         (
-            ["--screenshots", "/tmp"], ["DISPLAY": ":1"],
-            "--screenshots needs --browser webkit (the pages are rendered by WebKit)"
+            ["--screenshots", "/tmp"], [String: String](),
+            "--screenshots needs a display (WebKit renders the pages): neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
         ),
     ])
     func browserUsageErrors(arguments: [String], environment: [String: String], message: String) {

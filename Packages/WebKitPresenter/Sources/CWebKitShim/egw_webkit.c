@@ -371,6 +371,10 @@ void egwwk_view_disconnect(void *view, void *window) {
     if (window != NULL) g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
 }
 
+void egwwk_view_set_javascript(void *view, bool enabled) {
+    webkit_settings_set_enable_javascript(webkit_web_view_get_settings(WEBKIT_WEB_VIEW(view)), enabled);
+}
+
 void egwwk_decision_use(void *decision) {
     webkit_policy_decision_use(WEBKIT_POLICY_DECISION(decision));
     g_object_unref(decision);

@@ -33,7 +33,8 @@ public struct Options: Equatable, Sendable {
     public var verbosity: Verbosity = .normal
     /// Who shows the pages: `headless` (default) or `webkit`, a WebKitGTK window (`--browser`, `EGW_BROWSER`).
     public var browser = "headless"
-    /// Save a PNG of every page state the buyer saw here (`--screenshots DIR`; WebKit only).
+    /// Save a PNG of every page state the buyer saw here (`--screenshots DIR`), as WebKit renders it
+    /// (the headless browser's pages too: needs a display either way).
     public var screenshotsPath: String?
 
     /// Creates the defaults.
@@ -77,7 +78,7 @@ public struct Options: Equatable, Sendable {
           --browser headless|webkit     who shows the pages: the scripted headless browser (default) or
                                         a WebKitGTK window (needs DISPLAY or WAYLAND_DISPLAY) (EGW_BROWSER)
           --screenshots DIR             save a PNG of every page state the buyer saw: 01-<title>.png, ...
-                                        (pages rendered by WebKit: needs --browser webkit)
+                                        (rendered by WebKit, either browser's pages: needs a display)
           --version                     print the version
           --help                        print this help
 
@@ -207,13 +208,14 @@ public struct Options: Equatable, Sendable {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }
-        if options.browser == "webkit", env("DISPLAY") == nil, env("WAYLAND_DISPLAY") == nil {
-            throw ReplError(
-                .usage, "--browser webkit needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
-            )
-        }
-        if options.screenshotsPath != nil, options.browser != "webkit" {
-            throw ReplError(.usage, "--screenshots needs --browser webkit (the pages are rendered by WebKit)")
+        if env("DISPLAY") == nil, env("WAYLAND_DISPLAY") == nil {
+            let missing = "neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
+            if options.browser == "webkit" {
+                throw ReplError(.usage, "--browser webkit needs a display: \(missing)")
+            }
+            if options.screenshotsPath != nil {
+                throw ReplError(.usage, "--screenshots needs a display (WebKit renders the pages): \(missing)")
+            }
         }
         return .run(options)
     }

@@ -62,8 +62,20 @@ extension Shell {
     /// same buyer script (queued `buyer ...` actions, questions on the terminal).
     func pagePresenter(for inbox: PaymentInbox) -> any PaymentPresenter {
         guard options.browser == "webkit" else {
+            var script = inbox.buyerScript()
+            if let directory = options.screenshotsPath {
+                // What the headless buyer saw, as WebKit renders its HTML, before the buyer acts.
+                let snapshotter = PageSnapshotter(directory: URL(fileURLWithPath: directory))
+                let buyer = script
+                script = BuyerScript { page, respond in
+                    snapshotter.save(html: page.html, baseURL: page.url, title: page.title ?? "") { file in
+                        if let file { inbox.post(.screenshot(file)) }
+                        buyer.decide(page, respond)
+                    }
+                }
+            }
             return HeadlessBrowserPresenter(
-                script: inbox.buyerScript(), transport: buyerTransport(),
+                script: script, transport: buyerTransport(),
                 options: .init(pageTimeout: configuration.kit.timeout), onEvent: inbox.browserObserver())
         }
         return WebKitPagePresenter(

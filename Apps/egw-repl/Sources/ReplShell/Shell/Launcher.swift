@@ -89,11 +89,11 @@ public enum Launcher {
             }
         }
         var events = EventLoop.mainRunLoop
-        if options.browser == "webkit" {
+        if options.browser == "webkit" || options.screenshotsPath != nil {
             do {
                 try GTKMainLoop.start()
             } catch {
-                output.write("egw-repl: --browser webkit: \(error.reason)\n", .err)
+                output.write("egw-repl: WebKit (--browser webkit, --screenshots): \(error.reason)\n", .err)
                 return 1
             }
             events = .gtk()

@@ -114,6 +114,8 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char
 void egwwk_view_disconnect(void *view, void *window);
 /// Wires Escape and the close button of `window` to the view's event(EGWWK_EVENT_CLOSE).
 void egwwk_window_wire_close(void *window, void *view);
+/// Turns the view's JavaScript on or off (a page shown as a script-less browser saw it).
+void egwwk_view_set_javascript(void *view, bool enabled);
 void egwwk_decision_use(void *decision);
 void egwwk_decision_ignore(void *decision);
 void egwwk_view_load_uri(void *view, const char *uri);
