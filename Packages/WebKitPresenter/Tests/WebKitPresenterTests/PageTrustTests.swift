@@ -35,3 +35,14 @@ final class PageTrustTests: XCTestCase {
         XCTAssertEqual(PageTrust(configuration: configuration).certificateAuthorityFile, "/etc/egw/ca.pem")
     }
 }
+
+final class EventRedactionTests: XCTestCase {
+    func testEventsCarryNoQuery() throws {
+        let url = try XCTUnwrap(URL(string: "https://issuer.example/acs/verify?otp=123456&txn=9#x"))
+        let bare = try XCTUnwrap(URL(string: "https://issuer.example/acs/verify"))
+        XCTAssertEqual(WebKitPagePresenter.Event.decided(url, .allow).withoutQueries, .decided(bare, .allow))
+        XCTAssertEqual(WebKitPagePresenter.Event.buyerAsked(url).withoutQueries, .buyerAsked(bare))
+        XCTAssertEqual(WebKitPagePresenter.Event.refused(url, reason: "r").withoutQueries, .refused(bare, reason: "r"))
+        XCTAssertEqual(WebKitPagePresenter.Event.presented(bare).withoutQueries, .presented(bare))
+    }
+}

@@ -93,7 +93,9 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         }
     }
 
-    /// What the presenter did, for logs and tests. Never carries a typed code.
+    /// What the presenter did, for logs and tests. Never carries a typed code: URLs come without
+    /// their query and fragment (a GET form puts what was typed in the query; the handler alone
+    /// hears the full URL), actions as ``PageAction/description`` shows them.
     public enum Event: Sendable, Equatable {
         /// A page was shown (`url` is its first URL).
         case presented(URL)
@@ -195,7 +197,7 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     var scriptedBuyer: WebBuyer? { buyer }
     var wantsScreenshots: Bool { options.screenshotsDirectory != nil }
 
-    func emit(_ event: Event) { onEvent?(event) }
+    func emit(_ event: Event) { onEvent?(event.withoutQueries) }
 
     /// The next screenshot's file for a page titled `title`.
     func nextScreenshotFile(title: String) -> URL? {
@@ -233,5 +235,27 @@ enum ScreenshotName {
             guard name.hasSuffix(".png"), let dash = name.firstIndex(of: "-") else { return nil }
             return Int(name[..<dash])
         }.max() ?? 0
+    }
+}
+
+extension WebKitPagePresenter.Event {
+    /// The event with every URL cut before its query.
+    var withoutQueries: Self {
+        func cut(_ url: URL) -> URL {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                components.query != nil || components.fragment != nil
+            else { return url }
+            components.query = nil
+            components.fragment = nil
+            return components.url ?? url
+        }
+        switch self {
+        case .presented(let url): return .presented(cut(url))
+        case .decided(let url, let decision): return .decided(cut(url), decision)
+        case .refused(let url, let reason): return .refused(cut(url), reason: reason)
+        case .painted(let url): return .painted(cut(url))
+        case .buyerAsked(let url): return .buyerAsked(cut(url))
+        case .certificateAdmitted, .buyerActed, .screenshot, .dismissed: return self
+        }
     }
 }

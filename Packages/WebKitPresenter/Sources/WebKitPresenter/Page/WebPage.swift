@@ -246,7 +246,11 @@ final class WebPage: @unchecked Sendable {
             return
         }
         let host = url.host ?? ""
-        guard lifecycle.isOpen, let certificate, let session, let view else { return }
+        guard lifecycle.isOpen, let session, let view else { return }
+        guard let certificate else {
+            report(lifecycle.loadFailed(reason: "TLS error without a certificate (TLS flags \(flags))"), url: url)
+            return
+        }
         let trust = presenter.trustRules
         guard let authorities = trust.certificateAuthorityFile, !admittedHosts.contains(host.lowercased()) else {
             report(
