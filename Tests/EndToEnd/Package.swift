@@ -25,6 +25,16 @@ let package = Package(
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
             ]
         ),
+        // The GTK app of WebKitPresenter's README, compiled and run (not a test).
+        .executableTarget(
+            name: "GTKAppExample",
+            dependencies: [
+                "CGTK4",
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+            ]
+        ),
         // `make screenshots`: docs/screenshots, captured from an Xvfb screen (not a test).
         .executableTarget(
             name: "WebKitScreenshots",
