@@ -10,9 +10,12 @@ ROOT := $(CURDIR)
 # EGWWire, StatusMapping and JWE; Tests/* (EndToEnd: every suite that pays across packages) last.
 SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
               Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
-              Packages/PaymentAuthorization Apps/egw-repl \
+              Packages/PaymentAuthorization Packages/WebKitPresenter Apps/egw-repl \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
-APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv
+APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
+                libwebkitgtk-6.0-dev xvfb xauth
+# Suites that open windows (WebKitGTK, GTK 4) run on a private X server: `xvfb-run -a` in these folders.
+DISPLAY_DIRS := Packages/WebKitPresenter Tests/EndToEnd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
@@ -32,7 +35,7 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize
+.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize screenshots
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
@@ -40,6 +43,7 @@ help:
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
 	@echo "make soak   - 10,000 randomized schedules each: PaymentFlow's faults and the payment sheet's"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
+	@echo "make screenshots - docs/screenshots: the WebKit pages over a small GTK app, captured from an Xvfb screen"
 	@echo "make fuzz   - every libFuzzer target for FUZZ_SECONDS (default 300) each; crashes go to Fuzz/<target>/regressions"
 	@echo "make sanitize - every package's tests under ThreadSanitizer, then AddressSanitizer + LeakSanitizer"
 	@echo "make deps   - install missing Debian packages (apt-get; sudo when not root)"
@@ -70,8 +74,9 @@ test: test-swift test-interop
 test-swift: deps
 	@for d in $(SWIFT_DIRS); do \
 	  [ -f "$$d/Package.swift" ] || continue; \
-	  echo "==> swift test in $$d"; \
-	  ( cd "$$d" && swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
+	  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
+	  echo "==> $${run:+$$run }swift test in $$d"; \
+	  ( cd "$$d" && $$run swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
 	done
 
 # The interoperability and end-to-end tests in Tests/Interop drive the built
@@ -149,13 +154,23 @@ sanitize: deps
 	for mode in thread address; do \
 	  for d in $(SWIFT_DIRS); do \
 	    [ -f "$$d/Package.swift" ] || continue; \
+	    run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
 	    echo "==> swift test --sanitize=$$mode in $$d"; \
-	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
+	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) $$run swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
 	      || failed="$$failed $$mode:$$d"; \
 	  done; \
 	done; \
 	[ -z "$$failed" ] || { echo "make sanitize: FAILED in$$failed"; exit 1; }; \
 	echo "make sanitize: every suite clean under both sanitizers"
+
+# The WebKit pages as a buyer sees them, captured from a private Xvfb screen's frame buffer (-fbdir).
+SCREEN := 87
+screenshots: deps
+	@cd Tests/EndToEnd && swift build --product WebKitScreenshots
+	@fb=$$(mktemp -d); Xvfb :$(SCREEN) -screen 0 1280x800x24 -fbdir "$$fb" -nolisten tcp & xvfb=$$!; \
+	trap 'kill $$xvfb; wait $$xvfb 2>/dev/null; rm -rf "$$fb"' EXIT; sleep 1; mkdir -p docs/screenshots; \
+	DISPLAY=:$(SCREEN) "$$(cd Tests/EndToEnd && swift build --show-bin-path)/WebKitScreenshots" \
+	  "$(ROOT)/docs/screenshots" "$$fb/Xvfb_screen0" 2>/dev/null
 
 clean:
 	@for d in $(SWIFT_DIRS); do rm -rf "$$d/.build" "$$d/.build-fuzz" "$$d/.build-thread" "$$d/.build-address"; done

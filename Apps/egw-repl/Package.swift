@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../../Packages/FuzzSupport"),
         .package(path: "../../Packages/TestSupport"),
         .package(path: "../../Packages/PaymentAuthorization"),
+        .package(path: "../../Packages/WebKitPresenter"),
     ],
     targets: [
         // The system BSD editline library (apt: libedit-dev), readline-compatible API.
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
             ]
         ),
         .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),

@@ -312,12 +312,18 @@ class ForeignGateway:
     """The gateway. `with ForeignGateway(...) as gw:` starts and stops it."""
 
     def __init__(self, honour_idempotency=True, autosubmit="script", hosted_pay_status="SETTLED",
-                 hosted_requires_cookie=True, key_max_age=300, closed_payment_answer="error"):
+                 hosted_requires_cookie=True, key_max_age=300, closed_payment_answer="error", pages="html"):
         if autosubmit not in ("script", "onload"):
             raise ValueError("autosubmit is 'script' or 'onload'")
         if closed_payment_answer not in ("error", "failed-session"):
             raise ValueError("closed_payment_answer is 'error' or 'failed-session'")
         self.closed_payment_answer = closed_payment_answer
+        if pages not in ("html", "js"):
+            raise ValueError("pages is 'html' or 'js'")
+        # "js": the issuer's and the checkout's pages are built by script (no form in the served
+        # HTML); the code and the choice go out with fetch and come back as JSON (_script_pages.py
+        # style: see acs_page / hosted_page).
+        self.pages = pages
         self.honour_idempotency = honour_idempotency
         self.autosubmit = autosubmit
         self.hosted_pay_status = hosted_pay_status
@@ -752,6 +758,9 @@ class ForeignGateway:
             if session is None or session.status != "CHALLENGE_REQUIRED":
                 return Answer.page(410, "Expired", "<p>This authentication is no longer open.</p>")
             masked = f"{session.brand.title()} card ending {session.last4}"
+        if self.pages == "js":
+            return Answer.page(200, "Payment verification", _script_page(_ACS_SCRIPT, {
+                "verify": f"{self.base_url}/issuer/acs/verify", "txn": acs_trans_id, "masked": masked}))
         body = (
             "<h1>Verify your payment</h1>\n"
             f"<p>We sent a one-time password to the phone registered for your {html.escape(masked)}.</p>\n"
@@ -776,6 +785,8 @@ class ForeignGateway:
                 "messageType": "CRes", "messageVersion": "2.2.0", "transStatus": session.issuer_answer,
             }, separators=(",", ":")).encode())
             target = session.notification_url
+        if "application/json" in request.headers.get("Accept", ""):
+            return Answer.json(200, {"cres": cres, "target": target})
         form_html = (
             f"<form method=\"post\" action=\"{html.escape(target)}\">\n"
             f"<input type=\"hidden\" name=\"cres\" value=\"{cres}\">\n"
@@ -815,6 +826,10 @@ class ForeignGateway:
             order = payment.order_number
         method = urllib.parse.parse_qs(urllib.parse.urlsplit(request.path).query).get("method", [""])[0]
         hint = f"<p>Payment method: {html.escape(method)}</p>\n" if method else ""
+        if self.pages == "js":
+            return Answer.page(200, "Checkout", _script_page(_CHECKOUT_SCRIPT, {
+                "action": f"/web/checkout/pay/{payment_id}", "token": token, "order": order, "amount": amount}),
+                headers=[("Set-Cookie", f"fgw_checkout={token}; Path=/web/checkout; HttpOnly")])
         body = (
             "<h1>Checkout</h1>\n"
             f"<p>Order {html.escape(order)}: {html.escape(amount)}</p>\n{hint}"
@@ -847,6 +862,8 @@ class ForeignGateway:
                 return Answer.page(400, "Bad request", "<p>Choose Pay now or Cancel payment.</p>")
             payment.page_tokens.discard(token)
             target = payment.shop_redirect_url
+        if "application/json" in request.headers.get("Accept", ""):
+            return Answer.json(200, {"next": target})
         return Answer(303, b"", "text/plain", headers=[("Location", target)])
 
     def shop_return(self, request, payment_id):
@@ -1177,3 +1194,61 @@ if __name__ == "__main__":
             time.sleep(3600)
     except KeyboardInterrupt:
         gateway.stop()
+
+
+# ---------------------------------------------------------------- pages built by script (pages="js")
+
+def _script_page(script, setup):
+    """A page whose served HTML holds no form: `script` builds it from `setup` (JSON)."""
+    data = json.dumps(setup).replace("<", "\\u003c")
+    return ("<div id=\"root\">Loading...</div>\n<noscript>Please enable JavaScript.</noscript>\n"
+            f"<script>\nconst SETUP = {data};\n{script}</script>")
+
+
+# The issuer: an OTP field and a button made by script; the code goes out with fetch; the answer
+# comes back as JSON; the hand-back form is created and submitted by script.
+_ACS_SCRIPT = """
+document.addEventListener("DOMContentLoaded", () => {
+  const root = document.getElementById("root");
+  root.textContent = "";
+  const h = document.createElement("h1"); h.textContent = "Verify your payment";
+  const p = document.createElement("p");
+  p.textContent = "We sent a one-time password to the phone registered for your " + SETUP.masked + ".";
+  const box = document.createElement("div");
+  const label = document.createElement("label"); label.textContent = "One-time password "; label.htmlFor = "otp";
+  const otp = document.createElement("input"); otp.id = "otp"; otp.autocomplete = "one-time-code";
+  const ok = document.createElement("button"); ok.type = "button"; ok.textContent = "Confirm";
+  box.append(label, otp, ok);
+  root.append(h, p, box);
+  ok.addEventListener("click", async () => {
+    ok.disabled = true;
+    const answer = await fetch(SETUP.verify, { method: "POST", headers: { Accept: "application/json" },
+      body: new URLSearchParams({ txn: SETUP.txn, otp: otp.value }) }).then((r) => r.json());
+    const back = document.createElement("form");
+    back.method = "post"; back.action = answer.target;
+    const field = document.createElement("input"); field.type = "hidden"; field.name = "cres"; field.value = answer.cres;
+    back.append(field); document.body.append(back); back.submit();
+  });
+});
+"""
+
+# The checkout: "Pay now" and "Cancel payment" made by script; the choice goes out with fetch
+# (the session cookie with it), then the script sets location.
+_CHECKOUT_SCRIPT = """
+document.addEventListener("DOMContentLoaded", () => {
+  const root = document.getElementById("root");
+  root.textContent = "";
+  const h = document.createElement("h1"); h.textContent = "Checkout";
+  const p = document.createElement("p"); p.textContent = "Order " + SETUP.order + ": " + SETUP.amount;
+  root.append(h, p);
+  for (const [action, text] of [["pay", "Pay now"], ["cancel", "Cancel payment"]]) {
+    const b = document.createElement("button"); b.type = "button"; b.textContent = text;
+    b.addEventListener("click", async () => {
+      const answer = await fetch(SETUP.action, { method: "POST", headers: { Accept: "application/json" },
+        body: new URLSearchParams({ token: SETUP.token, action }) }).then((r) => r.json());
+      location.href = answer.next;
+    });
+    root.append(b, " ");
+  }
+});
+"""

@@ -176,8 +176,9 @@ def _die_with_the_test():
         _PRCTL(1, signal.SIGKILL)
 
 
-def run_repl_against(gateway, script, timeout=TIMEOUT):
-    args = [REPL_BIN, *gateway.repl_args(), "--json"]
+def run_repl_against(gateway, script, timeout=TIMEOUT, wrapper=(), extra_args=()):
+    """`wrapper` runs the REPL inside another command (`xvfb-run -a`); `extra_args` add flags."""
+    args = [*wrapper, REPL_BIN, *gateway.repl_args(), "--json", *extra_args]
     started = time.monotonic()
     process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env=clean_env(), preexec_fn=_die_with_the_test)
@@ -188,7 +189,7 @@ def run_repl_against(gateway, script, timeout=TIMEOUT):
         process.kill()
         stdout, stderr = process.communicate(timeout=30)
         timed_out = True
-    return Run(script, args[1:], stdout or "", stderr or "", process.returncode, timed_out,
+    return Run(script, args[len(wrapper) + 1:], stdout or "", stderr or "", process.returncode, timed_out,
                time.monotonic() - started)
 
 
@@ -200,6 +201,9 @@ class ForeignGatewayCase(unittest.TestCase):
     """Helpers: a fresh gateway per scenario, a REPL run, the contract's checks."""
 
     maxDiff = None
+    # How the REPL is run: a wrapper command and extra flags (the WebKit scenarios use xvfb-run).
+    repl_wrapper = ()
+    repl_extra_args = ()
 
     def gateway(self, **options):
         gateway = ForeignGateway(**options).start()
@@ -210,7 +214,7 @@ class ForeignGatewayCase(unittest.TestCase):
         """Runs the script; checks no hang, one result per pay, no card data. Returns the Run.
         Failures are collected and reported together with the transcript."""
         script = "\n".join(lines) + "\n"
-        run = run_repl_against(gateway, script)
+        run = run_repl_against(gateway, script, wrapper=self.repl_wrapper, extra_args=self.repl_extra_args)
         self._run, self._gateway, self._problems = run, gateway, []
         self.addCleanup(self._write_transcript, run, gateway)
         if run.timed_out:

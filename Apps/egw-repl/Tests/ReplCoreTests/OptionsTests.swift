@@ -85,4 +85,40 @@ import Testing
     @Test func badEnvironmentValueIsAUsageError() {
         #expect(throws: ReplError.self) { try Options.parse(arguments: [], environment: ["EGW_ENVIRONMENT": "x"]) }
     }
+
+    @Test func browserAndScreenshots() throws {
+        #expect(try run([]).browser == "headless")
+        let options = try run(["--browser", "WebKit", "--screenshots", "/tmp/shots"], ["DISPLAY": ":99"])
+        #expect(options.browser == "webkit")
+        #expect(options.screenshotsPath == "/tmp/shots")
+        #expect(try run([], ["EGW_BROWSER": "webkit", "WAYLAND_DISPLAY": "wayland-0"]).browser == "webkit")
+        #expect(try run(["--browser", "headless"], ["EGW_BROWSER": "webkit"]).browser == "headless")
+        #expect(try run(["--screenshots", "/tmp/s"], ["DISPLAY": ":1"]).screenshotsPath == "/tmp/s")
+    }
+
+    /// Each is a usage error (exit 64) whose message says what is wrong.
+    @Test(arguments: [
+        (
+            ["--browser", "webkit"], [String: String](),
+            "--browser webkit needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
+        ),
+        (
+            ["--browser", "webkit"], ["DISPLAY": ""],
+            "--browser webkit needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
+        ),
+        (["--browser", "gecko"], ["DISPLAY": ":1"], "--browser must be headless or webkit, not 'gecko'"),
+        (
+            ["--screenshots", "/tmp"], [String: String](),
+            "--screenshots needs a display (WebKit renders the pages): neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
+        ),
+    ])
+    func browserUsageErrors(arguments: [String], environment: [String: String], message: String) {
+        do {
+            _ = try Options.parse(arguments: arguments, environment: environment)
+            Issue.record("expected a usage error")
+        } catch {
+            #expect(error.code == .usage)
+            #expect(error.message == message)
+        }
+    }
 }

@@ -85,6 +85,8 @@ import Testing
         ("sandbox faults", .sandboxFaults),
         ("sandbox faults clear", .sandboxFaultsClear),
         ("sandbox log", .sandboxLog),
+        ("sandbox pages js", .sandboxPages("js")),
+        ("sandbox pages HTML", .sandboxPages("html")),
         ("  pay   card   --step  # go", .payCard(step: true)),
     ]
 

@@ -40,6 +40,8 @@ public final class Sandbox: Sendable {
         public var requestObserver: (@Sendable (SandboxRequestLogEntry) -> Void)?
         /// HTTPS settings; `nil` (default) serves plain HTTP. See ``Sandbox/TLS``.
         public var tls: TLS?
+        /// How the issuer's and the hosted checkout's pages are built. Default `.html`.
+        public var pages: SandboxPageDialect = .html
 
         /// A configuration; unspecified members take their defaults.
         public init(
@@ -87,6 +89,7 @@ public final class Sandbox: Sendable {
             seed: configuration.seed, keyMaxAge: configuration.keyMaxAge, bodyLimit: configuration.bodyLimit,
             now: configuration.now, sleep: configuration.sleep, observer: configuration.requestObserver)
         let core = SandboxCore(settings: settings, keys: keys)
+        core.pageDialect.withLock { $0 = configuration.pages }
         // "localhost" is common on command lines; the server itself only takes numeric addresses.
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         var served: HTTPServer.TLSSettings?
@@ -218,6 +221,13 @@ public final class Sandbox: Sendable {
         core.cardSessions(of: paymentId).map {
             SandboxCardSessionSummary(sessionId: $0.id, status: $0.status, last4: $0.last4)
         }
+    }
+
+    /// How the issuer's and the hosted checkout's pages are built from now on (pages already served
+    /// keep theirs). Thread-safe.
+    public var pages: SandboxPageDialect {
+        get { core.pageDialect.withLock { $0 } }
+        set { core.pageDialect.withLock { $0 = newValue } }
     }
 
     /// Adds a fault (see `SandboxFault` for the order faults are checked in).

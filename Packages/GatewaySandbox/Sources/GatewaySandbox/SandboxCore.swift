@@ -64,6 +64,8 @@ final class SandboxCore: Sendable {
     /// ``SandboxSettings/secretBytes``, in hex, new for every sandbox.
     let controlToken: String
     private let originStorage = Mutex("http://127.0.0.1:0")
+    /// How the issuer and hosted pages are built (``SandboxPageDialect``); changeable while serving.
+    let pageDialect = Mutex(SandboxPageDialect.html)
     private let stopping = Atomic(false)
 
     init(settings: SandboxSettings, keys: any CardKeyService) {

@@ -19,6 +19,7 @@ pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 let usage = """
     usage: egw-sandbox [--host ADDRESS] [--port N] [--key FILE] [--seed N] [--key-max-age SECONDS] [--verbose]
+                       [--pages js|html]
                        [--tls [--tls-cert FILE --tls-key FILE] [--ca-file FILE] [--tls-max-version 1.1|1.2|1.3]]
 
       --host ADDRESS         numeric address to listen on (default 127.0.0.1; "localhost" is accepted)
@@ -27,6 +28,8 @@ let usage = """
       --seed N               seed for ids and fault probabilities (default 1)
       --key-max-age SECONDS  Cache-Control max-age of the key endpoint (default 300)
       --verbose              print each request (method, path, status, time) to stderr
+      --pages js|html        the issuer's and hosted checkout's pages: plain forms (html, default) or
+                             built, checked and submitted by JavaScript (js)
       --tls                  serve HTTPS; without --tls-cert, issue a test CA and a certificate for
                              127.0.0.1, ::1 and localhost (ECDSA P-256, valid one day) at start
       --tls-cert FILE        PEM certificate chain to serve, leaf first; the last one is the CA clients
@@ -72,6 +75,10 @@ while let argument = arguments.popFirst() {
         configuration.keyMaxAge = age
     case "--key": keyFile = value()
     case "--verbose": verbose = true
+    case "--pages":
+        let text = value()
+        guard let pages = SandboxPageDialect(rawValue: text) else { fail("--pages must be js or html", status: 64) }
+        configuration.pages = pages
     case "--tls": tls = tls ?? Sandbox.TLS()
     case "--tls-cert": tlsCertificateFile = value()
     case "--tls-key": tlsKeyFile = value()

@@ -78,6 +78,8 @@ public enum Command: Equatable, Sendable {
     case sandboxFaultsClear
     /// `sandbox log`.
     case sandboxLog
+    /// `sandbox pages js|html`: how the embedded sandbox builds its issuer and checkout pages.
+    case sandboxPages(String)
     /// `wallet ...`, `sheet ...`, `merchant ...` (WalletCommands.swift).
     case wallet(WalletCommand)
 

@@ -80,6 +80,7 @@ public struct CommandTable: Sendable {
             "--probability", "The chance (0 to 1) on every request, until cleared",
             value: ArgumentSpec("P", .positiveNumber))
         let clear = ArgumentSpec("clear", .choices(["clear"]), optional: true)
+        let dialect = ArgumentSpec("DIALECT", .choices(["js", "html"]))
 
         let table = CommandTable(commands: [
             CommandSpec(
@@ -312,6 +313,22 @@ public struct CommandTable: Sendable {
                         $0.token(clear) == nil ? .sandboxFaults : .sandboxFaultsClear
                     },
                     CommandSpec("log", "Show the sandbox's request log (no card data in it)") { _ in .sandboxLog },
+                    CommandSpec(
+                        "pages",
+                        "Build the issuer's and checkout's pages with JavaScript (js) or as plain forms (html)",
+                        details: """
+                            js: the challenge's input and button are made by script, the code is checked with fetch and \
+                            the cres form is submitted by script; the checkout's buttons post with fetch. The headless \
+                            browser cannot run them (it closes such a page); --browser webkit can.
+                            """,
+                        arguments: [dialect]
+                    ) { invocation throws(ReplError) in
+                        guard let value = invocation.text(dialect)?.lowercased(), ["js", "html"].contains(value) else {
+                            throw ReplError(
+                                .missingArgument, "'sandbox pages' needs js or html", column: invocation.endColumn)
+                        }
+                        return .sandboxPages(value)
+                    },
                 ]),
             CommandSpec("quit", "Leave the shell (exit and Ctrl-D too)") { _ in .quit },
             CommandSpec("exit", "Leave the shell") { _ in .quit },

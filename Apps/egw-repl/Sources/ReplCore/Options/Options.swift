@@ -31,6 +31,11 @@ public struct Options: Equatable, Sendable {
     public var logLevel: String?
     /// How much a payment prints (`-q`/`--quiet`, `-v`/`--verbose`); the last flag wins.
     public var verbosity: Verbosity = .normal
+    /// Who shows the pages: `headless` (default) or `webkit`, a WebKitGTK window (`--browser`, `EGW_BROWSER`).
+    public var browser = "headless"
+    /// Save a PNG of every page state the buyer saw here (`--screenshots DIR`), as WebKit renders it
+    /// (the headless browser's pages too: needs a display either way).
+    public var screenshotsPath: String?
 
     /// Creates the defaults.
     public init() {}
@@ -70,6 +75,10 @@ public struct Options: Equatable, Sendable {
           -q, --quiet                   print results only
           --no-color                    never colour (also NO_COLOR, TERM=dumb)
           --history FILE                history file (default ~/.egw_repl_history; EGW_HISTORY)
+          --browser headless|webkit     who shows the pages: the scripted headless browser (default) or
+                                        a WebKitGTK window (needs DISPLAY or WAYLAND_DISPLAY) (EGW_BROWSER)
+          --screenshots DIR             save a PNG of every page state the buyer saw: 01-<title>.png, ...
+                                        (rendered by WebKit, either browser's pages: needs a display)
           --version                     print the version
           --help                        print this help
 
@@ -104,6 +113,9 @@ public struct Options: Equatable, Sendable {
         }
         if let value = env("EGW_TIMEOUT") {
             options.timeout = try timeoutValue(value, source: "EGW_TIMEOUT")
+        }
+        if let value = env("EGW_BROWSER") {
+            options.browser = try browserValue(value, source: "EGW_BROWSER")
         }
         options.startsSandbox = !truthy("EGW_NO_SANDBOX")
         options.bail = truthy("EGW_BAIL")
@@ -169,6 +181,10 @@ public struct Options: Equatable, Sendable {
                 options.noColor = true
             case "--history":
                 options.historyPath = try value()
+            case "--browser":
+                options.browser = try browserValue(try value(), source: name)
+            case "--screenshots":
+                options.screenshotsPath = try value()
             case "--timeout":
                 options.timeout = try timeoutValue(try value(), source: name)
             case "--log-level":
@@ -192,7 +208,24 @@ public struct Options: Equatable, Sendable {
                 throw ReplError(.usage, "\(name) takes no value")
             }
         }
+        if env("DISPLAY") == nil, env("WAYLAND_DISPLAY") == nil {
+            let missing = "neither DISPLAY nor WAYLAND_DISPLAY is set (try xvfb-run -a)"
+            if options.browser == "webkit" {
+                throw ReplError(.usage, "--browser webkit needs a display: \(missing)")
+            }
+            if options.screenshotsPath != nil {
+                throw ReplError(.usage, "--screenshots needs a display (WebKit renders the pages): \(missing)")
+            }
+        }
         return .run(options)
+    }
+
+    static func browserValue(_ value: String, source: String) throws(ReplError) -> String {
+        let lower = value.lowercased()
+        guard ["headless", "webkit"].contains(lower) else {
+            throw ReplError(.usage, "\(source) must be headless or webkit, not '\(value)'")
+        }
+        return lower
     }
 
     static func environmentValue(_ value: String, source: String) throws(ReplError) -> String {

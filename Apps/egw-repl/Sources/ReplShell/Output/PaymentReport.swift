@@ -15,6 +15,7 @@ enum PaymentReport {
     case http(HTTPExchange)
     case page(PaymentPageEvent)
     case browser(BrowserEvent)
+    case screenshot(URL)
     case cardEncrypted(kid: String?, duration: TimeInterval)
     case log(LogRecord)
     case step(number: Int, PaymentStep)
@@ -105,6 +106,10 @@ struct ReportRenderer {
             return Rendered(
                 level: what.level, text: style("  \(what.symbol) \(redact(what.text))", .dim),
                 json: [("event", .string("browser")), ("what", .string(redact(what.text)))])
+        case .screenshot(let file):
+            return Rendered(
+                level: .normal, text: style("  📷 screenshot \(file.path)", .dim),
+                json: [("event", .string("screenshot")), ("path", .string(file.path))])
         case .cardEncrypted(let kid, let duration):
             let micros = Int((duration * 1_000_000).rounded())
             let detail = verbose ? style(" (JWE RSA-OAEP-256 + A256GCM; the plaintext buffer is wiped)", .dim) : ""

@@ -3,6 +3,7 @@ import Foundation
 import HeadlessBrowser
 import PaymentFlow
 import ReplCore
+import WebKitPresenter
 
 extension Shell {
     // MARK: starting a payment
@@ -17,9 +18,7 @@ extension Shell {
         let inbox = PaymentInbox(wake: events.wake)
         logRelay.route(to: inbox)  // the kit's log lines belong to this payment until it ends
         defer { logRelay.route(to: nil) }
-        let presenter = HeadlessBrowserPresenter(
-            script: inbox.buyerScript(), transport: buyerTransport(),
-            options: .init(pageTimeout: configuration.kit.timeout), onEvent: inbox.browserObserver())
+        let presenter = pagePresenter(for: inbox)
         let flow: PaymentFlowKind = hosted ? .hostedCheckout : .card
         let kit = sessionKit()
         let paymentOptions = PaymentOptions(observer: inbox.observer(), stepGate: step ? inbox.stepGate() : nil)
@@ -57,6 +56,34 @@ extension Shell {
         if let result = run.result {
             show(.outcome(result))
         }
+    }
+
+    /// The browser the buyer uses (`--browser`): the headless one, or a WebKitGTK window driven by the
+    /// same buyer script (queued `buyer ...` actions, questions on the terminal).
+    func pagePresenter(for inbox: PaymentInbox) -> any PaymentPresenter {
+        guard options.browser == "webkit" else {
+            var script = inbox.buyerScript()
+            if let directory = options.screenshotsPath {
+                // What the headless buyer saw, as WebKit renders its HTML, before the buyer acts.
+                let snapshotter = PageSnapshotter(directory: URL(fileURLWithPath: directory))
+                let buyer = script
+                script = BuyerScript { page, respond in
+                    snapshotter.save(html: page.html, baseURL: page.url, title: page.title ?? "") { file in
+                        if let file { inbox.post(.screenshot(file)) }
+                        buyer.decide(page, respond)
+                    }
+                }
+            }
+            return HeadlessBrowserPresenter(
+                script: script, transport: buyerTransport(),
+                options: .init(pageTimeout: configuration.kit.timeout), onEvent: inbox.browserObserver())
+        }
+        return WebKitPagePresenter(
+            host: .window(nil), trust: pageTrust(), buyer: WebBuyer(inbox.buyerScript()),
+            options: .init(screenshotsDirectory: options.screenshotsPath.map { URL(fileURLWithPath: $0) }),
+            onEvent: { event in
+                if case .screenshot(let file) = event { inbox.post(.screenshot(file)) }
+            })
     }
 
     // MARK: waiting
@@ -214,6 +241,8 @@ extension Shell {
             }
         case .browser(let event):
             show(.browser(event))
+        case .screenshot(let file):
+            show(.screenshot(file))
         case .log(let record):
             show(.log(record))
         case .step(let step, let answer):

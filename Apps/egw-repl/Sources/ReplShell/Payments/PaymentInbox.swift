@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HeadlessBrowser
 import PaymentFlow
 import Synchronization
@@ -17,6 +18,8 @@ final class PaymentInbox: Sendable {
         case sdk(PaymentEvent)
         /// What the headless browser did.
         case browser(BrowserEvent)
+        /// The WebKit browser saved a screenshot of a page the buyer saw (`--screenshots`).
+        case screenshot(URL)
         /// An SDK log line.
         case log(LogRecord)
         /// The step gate asks before an action.

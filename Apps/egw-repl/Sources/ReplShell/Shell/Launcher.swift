@@ -1,5 +1,7 @@
+import Foundation
 import GatewaySandbox
 import ReplCore
+import WebKitPresenter
 
 #if canImport(Glibc)
 import Glibc
@@ -86,11 +88,28 @@ public enum Launcher {
                 output.write("egw-repl: the embedded sandbox did not start (\(error)); continuing without it\n", .err)
             }
         }
+        var events = EventLoop.mainRunLoop
+        if options.browser == "webkit" || options.screenshotsPath != nil {
+            do {
+                try GTKMainLoop.start()
+            } catch {
+                output.write("egw-repl: WebKit (--browser webkit, --screenshots): \(error.reason)\n", .err)
+                return 1
+            }
+            events = .gtk()
+        }
+        var isDirectory: ObjCBool = false
+        if let directory = options.screenshotsPath,
+            !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        {
+            output.write("egw-repl: --screenshots \(directory) is not a directory\nTry 'egw-repl --help'.\n", .err)
+            return exitUsage
+        }
         let shell: Shell
         do {
             shell = try Shell(
                 options: options, source: source, console: Console(usesColor: color, sink: output),
-                interrupts: interrupts, sandbox: sandbox)
+                interrupts: interrupts, sandbox: sandbox, events: events)
         } catch {
             output.write("egw-repl: \(error.message)\nTry 'egw-repl --help'.\n", .err)
             return exitUsage

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PaymentFlow
 import Synchronization
+import WebKitPresenter
 
 /// Monotonic time in nanoseconds: the live clock, or a test's.
 struct ShellClock: Sendable {
@@ -30,6 +31,17 @@ struct EventLoop: Sendable {
     static let mainRunLoop = EventLoop(
         callbackQueue: .main, wake: { DispatchQueue.main.async {} },
         wait: { seconds in _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: seconds)) })
+
+    /// GTK's main loop (``GTKMainLoop``) on the main thread, the main queue bridged into it: for
+    /// `--browser webkit`, whose windows need GLib's loop turning while a payment waits.
+    static func gtk() -> EventLoop {
+        let woken = WakeFlag()
+        return EventLoop(
+            callbackQueue: .main, wake: { DispatchQueue.main.async { woken.raise() } },
+            wait: { seconds in
+                GTKMainLoop.run(timeout: .milliseconds(Int64(seconds * 1000))) { woken.lower() }
+            })
+    }
 
     /// A private serial queue and a semaphore.
     static func privateQueue() -> EventLoop {
@@ -75,6 +87,16 @@ extension Shell {
         return kit
     }
 
+    /// What WebKit's pages may load: the kit's environment and transport security (with
+    /// --sandbox-tls, the sandbox's CA).
+    func pageTrust() -> PageTrust {
+        var sdk = configuration.sdkConfiguration(logSink: nil)
+        if let authority = trustedAuthorityFile {
+            sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
+        }
+        return PageTrust(configuration: sdk)
+    }
+
     /// The buyer's browser transport: with --sandbox-tls it trusts the sandbox's CA too.
     func buyerTransport() -> CurlTransport {
         guard let authority = trustedAuthorityFile else { return CurlTransport() }
@@ -88,4 +110,12 @@ extension Shell {
     func waitForEvents(_ seconds: TimeInterval) {
         events.wait(seconds)
     }
+}
+
+/// A wake-up the GTK wait checks after each event: raised by ``EventLoop/wake``, lowered by the wait.
+private final class WakeFlag: Sendable {
+    private let raised = Atomic(false)
+    func raise() { raised.store(true, ordering: .releasing) }
+    /// Whether it was raised (and lowers it).
+    func lower() -> Bool { raised.exchange(false, ordering: .acquiringAndReleasing) }
 }

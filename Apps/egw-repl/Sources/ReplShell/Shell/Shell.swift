@@ -233,6 +233,10 @@ final class Shell {
             note("Faults cleared.")
         case .sandboxLog:
             try showSandboxLog()
+        case .sandboxPages(let value):
+            let sandbox = try requireSandbox()
+            sandbox.pages = value == "js" ? .js : .html
+            note("The sandbox's pages are now built \(value == "js" ? "by JavaScript" : "as plain HTML forms").")
         case .payCard(let step):
             try pay(hosted: false, method: nil, step: step)
         case .payHosted(let method, let step):
@@ -252,9 +256,11 @@ final class Shell {
     func showConfiguration() {
         // With --sandbox-tls: the test CA the SDK trusts, and its SHA-256 fingerprint (read-only rows).
         let trust: [(String, String)] =
-            sandbox?.tlsTrust.map {
+            [("browser", options.browser)] + (options.screenshotsPath.map { [("screenshots", $0)] } ?? [])
+            + (sandbox.map { [("sandbox-pages", $0.pages.rawValue)] } ?? [])
+            + (sandbox?.tlsTrust.map {
                 [("sandbox-ca", $0.certificateAuthorityFile), ("sandbox-ca-sha256", $0.certificateAuthoritySHA256)]
-            } ?? []
+            } ?? [])
         if options.json {
             var object: [(String, JSONValue)] = []
             for key in ConfigKey.allCases {

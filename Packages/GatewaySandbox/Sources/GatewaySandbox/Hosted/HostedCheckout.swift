@@ -47,6 +47,7 @@ extension SandboxCore {
         }
         guard payment.status == "INITIALIZED" else { return hostedDonePage(payment, status: 200) }
         let method = request.queryValue("method").flatMap(HostedMethod.init(rawValue:))
+        if pageDialect.withLock({ $0 }) == .js { return hostedScriptPage(payment, method: method) }
         let action = HTML.escape(checkoutURL(for: payment.id))
         var form = "<form method=\"post\" action=\"\(action)\" id=\"checkout-form\">\n"
         if let method {
@@ -112,7 +113,8 @@ extension SandboxCore {
         switch outcome {
         case .notFound: return Pages.error(404, "There is no payment \(paymentId).")
         case .alreadyDone(let payment): return hostedDonePage(payment, status: 409)
-        case .recorded(let payment): return .redirect(payment.shopRedirectURL)
+        case .recorded(let payment):
+            return wantsJSON(request) ? hostedChoiceJSON(payment) : .redirect(payment.shopRedirectURL)
         }
     }
 

@@ -4,16 +4,19 @@
 /// `<meta name="egw-page" content="...">`; forms are plain `<form method="post" action="ABSOLUTE URL">`
 /// with hidden inputs and named submit buttons; attribute values use double quotes.
 enum Pages {
-    /// A complete page. `meta` adds `<meta name=... content=...>` lines after `egw-page`.
-    static func document(page: String, title: String, meta: [(String, String)] = [], body: String) -> String {
+    /// A complete page. `meta` adds `<meta name=... content=...>` lines after `egw-page`; a `nil`
+    /// page has no `egw-page` marker (a page whose script adds it, ``SandboxPageDialect/js``).
+    static func document(page: String?, title: String, meta: [(String, String)] = [], body: String) -> String {
         var head = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
-            <meta name="egw-page" content="\(HTML.escape(page))">
 
             """
+        if let page {
+            head += "<meta name=\"egw-page\" content=\"\(HTML.escape(page))\">\n"
+        }
         for (name, content) in meta {
             head += "<meta name=\"\(HTML.escape(name))\" content=\"\(HTML.escape(content))\">\n"
         }

@@ -22,6 +22,7 @@ extension SandboxCore {
         guard case .challengeRequired(.awaitingCode) = session.state else {
             return Pages.error(400, "No challenge is pending for this transaction.")
         }
+        if pageDialect.withLock({ $0 }) == .js { return acsChallengeScriptPage(session) }
         let action = HTML.escape("\(acsBase)/challenge/submit")
         return .html(
             200,
@@ -64,6 +65,7 @@ extension SandboxCore {
             guard let answered = session.challengeAnswer else {
                 return Pages.error(400, "No challenge is pending for this transaction.")
             }
+            if wantsJSON(request) { return acsSubmitJSON(session, transStatus: answered) }
             return acsCompletePage(session, transStatus: answered)
         }
     }

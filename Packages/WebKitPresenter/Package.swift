@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// WebKitPresenter: PaymentFlow's pages (the issuer's 3-D Secure challenge, the hosted checkout) in a
+// real WebKitGTK 6 web view, in a modal GTK 4 window over the app's window or inside one of its
+// widgets. It uses only PaymentFlow's public API; GTK, WebKitGTK and OpenSSL (the pin's SPKI hash)
+// stay behind the CWebKitShim target, reached with `internal import`.
+let package = Package(
+    name: "WebKitPresenter",
+    products: [
+        .library(name: "WebKitPresenter", targets: ["WebKitPresenter"])
+    ],
+    dependencies: [
+        .package(path: "../PaymentFlow")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev", "libssl-dev"])]
+        ),
+        .target(name: "CWebKitShim", dependencies: ["CWebKitGTK"]),
+        .target(
+            name: "WebKitPresenter",
+            dependencies: ["CWebKitShim", .product(name: "PaymentFlow", package: "PaymentFlow")]
+        ),
+        .testTarget(
+            name: "WebKitPresenterTests",
+            dependencies: ["WebKitPresenter", .product(name: "PaymentFlow", package: "PaymentFlow")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+#include <webkit/webkit.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>

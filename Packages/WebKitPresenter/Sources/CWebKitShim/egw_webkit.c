@@ -1,0 +1,506 @@
+#include "egw_webkit.h"
+
+#include <glib-unix.h>
+#include <gtk/gtk.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <webkit/webkit.h>
+
+// MARK: GTK and the main loop
+
+// libdispatch's run-loop integration, as swift-corelibs-foundation's CFRunLoop uses it: an
+// eventfd that becomes readable when a block is queued on the main queue, and the drain.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+static pthread_t egwwk_gtk_thread;
+static bool egwwk_gtk_ready = false;
+static guint egwwk_main_queue_source = 0;
+
+bool egwwk_gtk_init(void) {
+    if (egwwk_gtk_ready) return pthread_equal(pthread_self(), egwwk_gtk_thread);
+    if (!gtk_init_check()) return false;
+    egwwk_gtk_thread = pthread_self();
+    egwwk_gtk_ready = true;
+    return true;
+}
+
+bool egwwk_gtk_started(void) { return egwwk_gtk_ready; }
+
+bool egwwk_is_gtk_thread(void) { return egwwk_gtk_ready && pthread_equal(pthread_self(), egwwk_gtk_thread); }
+
+static gboolean egwwk_main_queue_ready(gint fd, GIOCondition condition, gpointer data) {
+    (void)condition;
+    (void)data;
+    uint64_t count;
+    // Non-blocking eventfd: clear it, then drain; a block queued meanwhile writes it again.
+    ssize_t ignored = read(fd, &count, sizeof count);
+    (void)ignored;
+    _dispatch_main_queue_callback_4CF(NULL);
+    return G_SOURCE_CONTINUE;
+}
+
+bool egwwk_install_main_queue_source(void) {
+    if (egwwk_main_queue_source != 0) return true;
+    int fd = _dispatch_get_main_queue_handle_4CF();
+    if (fd < 0) return false;
+    egwwk_main_queue_source = g_unix_fd_add(fd, G_IO_IN, egwwk_main_queue_ready, NULL);
+    return egwwk_main_queue_source != 0;
+}
+
+typedef struct {
+    void (*fn)(void *data);
+    void *data;
+} egwwk_call;
+
+static gboolean egwwk_call_once(gpointer user_data) {
+    egwwk_call *call = user_data;
+    call->fn(call->data);
+    return G_SOURCE_REMOVE;
+}
+
+void egwwk_invoke(void (*fn)(void *data), void *data) {
+    egwwk_call *call = g_new(egwwk_call, 1);
+    call->fn = fn;
+    call->data = data;
+    g_idle_add_full(G_PRIORITY_HIGH_IDLE, egwwk_call_once, call, g_free);
+    g_main_context_wakeup(NULL);
+}
+
+unsigned egwwk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void *data) {
+    egwwk_call *call = g_new(egwwk_call, 1);
+    call->fn = fn;
+    call->data = data;
+    return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, egwwk_call_once, call, g_free);
+}
+
+void egwwk_source_remove(unsigned id) { g_source_remove(id); }
+
+bool egwwk_iterate(bool may_block) { return g_main_context_iteration(NULL, may_block); }
+
+void egwwk_wakeup(void) { g_main_context_wakeup(NULL); }
+
+// MARK: Windows and widgets
+
+void *egwwk_window_new(void *parent, int width, int height) {
+    GtkWidget *window = gtk_window_new();
+    if (parent != NULL && GTK_IS_WINDOW(parent)) {
+        gtk_window_set_transient_for(GTK_WINDOW(window), GTK_WINDOW(parent));
+        gtk_window_set_modal(GTK_WINDOW(window), TRUE);
+        gtk_window_set_destroy_with_parent(GTK_WINDOW(window), TRUE);
+    }
+    gtk_window_set_default_size(GTK_WINDOW(window), width, height);
+    return window;
+}
+
+void egwwk_window_set_title(void *window, const char *title) { gtk_window_set_title(GTK_WINDOW(window), title); }
+void egwwk_window_set_child(void *window, void *child) {
+    gtk_window_set_child(GTK_WINDOW(window), child ? GTK_WIDGET(child) : NULL);
+}
+void egwwk_window_present(void *window) { gtk_window_present(GTK_WINDOW(window)); }
+void egwwk_window_destroy(void *window) { gtk_window_destroy(GTK_WINDOW(window)); }
+bool egwwk_is_window(void *widget) { return widget != NULL && GTK_IS_WINDOW(widget); }
+
+bool egwwk_container_add(void *container, void *child) {
+    if (container == NULL) return false;
+    if (GTK_IS_BOX(container)) {
+        gtk_widget_set_hexpand(GTK_WIDGET(child), TRUE);
+        gtk_widget_set_vexpand(GTK_WIDGET(child), TRUE);
+        gtk_box_append(GTK_BOX(container), GTK_WIDGET(child));
+        return true;
+    }
+    if (GTK_IS_WINDOW(container)) {
+        gtk_window_set_child(GTK_WINDOW(container), GTK_WIDGET(child));
+        return true;
+    }
+    return false;
+}
+
+void egwwk_container_remove(void *container, void *child) {
+    if (GTK_IS_BOX(container)) {
+        gtk_box_remove(GTK_BOX(container), GTK_WIDGET(child));
+    } else if (GTK_IS_WINDOW(container) && gtk_window_get_child(GTK_WINDOW(container)) == child) {
+        gtk_window_set_child(GTK_WINDOW(container), NULL);
+    }
+}
+
+void egwwk_widget_set_size(void *widget, int width, int height) {
+    gtk_widget_set_size_request(GTK_WIDGET(widget), width, height);
+}
+void egwwk_widget_set_visible(void *widget, bool visible) { gtk_widget_set_visible(GTK_WIDGET(widget), visible); }
+void egwwk_object_unref(void *object) { g_object_unref(object); }
+void *egwwk_object_ref(void *object) { return g_object_ref(object); }
+bool egwwk_widget_is_mapped(void *widget) { return gtk_widget_get_mapped(GTK_WIDGET(widget)); }
+
+typedef struct {
+    void (*painted)(void *data);
+    void *data;
+    GdkFrameClock *clock;
+    gulong handler;
+} egwwk_paint_wait;
+
+static void egwwk_on_after_paint(GdkFrameClock *clock, gpointer user_data) {
+    egwwk_paint_wait *wait = user_data;
+    g_signal_handler_disconnect(clock, wait->handler);
+    wait->painted(wait->data);
+    g_object_unref(wait->clock);
+    g_free(wait);
+}
+
+bool egwwk_after_next_paint(void *widget, void (*painted)(void *data), void *data) {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(widget));
+    if (clock == NULL) return false;
+    egwwk_paint_wait *wait = g_new(egwwk_paint_wait, 1);
+    wait->painted = painted;
+    wait->data = data;
+    wait->clock = g_object_ref(clock);
+    wait->handler = g_signal_connect(clock, "after-paint", G_CALLBACK(egwwk_on_after_paint), wait);
+    gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_PAINT);
+    return true;
+}
+
+// MARK: Signals
+
+static const char *egwwk_callbacks_key = "egwwk-callbacks";
+// Cancels the view's scripts and snapshots still under way when the page goes: each holds a
+// reference to the view (and so its web process) until it completes.
+static const char *egwwk_cancellable_key = "egwwk-cancellable";
+
+static GCancellable *egwwk_view_cancellable(void *view) {
+    return g_object_get_data(G_OBJECT(view), egwwk_cancellable_key);
+}
+
+static gboolean egwwk_on_decide_policy(WebKitWebView *view, WebKitPolicyDecision *decision,
+                                       WebKitPolicyDecisionType type, gpointer user_data) {
+    (void)view;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL) {
+        webkit_policy_decision_ignore(decision);
+        return TRUE;
+    }
+    switch (type) {
+    case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
+    case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION: {
+        WebKitNavigationAction *action =
+            webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+        const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+        int kind = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION ? EGWWK_POLICY_NAVIGATION
+                                                                          : EGWWK_POLICY_NEW_WINDOW;
+        callbacks->policy(callbacks->context, g_object_ref(decision), kind, uri ? uri : "", 0, true);
+        return TRUE;
+    }
+    case WEBKIT_POLICY_DECISION_TYPE_RESPONSE: {
+        WebKitResponsePolicyDecision *response_decision = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+        WebKitURIResponse *response = webkit_response_policy_decision_get_response(response_decision);
+        const char *uri = webkit_uri_response_get_uri(response);
+        int status = (int)webkit_uri_response_get_status_code(response);
+        bool main_frame = webkit_response_policy_decision_is_main_frame_main_resource(response_decision);
+        callbacks->policy(callbacks->context, g_object_ref(decision), EGWWK_POLICY_RESPONSE, uri ? uri : "",
+                          status, main_frame);
+        return TRUE;
+    }
+    default:
+        webkit_policy_decision_ignore(decision);
+        return TRUE;
+    }
+}
+
+static void egwwk_on_load_changed(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data) {
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL) return;
+    int kind = EGWWK_LOAD_STARTED;
+    switch (event) {
+    case WEBKIT_LOAD_STARTED: kind = EGWWK_LOAD_STARTED; break;
+    case WEBKIT_LOAD_REDIRECTED: kind = EGWWK_LOAD_REDIRECTED; break;
+    case WEBKIT_LOAD_COMMITTED: kind = EGWWK_LOAD_COMMITTED; break;
+    case WEBKIT_LOAD_FINISHED: kind = EGWWK_LOAD_FINISHED; break;
+    }
+    const char *uri = webkit_web_view_get_uri(view);
+    callbacks->load(callbacks->context, kind, uri ? uri : "");
+}
+
+static gboolean egwwk_on_load_failed(WebKitWebView *view, WebKitLoadEvent event, gchar *failing_uri, GError *error,
+                                     gpointer user_data) {
+    (void)view;
+    (void)event;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL) return TRUE;
+    int kind = EGWWK_FAIL_OTHER;
+    if (g_error_matches(error, WEBKIT_POLICY_ERROR, WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) ||
+        g_error_matches(error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED)) {
+        kind = EGWWK_FAIL_INTERRUPTED;
+    }
+    callbacks->fail(callbacks->context, kind, failing_uri ? failing_uri : "", error ? error->message : "load failed",
+                    NULL, 0);
+    return TRUE;  // no built-in error page: the SDK decides what the buyer sees
+}
+
+static gboolean egwwk_on_tls_errors(WebKitWebView *view, gchar *failing_uri, GTlsCertificate *certificate,
+                                    GTlsCertificateFlags errors, gpointer user_data) {
+    (void)view;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL) return TRUE;
+    callbacks->fail(callbacks->context, EGWWK_FAIL_TLS, failing_uri ? failing_uri : "", "TLS certificate error",
+                    certificate, (unsigned)errors);
+    return TRUE;
+}
+
+static GtkWidget *egwwk_on_create(WebKitWebView *view, WebKitNavigationAction *action, gpointer user_data) {
+    (void)view;
+    // Never a window the SDK does not know: `window.open` loads in the same view (a NULL decision
+    // tells the presenter there is nothing to answer), through the SDK's decision like any load.
+    egwwk_callbacks *callbacks = user_data;
+    const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+    if (callbacks->context != NULL && uri != NULL) {
+        callbacks->policy(callbacks->context, NULL, EGWWK_POLICY_NEW_WINDOW, uri, 0, true);
+    }
+    return NULL;
+}
+
+static void egwwk_on_notify(GObject *object, GParamSpec *spec, gpointer user_data) {
+    (void)object;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL) return;
+    callbacks->event(callbacks->context,
+                     g_strcmp0(g_param_spec_get_name(spec), "title") == 0 ? EGWWK_EVENT_TITLE : EGWWK_EVENT_URI);
+}
+
+static gboolean egwwk_on_close_request(GtkWindow *window, gpointer user_data) {
+    (void)window;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context != NULL) callbacks->event(callbacks->context, EGWWK_EVENT_CLOSE);
+    return TRUE;  // the presenter removes the window when the SDK dismisses it
+}
+
+static gboolean egwwk_on_escape(GtkWidget *widget, GVariant *args, gpointer user_data) {
+    (void)widget;
+    (void)args;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context != NULL) callbacks->event(callbacks->context, EGWWK_EVENT_CLOSE);
+    return TRUE;
+}
+
+// MARK: Web views
+
+void *egwwk_session_new_ephemeral(void) {
+    WebKitNetworkSession *session = webkit_network_session_new_ephemeral();
+    webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL);
+    return session;
+}
+
+void egwwk_session_allow_certificate(void *session, void *certificate, const char *host) {
+    webkit_network_session_allow_tls_certificate_for_host(WEBKIT_NETWORK_SESSION(session),
+                                                          G_TLS_CERTIFICATE(certificate), host);
+}
+
+static void egwwk_on_script_message(WebKitUserContentManager *manager, JSCValue *value, gpointer user_data) {
+    (void)manager;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL || callbacks->message == NULL || !jsc_value_is_string(value)) return;
+    char *text = jsc_value_to_string(value);
+    callbacks->message(callbacks->context, text);
+    g_free(text);
+}
+
+void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world) {
+    WebKitSettings *settings = webkit_settings_new();
+    webkit_settings_set_enable_javascript(settings, TRUE);
+    // Pop-ups never become windows (see egwwk_on_create); letting scripts ask for them only routes
+    // them into the same view, which a script could do anyway by setting location.
+    webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
+    webkit_settings_set_enable_developer_extras(settings, FALSE);
+    webkit_settings_set_enable_page_cache(settings, FALSE);
+    // Our own web context, shared by the presenter's pages and not the app's: the document-viewer
+    // cache model turns off WebKit's page and process caches, so a dismissed page's web process
+    // exits instead of waiting, with the page's memory, for a reuse that never comes.
+    static WebKitWebContext *context = NULL;
+    if (context == NULL) {
+        context = webkit_web_context_new();
+        webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+    }
+    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    if (watch_script != NULL) {
+        WebKitUserScript *script = webkit_user_script_new_for_world(
+            watch_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END, world, NULL,
+            NULL);
+        webkit_user_content_manager_add_script(content, script);
+        webkit_user_script_unref(script);
+        webkit_user_content_manager_register_script_message_handler(content, "egw", world);
+    }
+    GtkWidget *view = g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session", session, "settings", settings,
+                                   "web-context", context, "user-content-manager", content, NULL);
+    g_object_unref(settings);
+    egwwk_callbacks *copy = g_new(egwwk_callbacks, 1);
+    *copy = *callbacks;
+    g_object_set_data_full(G_OBJECT(view), egwwk_callbacks_key, copy, g_free);
+    g_object_set_data_full(G_OBJECT(view), egwwk_cancellable_key, g_cancellable_new(), g_object_unref);
+    g_signal_connect(view, "decide-policy", G_CALLBACK(egwwk_on_decide_policy), copy);
+    g_signal_connect(view, "load-changed", G_CALLBACK(egwwk_on_load_changed), copy);
+    g_signal_connect(view, "load-failed", G_CALLBACK(egwwk_on_load_failed), copy);
+    g_signal_connect(view, "load-failed-with-tls-errors", G_CALLBACK(egwwk_on_tls_errors), copy);
+    g_signal_connect(view, "create", G_CALLBACK(egwwk_on_create), copy);
+    g_signal_connect(view, "notify::title", G_CALLBACK(egwwk_on_notify), copy);
+    g_signal_connect(view, "notify::uri", G_CALLBACK(egwwk_on_notify), copy);
+    g_signal_connect(content, "script-message-received::egw", G_CALLBACK(egwwk_on_script_message), copy);
+    g_object_set_data_full(G_OBJECT(view), "egwwk-content", content, g_object_unref);
+    return g_object_ref_sink(view);
+}
+
+void egwwk_window_wire_close(void *window, void *view) {
+    egwwk_callbacks *copy = g_object_get_data(G_OBJECT(view), egwwk_callbacks_key);
+    if (copy == NULL) return;
+    g_signal_connect(window, "close-request", G_CALLBACK(egwwk_on_close_request), copy);
+    GtkEventController *shortcuts = gtk_shortcut_controller_new();
+    gtk_shortcut_controller_set_scope(GTK_SHORTCUT_CONTROLLER(shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
+    GtkShortcut *escape = gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_Escape, 0),
+                                           gtk_callback_action_new(egwwk_on_escape, copy, NULL));
+    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(shortcuts), escape);
+    gtk_widget_add_controller(GTK_WIDGET(window), shortcuts);
+}
+
+void egwwk_view_disconnect(void *view, void *window) {
+    egwwk_callbacks *copy = g_object_get_data(G_OBJECT(view), egwwk_callbacks_key);
+    if (copy == NULL) return;
+    copy->context = NULL;
+    g_cancellable_cancel(egwwk_view_cancellable(view));
+    g_signal_handlers_disconnect_matched(view, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
+    GObject *content = g_object_get_data(G_OBJECT(view), "egwwk-content");
+    if (content != NULL) g_signal_handlers_disconnect_matched(content, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
+    if (window != NULL) g_signal_handlers_disconnect_matched(window, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, copy);
+}
+
+void egwwk_view_set_javascript(void *view, bool enabled) {
+    webkit_settings_set_enable_javascript(webkit_web_view_get_settings(WEBKIT_WEB_VIEW(view)), enabled);
+}
+
+void egwwk_decision_use(void *decision) {
+    webkit_policy_decision_use(WEBKIT_POLICY_DECISION(decision));
+    g_object_unref(decision);
+}
+
+void egwwk_decision_ignore(void *decision) {
+    webkit_policy_decision_ignore(WEBKIT_POLICY_DECISION(decision));
+    g_object_unref(decision);
+}
+
+void egwwk_view_load_uri(void *view, const char *uri) { webkit_web_view_load_uri(WEBKIT_WEB_VIEW(view), uri); }
+void egwwk_view_load_html(void *view, const char *html, const char *base_uri) {
+    webkit_web_view_load_html(WEBKIT_WEB_VIEW(view), html, base_uri);
+}
+void egwwk_view_stop(void *view) { webkit_web_view_stop_loading(WEBKIT_WEB_VIEW(view)); }
+const char *egwwk_view_uri(void *view) { return webkit_web_view_get_uri(WEBKIT_WEB_VIEW(view)); }
+const char *egwwk_view_title(void *view) { return webkit_web_view_get_title(WEBKIT_WEB_VIEW(view)); }
+
+void *egwwk_view_tls_certificate(void *view) {
+    GTlsCertificate *certificate = NULL;
+    GTlsCertificateFlags errors = 0;
+    if (!webkit_web_view_get_tls_info(WEBKIT_WEB_VIEW(view), &certificate, &errors)) return NULL;
+    return certificate;
+}
+
+typedef struct {
+    void (*done)(void *data, const char *value, const char *error);
+    void *data;
+} egwwk_js_call;
+
+static void egwwk_js_finished(GObject *object, GAsyncResult *result, gpointer user_data) {
+    egwwk_js_call *call = user_data;
+    GError *error = NULL;
+    JSCValue *value = webkit_web_view_evaluate_javascript_finish(WEBKIT_WEB_VIEW(object), result, &error);
+    if (value == NULL) {
+        call->done(call->data, NULL, error ? error->message : "script failed");
+        g_clear_error(&error);
+    } else {
+        char *text = jsc_value_is_string(value) ? jsc_value_to_string(value) : jsc_value_to_json(value, 0);
+        call->done(call->data, text ? text : "null", NULL);
+        g_free(text);
+        g_object_unref(value);
+    }
+    g_free(call);
+}
+
+void egwwk_view_evaluate(void *view, const char *script, const char *world,
+                         void (*done)(void *data, const char *value, const char *error), void *data) {
+    egwwk_js_call *call = g_new(egwwk_js_call, 1);
+    call->done = done;
+    call->data = data;
+    webkit_web_view_evaluate_javascript(WEBKIT_WEB_VIEW(view), script, -1, world, NULL, egwwk_view_cancellable(view),
+                                        egwwk_js_finished, call);
+}
+
+typedef struct {
+    void (*done)(void *data, bool ok);
+    void *data;
+    char *path;
+} egwwk_snapshot_call;
+
+static void egwwk_snapshot_finished(GObject *object, GAsyncResult *result, gpointer user_data) {
+    egwwk_snapshot_call *call = user_data;
+    GError *error = NULL;
+    GdkTexture *texture = webkit_web_view_get_snapshot_finish(WEBKIT_WEB_VIEW(object), result, &error);
+    bool ok = false;
+    if (texture != NULL) {
+        ok = gdk_texture_save_to_png(texture, call->path);
+        g_object_unref(texture);
+    }
+    g_clear_error(&error);
+    call->done(call->data, ok);
+    g_free(call->path);
+    g_free(call);
+}
+
+void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *data, bool ok), void *data) {
+    egwwk_snapshot_call *call = g_new(egwwk_snapshot_call, 1);
+    call->done = done;
+    call->data = data;
+    call->path = g_strdup(path);
+    webkit_web_view_get_snapshot(WEBKIT_WEB_VIEW(view), WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE,
+                                 egwwk_view_cancellable(view), egwwk_snapshot_finished, call);
+}
+
+// MARK: Certificates
+
+unsigned egwwk_certificate_verify(void *certificate, const char *ca_file, const char *host) {
+    GError *error = NULL;
+    GList *authorities = g_tls_certificate_list_new_from_file(ca_file, &error);
+    g_clear_error(&error);
+    if (authorities == NULL) return G_TLS_CERTIFICATE_UNKNOWN_CA;
+    GSocketConnectable *identity = g_network_address_new(host, 0);
+    unsigned result = G_TLS_CERTIFICATE_UNKNOWN_CA;
+    for (GList *item = authorities; item != NULL; item = item->next) {
+        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+        GTlsCertificateFlags flags =
+            g_tls_certificate_verify(G_TLS_CERTIFICATE(certificate), identity, G_TLS_CERTIFICATE(item->data));
+        G_GNUC_END_IGNORE_DEPRECATIONS
+        if (flags == 0) {
+            result = 0;
+            break;
+        }
+        result = (unsigned)flags;
+    }
+    g_object_unref(identity);
+    g_list_free_full(authorities, g_object_unref);
+    return result;
+}
+
+bool egwwk_certificate_spki_sha256(void *certificate, uint8_t out[32]) {
+    GByteArray *der = NULL;
+    g_object_get(certificate, "certificate", &der, NULL);
+    if (der == NULL) return false;
+    const unsigned char *cursor = der->data;
+    X509 *x509 = d2i_X509(NULL, &cursor, (long)der->len);
+    g_byte_array_unref(der);
+    if (x509 == NULL) return false;
+    unsigned char *spki = NULL;
+    int length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x509), &spki);
+    bool ok = false;
+    if (length > 0) {
+        unsigned int size = 0;
+        ok = EVP_Digest(spki, (size_t)length, out, &size, EVP_sha256(), NULL) == 1 && size == 32;
+    }
+    OPENSSL_free(spki);
+    X509_free(x509);
+    return ok;
+}

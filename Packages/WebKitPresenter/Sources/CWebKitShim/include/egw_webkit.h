@@ -1,0 +1,155 @@
+// Fixed-arity C for what Swift cannot call directly in GTK 4 and WebKitGTK 6: GObject macros,
+// g_signal_connect, g_object_new/g_object_get (variadic), GAsyncReadyCallback plumbing, and the
+// bridge from Dispatch's main queue to GLib's main loop. Every pointer is an opaque `void *`
+// on the Swift side; nothing here is public API of WebKitPresenter.
+#ifndef EGW_WEBKIT_H
+#define EGW_WEBKIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: GTK and the main loop
+
+/// gtk_init_check(); records the calling thread as the GTK thread. False without a display.
+bool egwwk_gtk_init(void);
+/// Whether egwwk_gtk_init succeeded.
+bool egwwk_gtk_started(void);
+/// Whether the calling thread is the one that called egwwk_gtk_init.
+bool egwwk_is_gtk_thread(void);
+/// Attaches (once) a GLib source on libdispatch's main-queue handle to the default main context:
+/// blocks queued on Dispatch's main queue then run inside GLib's main loop, on its thread.
+/// Returns false when the handle is not available.
+bool egwwk_install_main_queue_source(void);
+/// Runs `fn(data)` on the GTK thread from the default main context (an idle source, high
+/// priority); never inline.
+void egwwk_invoke(void (*fn)(void *data), void *data);
+/// Adds a one-shot timeout on the default main context; returns its id (0 never).
+unsigned egwwk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void *data);
+/// Removes a source added by egwwk_timeout_add that has not fired.
+void egwwk_source_remove(unsigned id);
+/// One iteration of the default main context; `may_block` waits for an event.
+bool egwwk_iterate(bool may_block);
+/// Wakes the default main context (a blocked iteration returns).
+void egwwk_wakeup(void);
+
+// MARK: Windows and widgets
+
+/// A new GtkWindow; transient for and modal over `parent` when it is not NULL.
+void *egwwk_window_new(void *parent, int width, int height);
+void egwwk_window_set_title(void *window, const char *title);
+void egwwk_window_set_child(void *window, void *child);
+void egwwk_window_present(void *window);
+void egwwk_window_destroy(void *window);
+/// Whether `widget` is a GtkWindow.
+bool egwwk_is_window(void *widget);
+/// Adds `child` to `container`: a GtkBox (appended, expanding) or a GtkWindow (its child).
+bool egwwk_container_add(void *container, void *child);
+/// Removes `child` from the container egwwk_container_add put it in.
+void egwwk_container_remove(void *container, void *child);
+void egwwk_widget_set_size(void *widget, int width, int height);
+void egwwk_widget_set_visible(void *widget, bool visible);
+void egwwk_object_unref(void *object);
+void *egwwk_object_ref(void *object);
+
+// MARK: Events from a page
+
+enum {
+    EGWWK_POLICY_NAVIGATION = 0,
+    EGWWK_POLICY_NEW_WINDOW = 1,
+    EGWWK_POLICY_RESPONSE = 2,
+};
+enum {
+    EGWWK_LOAD_STARTED = 0,
+    EGWWK_LOAD_REDIRECTED = 1,
+    EGWWK_LOAD_COMMITTED = 2,
+    EGWWK_LOAD_FINISHED = 3,
+};
+enum {
+    EGWWK_FAIL_OTHER = 0,
+    /// Interrupted by our own policy decision or a new load: not a failure of the page.
+    EGWWK_FAIL_INTERRUPTED = 1,
+    EGWWK_FAIL_TLS = 2,
+};
+enum {
+    EGWWK_EVENT_CLOSE = 0,
+    EGWWK_EVENT_TITLE = 1,
+    EGWWK_EVENT_URI = 2,
+    EGWWK_EVENT_PAINTED = 3,
+};
+
+typedef struct egwwk_callbacks {
+    void *context;
+    /// `decision` is referenced; hand it to egwwk_decision_use / _ignore exactly once. It is NULL
+    /// for a `window.open` (EGWWK_POLICY_NEW_WINDOW with nothing to answer).
+    /// `status` is the HTTP status of a response decision (else 0); `main_frame` for responses.
+    void (*policy)(void *context, void *decision, int type, const char *uri, int status, bool main_frame);
+    void (*load)(void *context, int event, const char *uri);
+    /// `certificate` (TLS failures only) is valid during the call; `tls_flags` are GTlsCertificateFlags.
+    void (*fail)(void *context, int kind, const char *uri, const char *message, void *certificate,
+                 unsigned tls_flags);
+    void (*event)(void *context, int event);
+    /// A message the watch script (egwwk_view_new's `watch_script`) posted from a page: a string.
+    void (*message)(void *context, const char *text);
+} egwwk_callbacks;
+
+// MARK: Web views
+
+/// An ephemeral network session (nothing on disk): TLS errors fail loads.
+void *egwwk_session_new_ephemeral(void);
+/// Lets `certificate` through for `host` in `session` (after our own verification).
+void egwwk_session_allow_certificate(void *session, void *certificate, const char *host);
+/// A web view in `session`, JavaScript on, no pop-ups, no developer extras, signals wired to
+/// `callbacks` (copied). Escape in the view's window and its close request go to event().
+/// `watch_script` (may be NULL) runs at the end of every top-level document, in the isolated
+/// script world `world`, where `window.webkit.messageHandlers.egw.postMessage(text)` reaches
+/// callbacks->message: nothing of ours stays pending in WebKit when a page navigates away.
+void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world);
+/// Disconnects every signal egwwk_view_new and egwwk_window_wire_close connected (`window` may be NULL);
+/// later events are dropped.
+void egwwk_view_disconnect(void *view, void *window);
+/// Wires Escape and the close button of `window` to the view's event(EGWWK_EVENT_CLOSE).
+void egwwk_window_wire_close(void *window, void *view);
+/// Turns the view's JavaScript on or off (a page shown as a script-less browser saw it).
+void egwwk_view_set_javascript(void *view, bool enabled);
+void egwwk_decision_use(void *decision);
+void egwwk_decision_ignore(void *decision);
+void egwwk_view_load_uri(void *view, const char *uri);
+void egwwk_view_load_html(void *view, const char *html, const char *base_uri);
+void egwwk_view_stop(void *view);
+/// The current URI / title (owned by the view), or NULL.
+const char *egwwk_view_uri(void *view);
+const char *egwwk_view_title(void *view);
+/// The certificate of the main resource (borrowed) when it was loaded over TLS, else NULL.
+void *egwwk_view_tls_certificate(void *view);
+/// Whether a view is in a realized, mapped window (it can paint).
+bool egwwk_widget_is_mapped(void *widget);
+/// Calls `painted(data)` once, after the next frame GTK paints for `widget`'s window (its frame
+/// clock's after-paint); false when the widget is not realized (no frame clock yet).
+bool egwwk_after_next_paint(void *widget, void (*painted)(void *data), void *data);
+
+/// Evaluates `script` (which must not wait: its value is its last expression) in the isolated
+/// script world `world`; `done` gets the value as a string (NULL and an error message on
+/// failure). Never inline; cancelled when the view is disconnected.
+void egwwk_view_evaluate(void *view, const char *script, const char *world,
+                         void (*done)(void *data, const char *value, const char *error), void *data);
+/// Saves the visible part of the view as a PNG at `path`; `done(data, ok)`.
+void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *data, bool ok), void *data);
+
+// MARK: Certificates
+
+/// Verifies `certificate` for `host` against the CA certificates of the PEM file `ca_file` only:
+/// 0 when it chains to one of them and names `host`, else GTlsCertificateFlags (never 0).
+unsigned egwwk_certificate_verify(void *certificate, const char *ca_file, const char *host);
+/// SHA-256 of the DER SubjectPublicKeyInfo of `certificate` into `out` (32 bytes).
+bool egwwk_certificate_spki_sha256(void *certificate, uint8_t out[32]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

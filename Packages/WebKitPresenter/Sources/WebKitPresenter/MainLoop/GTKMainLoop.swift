@@ -1,0 +1,113 @@
+internal import CWebKitShim
+import Dispatch
+import Foundation
+
+/// GTK's main thread and Dispatch's main queue, made to meet.
+///
+/// In a GTK app the main thread runs GLib's main loop, so nothing drains
+/// Dispatch's main queue: a `PaymentKit` whose `callbackQueue` is `.main`
+/// (the default) would never deliver its result. ``start()`` initialises GTK
+/// on the calling thread and attaches a GLib source to libdispatch's
+/// main-queue handle (the eventfd Foundation's run loop watches), so every
+/// block queued on `DispatchQueue.main` runs inside GLib's loop, on the GTK
+/// thread, as soon as it is queued: no polling timer.
+///
+/// ```swift
+/// try GTKMainLoop.start()          // on the main thread, before any window
+/// let app = gtk_application_new(...) // or your own loop: g_main_loop_run, gtk_window_present...
+/// ```
+///
+/// Threading: call ``start()`` on the main thread, once, before creating a
+/// ``WebKitPagePresenter``; later calls on that thread do nothing.
+public enum GTKMainLoop {
+    /// Initialises GTK on the calling thread and bridges Dispatch's main
+    /// queue into GLib's default main context.
+    ///
+    /// - Throws: ``WebKitPresenterError/Code/noDisplay`` when GTK cannot open a
+    ///   display (no `DISPLAY` nor `WAYLAND_DISPLAY`, or the server refused);
+    ///   ``WebKitPresenterError/Code/wrongThread`` when GTK was already
+    ///   started on another thread; ``WebKitPresenterError/Code/mainQueueBridge``
+    ///   when libdispatch's main-queue handle is unavailable.
+    ///
+    /// Nothing on disk: unless the environment already says otherwise, it sets
+    /// `MESA_SHADER_CACHE_DISABLE=true` before GTK starts, so neither this
+    /// process nor WebKit's (which inherit it) keep a GPU shader cache under
+    /// `XDG_CACHE_HOME`.
+    public static func start() throws(WebKitPresenterError) {
+        if !isStarted { setenv("MESA_SHADER_CACHE_DISABLE", "true", 0) }
+        guard egwwk_gtk_init() else {
+            if isStarted {
+                throw WebKitPresenterError(.wrongThread, "GTK was started on another thread")
+            }
+            throw WebKitPresenterError(.noDisplay, "GTK cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
+        }
+        guard egwwk_install_main_queue_source() else {
+            throw WebKitPresenterError(.mainQueueBridge, "libdispatch's main-queue handle is not available")
+        }
+    }
+
+    /// Whether ``start()`` succeeded (on any thread).
+    public static var isStarted: Bool { egwwk_gtk_started() }
+
+    /// Whether the calling thread is the GTK thread (the one that called ``start()``).
+    public static var isGTKThread: Bool { egwwk_is_gtk_thread() }
+
+    /// Runs GLib's main loop on the GTK thread until `condition` holds or
+    /// `timeout` passes, for programs (a REPL, a test) that have no loop of
+    /// their own while they wait; Dispatch's main queue is drained inside it.
+    ///
+    /// `condition` is checked after every event the loop handles; the loop
+    /// blocks between events (a GLib timeout wakes it at the deadline).
+    ///
+    /// Do not call it from a block running on Dispatch's main queue (a
+    /// `DispatchQueue.main.async` body, a kit callback): the main queue is
+    /// serial, so no other main-queue block (a result, a wake-up) runs until
+    /// that block returns, and the wait would end only at its timeout.
+    ///
+    /// - Returns: whether `condition` held (false: the timeout passed).
+    /// - Precondition: called on the GTK thread after ``start()``.
+    @discardableResult
+    public static func run(timeout: Duration, until condition: () -> Bool) -> Bool {
+        precondition(egwwk_is_gtk_thread(), "GTKMainLoop.run must be called on the GTK thread after start()")
+        let deadline = ContinuousClock.now + timeout
+        let expired = ExpiryFlag()
+        let milliseconds = UInt32(clamping: max(0, timeout.components.seconds * 1000 + 1))
+        let source = egwwk_timeout_add(
+            milliseconds,
+            { data in
+                guard let data else { return }
+                Unmanaged<ExpiryFlag>.fromOpaque(data).takeUnretainedValue().expired = true
+            }, Unmanaged.passUnretained(expired).toOpaque())
+        defer { if !expired.expired { egwwk_source_remove(source) } }
+        while !condition() {
+            if expired.expired || ContinuousClock.now >= deadline { return condition() }
+            _ = egwwk_iterate(true)
+        }
+        return true
+    }
+}
+
+/// Set by the deadline's GLib timeout; read on the same (GTK) thread.
+private final class ExpiryFlag {
+    var expired = false
+}
+
+/// Runs `body` on the GTK thread: at once when already there, else from
+/// GLib's default main context (never on a thread that merely acquired it).
+func onGTKThread(_ body: @escaping @Sendable () -> Void) {
+    if egwwk_is_gtk_thread() {
+        body()
+        return
+    }
+    let box = Unmanaged.passRetained(GTKCall(body)).toOpaque()
+    egwwk_invoke(
+        { data in
+            guard let data else { return }
+            Unmanaged<GTKCall>.fromOpaque(data).takeRetainedValue().body()
+        }, box)
+}
+
+private final class GTKCall {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}

@@ -1,0 +1,115 @@
+import PaymentFlow
+
+/// One presented page's life, as a value: events in, what to do out. The
+/// presenter performs the actions on the GTK thread; this type does no I/O.
+///
+/// A page is `open` until the first of: the SDK cancels a navigation, the
+/// page fails to load, the buyer closes it (`stopped`, after which nothing
+/// more is reported and nothing is loaded), or `dismiss` (`dismissed`).
+struct PageLifecycle {
+    enum Ending: Equatable {
+        case cancelledBySDK
+        case failed
+        case closedByBuyer
+    }
+
+    enum Phase: Equatable {
+        case open
+        case stopped(Ending)
+        case dismissed
+    }
+
+    /// What to do with a navigation WebKit asks about.
+    enum NavigationAction: Equatable {
+        /// Ask the SDK; its answer comes back as `decided(id:_:)`.
+        case ask(id: UInt64)
+        /// Ignore it, silently (the page is no longer open).
+        case refuse
+        /// Ignore it and report the page failed with `reason`.
+        case refuseAndFail(reason: String)
+    }
+
+    /// What to do with the SDK's answer.
+    enum DecisionAction: Equatable {
+        case load
+        case ignore
+        /// Already answered by `dismiss` (or never asked): touch nothing.
+        case drop
+    }
+
+    /// What to tell the handler.
+    enum Report: Equatable {
+        case none
+        case finished
+        case failed(reason: String)
+        case closedByBuyer
+    }
+
+    private(set) var phase = Phase.open
+    private var lastDecision: UInt64 = 0
+    private(set) var pending: Set<UInt64> = []
+    private var buyerRound: UInt64 = 0
+
+    var isOpen: Bool { phase == .open }
+
+    mutating func navigationRequested(problem: String?) -> NavigationAction {
+        switch phase {
+        case .open:
+            if let problem {
+                phase = .stopped(.failed)
+                return .refuseAndFail(reason: problem)
+            }
+            lastDecision += 1
+            pending.insert(lastDecision)
+            return .ask(id: lastDecision)
+        case .stopped, .dismissed:
+            return .refuse
+        }
+    }
+
+    mutating func decided(id: UInt64, _ decision: NavigationDecision) -> DecisionAction {
+        guard pending.remove(id) != nil else { return .drop }
+        switch (phase, decision) {
+        case (.open, .allow): return .load
+        case (.open, .cancel):
+            phase = .stopped(.cancelledBySDK)
+            return .ignore
+        case (.stopped, _), (.dismissed, _): return .ignore
+        }
+    }
+
+    /// A main-frame load started: any buyer round under way is for a page that is going.
+    mutating func loadStarted() { buyerRound += 1 }
+
+    mutating func loadFinished() -> Report { isOpen ? .finished : .none }
+
+    mutating func loadFailed(reason: String) -> Report {
+        guard isOpen else { return .none }
+        phase = .stopped(.failed)
+        return .failed(reason: reason)
+    }
+
+    mutating func buyerClosed() -> Report {
+        guard isOpen else { return .none }
+        phase = .stopped(.closedByBuyer)
+        return .closedByBuyer
+    }
+
+    /// The page is going: the decisions still pending, to be ignored.
+    mutating func dismiss() -> Set<UInt64> {
+        phase = .dismissed
+        buyerRound += 1
+        defer { pending = [] }
+        return pending
+    }
+
+    /// A new buyer round for the loaded page, or nil when the page is not open.
+    mutating func beginBuyerRound() -> UInt64? {
+        guard isOpen else { return nil }
+        buyerRound += 1
+        return buyerRound
+    }
+
+    /// Whether `round` is still the page's current round and the page still open.
+    func isCurrent(round: UInt64) -> Bool { isOpen && round == buyerRound }
+}

@@ -1,0 +1,143 @@
+internal import CWebKitShim
+import Foundation
+
+/// Saves pages that another browser loaded (the headless one) as WebKit renders them: the HTML as
+/// served, JavaScript off (as that browser saw it), in a window of its own that closes once the
+/// PNG is written. Files are named and numbered as ``WebKitPagePresenter/Options/screenshotsDirectory``
+/// says (`NN-<title>.png`, after the highest number already there; no digit from the title).
+///
+/// Nothing but the page's own HTML is loaded: every navigation and every request the page would
+/// start is refused, and the session is ephemeral.
+///
+/// Threading: `save` may be called from any thread; the work runs on the GTK thread (GTK must be
+/// started, ``GTKMainLoop/start()``, and its loop turning), and `completion` is called there with
+/// the file written, or `nil` when GTK is not started or the page could not be rendered.
+public final class PageSnapshotter: Sendable {
+    private let directory: URL
+    private let size: (width: Int, height: Int)
+
+    /// Saves into `directory` (which must exist) pictures of `size` pixels. Default 720 × 640.
+    public init(directory: URL, size: (width: Int, height: Int) = (720, 640)) {
+        self.directory = directory
+        self.size = size
+    }
+
+    /// Renders `html` as served at `baseURL` and saves it; see the type's documentation.
+    public func save(html: String, baseURL: URL, title: String, completion: @escaping @Sendable (URL?) -> Void) {
+        guard GTKMainLoop.isStarted else {
+            completion(nil)
+            return
+        }
+        let directory = self.directory
+        let size = self.size
+        onGTKThread {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let file = directory.appendingPathComponent(
+                ScreenshotName.file(number: ScreenshotName.highestNumber(in: names) + 1, title: title))
+            let shot = Snapshot(file: file, completion: completion)
+            shot.start(html: html, baseURL: baseURL, size: size)
+        }
+    }
+}
+
+/// One picture being taken; keeps itself alive until it is done (GTK thread only).
+private final class Snapshot: @unchecked Sendable {
+    // @unchecked: used on the GTK thread only.
+    let file: URL
+    let completion: @Sendable (URL?) -> Void
+    var session: UnsafeMutableRawPointer?
+    var view: UnsafeMutableRawPointer?
+    var window: UnsafeMutableRawPointer?
+    var baseLoaded = false
+    var keepAlive: Snapshot?
+
+    init(file: URL, completion: @escaping @Sendable (URL?) -> Void) {
+        self.file = file
+        self.completion = completion
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer) -> Snapshot {
+        Unmanaged<Snapshot>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    func start(html: String, baseURL: URL, size: (width: Int, height: Int)) {
+        keepAlive = self
+        var callbacks = egwwk_callbacks(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            policy: { context, decision, type, _, _, _ in
+                guard let context, let decision else { return }
+                Snapshot.from(context).policy(decision, type: type)
+            },
+            load: { context, event, _ in
+                guard let context, event == Int32(EGWWK_LOAD_FINISHED) else { return }
+                Snapshot.from(context).loaded()
+            },
+            fail: { context, kind, _, _, _, _ in
+                guard let context, kind != Int32(EGWWK_FAIL_INTERRUPTED) else { return }
+                Snapshot.from(context).finish(saved: false)
+            },
+            event: { _, _ in },
+            message: { _, _ in })
+        session = egwwk_session_new_ephemeral()
+        let view = egwwk_view_new(session, &callbacks, nil, nil)
+        egwwk_view_set_javascript(view, false)
+        let window = egwwk_window_new(nil, Int32(size.width), Int32(size.height))
+        egwwk_window_set_child(window, view)
+        egwwk_window_present(window)
+        self.view = view
+        self.window = window
+        egwwk_view_load_html(view, html, baseURL.absoluteString)
+    }
+
+    /// Only the document itself loads: its own navigation once, nothing after.
+    private func policy(_ decision: UnsafeMutableRawPointer, type: Int32) {
+        if type == Int32(EGWWK_POLICY_NAVIGATION), !baseLoaded {
+            baseLoaded = true
+            egwwk_decision_use(decision)
+        } else if type == Int32(EGWWK_POLICY_RESPONSE) {
+            egwwk_decision_use(decision)
+        } else {
+            egwwk_decision_ignore(decision)
+        }
+    }
+
+    private func loaded() {
+        guard let view else { return }
+        // Each callback holds the snapshot until it runs (a late one finds it finished, not freed).
+        let box = Unmanaged.passRetained(self)
+        let waiting = egwwk_after_next_paint(
+            view,
+            { data in
+                guard let data else { return }
+                Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().painted()
+            }, box.toOpaque())
+        if !waiting {
+            box.release()
+            finish(saved: false)
+        }
+    }
+
+    private func painted() {
+        guard let view else { return }
+        egwwk_view_snapshot_png(
+            view, file.path,
+            { data, saved in
+                guard let data else { return }
+                Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().finish(saved: saved)
+            }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    private func finish(saved: Bool) {
+        guard keepAlive != nil else { return }
+        if let view {
+            egwwk_view_disconnect(view, window)
+            egwwk_view_stop(view)
+        }
+        if let window { egwwk_window_destroy(window) }
+        if let view { egwwk_object_unref(view) }
+        if let session { egwwk_object_unref(session) }
+        (view, window, session) = (nil, nil, nil)
+        completion(saved ? file : nil)
+        keepAlive = nil
+    }
+}

@@ -1,0 +1,479 @@
+internal import CWebKitShim
+import Foundation
+import PaymentFlow
+import Synchronization
+
+/// One presented page: its web view, window, session and lifecycle. Lives on
+/// the GTK thread; the C callbacks reach it through an unretained pointer
+/// that stays valid until ``tearDown()`` disconnects them.
+final class WebPage: @unchecked Sendable {
+    // @unchecked: every member is used on the GTK thread only; the handler's decisions and the
+    // buyer's answers hop back there (onGTKThread) before touching anything.
+
+    private let request: PageRequest
+    private let handler: PageEventHandler
+    private unowned let presenter: WebKitPagePresenter
+    private var lifecycle = PageLifecycle()
+    private var session: UnsafeMutableRawPointer?
+    private var view: UnsafeMutableRawPointer?
+    private var window: UnsafeMutableRawPointer?
+    private var container: UnsafeMutableRawPointer?
+    /// Decisions WebKit waits for, by the lifecycle's id.
+    private var decisions: [UInt64: (decision: UnsafeMutableRawPointer, url: URL)] = [:]
+    /// The first load is our own document posting the request's form; it is not asked about.
+    private var bootstrapping = false
+    /// Hosts whose certificate our CA check admitted (one retry each).
+    private var admittedHosts: Set<String> = []
+    private var loadedOnce = false
+    /// This load reported finished / the watch script described it / the buyer was asked about it.
+    private var finishedLoad = false
+    private var renderedLoad: RenderedPage?
+    private var roundStarted = false
+
+    init(request: PageRequest, handler: PageEventHandler, presenter: WebKitPagePresenter) {
+        self.request = request
+        self.handler = handler
+        self.presenter = presenter
+    }
+
+    private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    // MARK: Showing
+
+    func show(in host: WebKitPagePresenter.Host, size: (width: Int, height: Int)) {
+        let session = egwwk_session_new_ephemeral()
+        var callbacks = egwwk_callbacks(
+            context: context,
+            policy: { context, decision, type, uri, status, mainFrame in
+                guard let context else { return }
+                WebPage.from(context).policy(
+                    decision, type: type, uri: String(cString: uri!), status: Int(status),
+                    mainFrame: mainFrame)
+            },
+            load: { context, event, uri in
+                guard let context else { return }
+                WebPage.from(context).load(event: event, uri: String(cString: uri!))
+            },
+            fail: { context, kind, uri, message, certificate, flags in
+                guard let context else { return }
+                WebPage.from(context).fail(
+                    kind: kind, uri: String(cString: uri!), message: message.map { String(cString: $0) } ?? "",
+                    certificate: certificate, flags: flags)
+            },
+            event: { context, event in
+                guard let context else { return }
+                WebPage.from(context).event(event)
+            },
+            message: { context, text in
+                guard let context, let text else { return }
+                WebPage.from(context).rendered(String(cString: text))
+            })
+        let watching = presenter.scriptedBuyer != nil || presenter.wantsScreenshots
+        let watch = BuyerJavaScript.watch(patience: presenter.scriptedBuyer?.patience ?? .seconds(2))
+        let view = egwwk_view_new(session, &callbacks, watching ? watch : nil, BuyerJavaScript.world)
+        self.session = session
+        self.view = view
+        switch host.storage {
+        case .window(let parent):
+            let window = egwwk_window_new(parent, Int32(size.width), Int32(size.height))
+            egwwk_window_set_child(window, view)
+            egwwk_window_wire_close(window, view)
+            egwwk_window_set_title(window, Self.origin(of: request.url))
+            egwwk_window_present(window)
+            self.window = window
+        case .container(let container):
+            if egwwk_container_add(container, view) {
+                self.container = container
+            } else {
+                // Not a box nor a window: fall back to a window of our own rather than show nothing.
+                let window = egwwk_window_new(nil, Int32(size.width), Int32(size.height))
+                egwwk_window_set_child(window, view)
+                egwwk_window_wire_close(window, view)
+                egwwk_window_present(window)
+                self.window = window
+            }
+        }
+    }
+
+    /// The first navigation: a GET of the URL, or our own document posting the form fields.
+    func start() {
+        guard let view else { return }
+        guard let fields = request.formFields else {
+            egwwk_view_load_uri(view, request.url.absoluteString)
+            return
+        }
+        bootstrapping = true
+        egwwk_view_load_html(view, Self.autoPostDocument(to: request.url, fields: fields), "about:blank")
+    }
+
+    func tearDown() {
+        _ = lifecycle.dismiss()
+        for (_, pending) in decisions.sorted(by: { $0.key < $1.key }) {
+            egwwk_decision_ignore(pending.decision)
+            presenter.emit(.refused(pending.url, reason: "the page was dismissed before the SDK answered"))
+        }
+        decisions = [:]
+        if let view {
+            egwwk_view_disconnect(view, window)
+            egwwk_view_stop(view)
+        }
+        if let window {
+            egwwk_window_destroy(window)
+        } else if let container, let view {
+            egwwk_container_remove(container, view)
+        }
+        if let view { egwwk_object_unref(view) }
+        if let session { egwwk_object_unref(session) }
+        view = nil
+        window = nil
+        container = nil
+        session = nil
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer) -> WebPage {
+        Unmanaged<WebPage>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    // MARK: WebKit's events
+
+    private func policy(_ decision: UnsafeMutableRawPointer?, type: Int32, uri: String, status: Int, mainFrame: Bool) {
+        guard let decision else {
+            if type == Int32(EGWWK_POLICY_NEW_WINDOW) { openInPlace(uri) }
+            return
+        }
+        switch type {
+        case Int32(EGWWK_POLICY_RESPONSE):
+            egwwk_decision_use(decision)
+            if mainFrame, status >= 400, !bootstrapping {
+                report(lifecycle.loadFailed(reason: "HTTP status \(status)"), url: URL(string: uri))
+            }
+        case Int32(EGWWK_POLICY_NEW_WINDOW):
+            // A pop-up: never a window of its own; the same view loads it, through the same decision.
+            egwwk_decision_ignore(decision)
+            openInPlace(uri)
+        default:
+            navigate(decision, uri: uri)
+        }
+    }
+
+    /// The shown document is going: its buyer round (if any) is stale, the next one starts afresh.
+    private func leavePage() {
+        lifecycle.loadStarted()
+        (finishedLoad, renderedLoad, roundStarted) = (false, nil, false)
+    }
+
+    private func openInPlace(_ uri: String) {
+        guard lifecycle.isOpen, let view, let url = URL(string: uri), url.scheme != nil else { return }
+        egwwk_view_load_uri(view, url.absoluteString)
+    }
+
+    private func navigate(_ decision: UnsafeMutableRawPointer, uri: String) {
+        if bootstrapping, uri == "about:blank" {
+            egwwk_decision_use(decision)
+            return
+        }
+        bootstrapping = false
+        guard let url = URL(string: uri) else {
+            egwwk_decision_ignore(decision)
+            return
+        }
+        switch lifecycle.navigationRequested(problem: presenter.trustRules.navigationProblem(url)) {
+        case .refuse:
+            egwwk_decision_ignore(decision)
+            presenter.emit(.refused(url, reason: "the page has stopped"))
+        case .refuseAndFail(let reason):
+            egwwk_decision_ignore(decision)
+            presenter.emit(.refused(url, reason: reason))
+            handler.pageDidFailLoad(url, reason: reason)
+        case .ask(let id):
+            // The page is leaving (a hand-back form its script submitted, the buyer's own click): the
+            // buyer is not asked about it any more, even while the SDK decides.
+            leavePage()
+            decisions[id] = (decision, url)
+            handler.page(decidePolicyFor: url) { [self] answer in
+                onGTKThread { self.decided(id, answer, url: url) }
+            }
+        }
+    }
+
+    private func decided(_ id: UInt64, _ answer: NavigationDecision, url: URL) {
+        let action = lifecycle.decided(id: id, answer)
+        guard let decision = decisions.removeValue(forKey: id)?.decision else { return }
+        switch action {
+        case .load:
+            presenter.emit(.decided(url, answer))
+            egwwk_decision_use(decision)
+        case .ignore:
+            presenter.emit(.decided(url, answer))
+            egwwk_decision_ignore(decision)
+        case .drop:
+            egwwk_decision_ignore(decision)
+        }
+    }
+
+    private func load(event: Int32, uri: String) {
+        guard let view else { return }
+        switch event {
+        case Int32(EGWWK_LOAD_STARTED):
+            leavePage()
+        case Int32(EGWWK_LOAD_COMMITTED):
+            guard let url = URL(string: uri), url.scheme?.lowercased() == "https", let host = url.host else { return }
+            let certificate = egwwk_view_tls_certificate(view)
+            if let problem = presenter.trustRules.pinProblem(host: host, spkiSHA256: certificate.flatMap(Self.spki)) {
+                egwwk_view_stop(view)
+                report(lifecycle.loadFailed(reason: problem), url: url)
+            }
+        case Int32(EGWWK_LOAD_FINISHED):
+            guard !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
+            let report = lifecycle.loadFinished()
+            self.report(report, url: url)
+            if report == .finished {
+                loadedOnce = true
+                finishedLoad = true
+                reportFirstPaint(of: url, view: view)
+                if let renderedLoad { askBuyer(about: renderedLoad) }
+            }
+        default:
+            break
+        }
+    }
+
+    private func fail(kind: Int32, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32) {
+        guard kind != Int32(EGWWK_FAIL_INTERRUPTED) else { return }
+        let url = URL(string: uri) ?? request.url
+        guard kind == Int32(EGWWK_FAIL_TLS) else {
+            report(lifecycle.loadFailed(reason: message), url: url)
+            return
+        }
+        let host = url.host ?? ""
+        guard lifecycle.isOpen, let session, let view else { return }
+        guard let certificate else {
+            report(lifecycle.loadFailed(reason: "TLS error without a certificate (TLS flags \(flags))"), url: url)
+            return
+        }
+        let trust = presenter.trustRules
+        guard let authorities = trust.certificateAuthorityFile, !admittedHosts.contains(host.lowercased()) else {
+            report(
+                lifecycle.loadFailed(reason: "the server's certificate is not trusted (TLS flags \(flags))"), url: url)
+            return
+        }
+        let verification = egwwk_certificate_verify(certificate, authorities, host)
+        guard verification == 0 else {
+            report(
+                lifecycle.loadFailed(
+                    reason: "the server's certificate does not chain to the configured CA (TLS flags \(verification))"),
+                url: url)
+            return
+        }
+        if let problem = trust.pinProblem(host: host, spkiSHA256: Self.spki(certificate)) {
+            report(lifecycle.loadFailed(reason: problem), url: url)
+            return
+        }
+        admittedHosts.insert(host.lowercased())
+        egwwk_session_allow_certificate(session, certificate, host)
+        presenter.emit(.certificateAdmitted(host: host))
+        // Again, now that the host is admitted: the first POST through our document, else a GET.
+        if !loadedOnce, request.formFields != nil, url.absoluteString == request.url.absoluteString {
+            start()
+        } else {
+            egwwk_view_load_uri(view, url.absoluteString)
+        }
+    }
+
+    private func event(_ event: Int32) {
+        switch event {
+        case Int32(EGWWK_EVENT_CLOSE):
+            report(lifecycle.buyerClosed(), url: nil)
+        case Int32(EGWWK_EVENT_TITLE), Int32(EGWWK_EVENT_URI):
+            guard let window, let view else { return }
+            let title = egwwk_view_title(view).map { String(cString: $0) } ?? ""
+            let url = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
+            let origin = Self.origin(of: url)
+            egwwk_window_set_title(window, title.isEmpty ? origin : "\(title) — \(origin)")
+        default:
+            break
+        }
+    }
+
+    private func report(_ report: PageLifecycle.Report, url: URL?) {
+        switch report {
+        case .none: break
+        case .finished: handler.pageDidFinishLoad(url ?? request.url)
+        case .failed(let reason): handler.pageDidFailLoad(url ?? request.url, reason: reason)
+        case .closedByBuyer:
+            if let window { egwwk_widget_set_visible(window, false) }
+            handler.pageWasClosedByBuyer()
+        }
+    }
+
+    private func reportFirstPaint(of url: URL, view: UnsafeMutableRawPointer) {
+        // Not after the page is gone (a frame painted while the window closes).
+        let box = Unmanaged.passRetained(
+            PaintCall { [weak self] in
+                guard let self, self.view != nil else { return }
+                self.presenter.emit(.painted(url))
+            })
+        let waiting = egwwk_after_next_paint(
+            view,
+            { data in
+                guard let data else { return }
+                Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done()
+            }, box.toOpaque())
+        if !waiting { box.release() }
+    }
+
+    // MARK: The scripted buyer
+
+    /// The watch script described the page: the buyer is asked once the load also finished.
+    private func rendered(_ json: String) {
+        guard !bootstrapping, let page = Self.renderedPage(from: json), page.url.scheme != "about" else { return }
+        renderedLoad = page
+        if finishedLoad { askBuyer(about: page) }
+    }
+
+    private func askBuyer(about page: RenderedPage) {
+        guard !roundStarted, let round = lifecycle.beginBuyerRound() else { return }
+        roundStarted = true
+        screenshot(page) { [self] in
+            guard let buyer = presenter.scriptedBuyer, lifecycle.isCurrent(round: round) else { return }
+            presenter.emit(.buyerAsked(page.url))
+            let once = Once()
+            DispatchQueue.global().async {
+                buyer.decide(page) { action in
+                    guard once.claim() else { return }
+                    onGTKThread { self.perform(action, round: round, url: page.url) }
+                }
+            }
+        }
+    }
+
+    private func perform(_ action: PageAction, round: UInt64, url: URL) {
+        guard lifecycle.isCurrent(round: round), let view else { return }
+        presenter.emit(.buyerActed(action.description))
+        let script: String
+        switch action {
+        case .wait: return
+        case .close:
+            report(lifecycle.buyerClosed(), url: url)
+            return
+        case .enterCode(let code): script = BuyerJavaScript.enterCode(code)
+        case .press(let labels): script = BuyerJavaScript.press(labels)
+        case .fill(let formIndex, let fields): script = BuyerJavaScript.fill(formIndex: formIndex, fields: fields)
+        }
+        runScript(script, in: view) { [self] value, error in
+            // A script that navigated may end with its context destroyed: only a plain answer is a refusal.
+            guard let value, value != "ok", error == nil, lifecycle.isCurrent(round: round) else { return }
+            report(lifecycle.loadFailed(reason: "buyer action \(action): \(value)"), url: url)
+        }
+    }
+
+    private func screenshot(_ page: RenderedPage, then next: @escaping () -> Void) {
+        guard let view, let file = presenter.nextScreenshotFile(title: page.title) else {
+            next()
+            return
+        }
+        let box = Unmanaged.passRetained(
+            SnapshotCall { [presenter] saved in
+                if saved { presenter.emit(.screenshot(file)) }
+                next()
+            })
+        egwwk_view_snapshot_png(
+            view, file.path,
+            { data, saved in
+                guard let data else { return }
+                Unmanaged<SnapshotCall>.fromOpaque(data).takeRetainedValue().done(saved)
+            }, box.toOpaque())
+    }
+
+    private func runScript(
+        _ body: String, in view: UnsafeMutableRawPointer, done: @escaping (String?, String?) -> Void
+    ) {
+        let box = Unmanaged.passRetained(ScriptCall(done))
+        egwwk_view_evaluate(
+            view, body, BuyerJavaScript.world,
+            { data, value, error in
+                guard let data else { return }
+                Unmanaged<ScriptCall>.fromOpaque(data).takeRetainedValue().done(
+                    value.map { String(cString: $0) }, error.map { String(cString: $0) })
+            }, box.toOpaque())
+    }
+
+    private static func renderedPage(from json: String) -> RenderedPage? {
+        struct Shape: Decodable {
+            var title: String
+            var url: String
+            var html: String
+            var codeFields: Int
+            var buttons: [String]
+        }
+        guard let shape = try? JSONDecoder().decode(Shape.self, from: Data(json.utf8)), let url = URL(string: shape.url)
+        else { return nil }
+        return RenderedPage(
+            url: url, title: shape.title, html: shape.html, codeFieldCount: shape.codeFields,
+            buttonLabels: shape.buttons)
+    }
+
+    // MARK: Helpers
+
+    private static func spki(_ certificate: UnsafeMutableRawPointer) -> [UInt8]? {
+        var digest = [UInt8](repeating: 0, count: 32)
+        return egwwk_certificate_spki_sha256(certificate, &digest) ? digest : nil
+    }
+
+    /// `scheme://host[:port]`: whose page it is.
+    static func origin(of url: URL) -> String {
+        var origin = "\(url.scheme ?? "")://\(url.host ?? "")"
+        if let port = url.port { origin += ":\(port)" }
+        return origin
+    }
+
+    /// A document that posts `fields` to `url` as soon as it loads (how a browser starts a challenge).
+    static func autoPostDocument(to url: URL, fields: [(name: String, value: String)]) -> String {
+        let inputs = fields.map { "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value))\">" }
+        return """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title></title></head><body>
+            <form id="egw-start" method="post" action="\(escape(url.absoluteString))">\(inputs.joined())</form>
+            <script>document.getElementById("egw-start").submit();</script>
+            </body></html>
+            """
+    }
+
+    private static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+private final class ScriptCall {
+    let done: (String?, String?) -> Void
+    init(_ done: @escaping (String?, String?) -> Void) { self.done = done }
+}
+
+private final class PaintCall {
+    let done: () -> Void
+    init(_ done: @escaping () -> Void) { self.done = done }
+}
+
+private final class SnapshotCall {
+    let done: (Bool) -> Void
+    init(_ done: @escaping (Bool) -> Void) { self.done = done }
+}
+
+/// Lets the first answer through.
+private final class Once: Sendable {
+    private let claimed = Atomic(false)
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}

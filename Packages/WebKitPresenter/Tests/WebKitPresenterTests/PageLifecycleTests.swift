@@ -1,0 +1,67 @@
+import PaymentFlow
+import XCTest
+
+@testable import WebKitPresenter
+
+/// The page's lifecycle as a value: events in, actions out, no WebKit.
+final class PageLifecycleTests: XCTestCase {
+    func testAllowedNavigationLoadsAndItsPageIsReported() {
+        var page = PageLifecycle()
+        XCTAssertEqual(page.navigationRequested(problem: nil), .ask(id: 1))
+        XCTAssertEqual(page.decided(id: 1, .allow), .load)
+        XCTAssertEqual(page.loadFinished(), .finished)
+        XCTAssertEqual(page.phase, .open)
+    }
+
+    func testCancelStopsThePage() {
+        var page = PageLifecycle()
+        _ = page.navigationRequested(problem: nil)
+        XCTAssertEqual(page.decided(id: 1, .cancel), .ignore)
+        XCTAssertEqual(page.phase, .stopped(.cancelledBySDK))
+        XCTAssertEqual(page.navigationRequested(problem: nil), .refuse, "nothing is asked or loaded after a cancel")
+        XCTAssertEqual(page.loadFinished(), .none)
+        XCTAssertEqual(page.loadFailed(reason: "x"), .none)
+        XCTAssertEqual(page.buyerClosed(), .none)
+    }
+
+    func testTrustProblemFailsWithoutAsking() {
+        var page = PageLifecycle()
+        XCTAssertEqual(page.navigationRequested(problem: "no"), .refuseAndFail(reason: "no"))
+        XCTAssertEqual(page.phase, .stopped(.failed))
+        XCTAssertTrue(page.pending.isEmpty)
+    }
+
+    func testAnswersAreUsedOnceAndStaleOnesDropped() {
+        var page = PageLifecycle()
+        _ = page.navigationRequested(problem: nil)
+        _ = page.navigationRequested(problem: nil)
+        XCTAssertEqual(page.decided(id: 2, .allow), .load)
+        XCTAssertEqual(page.decided(id: 2, .allow), .drop, "a second answer")
+        XCTAssertEqual(page.decided(id: 9, .allow), .drop, "never asked")
+        XCTAssertEqual(page.dismiss(), [1])
+        XCTAssertEqual(page.decided(id: 1, .allow), .drop, "answered by dismiss")
+        XCTAssertEqual(page.phase, .dismissed)
+    }
+
+    func testFailureAndCloseAreReportedOnce() {
+        var failing = PageLifecycle()
+        XCTAssertEqual(failing.loadFailed(reason: "HTTP status 500"), .failed(reason: "HTTP status 500"))
+        XCTAssertEqual(failing.buyerClosed(), .none)
+        var closing = PageLifecycle()
+        XCTAssertEqual(closing.buyerClosed(), .closedByBuyer)
+        XCTAssertEqual(closing.buyerClosed(), .none)
+        XCTAssertEqual(closing.loadFailed(reason: "late"), .none)
+    }
+
+    func testBuyerRoundsEndWithTheirPage() {
+        var page = PageLifecycle()
+        let first = try! XCTUnwrap(page.beginBuyerRound())
+        XCTAssertTrue(page.isCurrent(round: first))
+        page.loadStarted()
+        XCTAssertFalse(page.isCurrent(round: first), "a new load makes the old page's answer stale")
+        let second = try! XCTUnwrap(page.beginBuyerRound())
+        _ = page.buyerClosed()
+        XCTAssertFalse(page.isCurrent(round: second))
+        XCTAssertNil(page.beginBuyerRound())
+    }
+}
