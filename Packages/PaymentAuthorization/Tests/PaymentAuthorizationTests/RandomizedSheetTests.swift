@@ -98,7 +98,6 @@ final class RandomizedSheetTests: XCTestCase {
         }
     }
 
-
     func testRandomSchedulesWithAStubDelegate() {
         var violations: [String] = []
         var steps = 0

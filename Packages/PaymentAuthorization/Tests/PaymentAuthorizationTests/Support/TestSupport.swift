@@ -279,7 +279,6 @@ final class Harness {
     var didFinishCount: Int { delegate.calls.filter { $0 == "didFinish" }.count }
 }
 
-
 /// A page presenter for payments that need no page (frictionless cards): it shows nothing.
 final class NoPagePresenter: PaymentPresenter {
     func present(_ page: PageRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
