@@ -134,7 +134,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     ///
     /// - Parameters:
     ///   - script: plays the buyer on every page that is not auto-submitted.
-    ///   - transport: loads the pages; a default ``CurlTransport`` when omitted.
+    ///   - transport: loads the pages; a default ``CurlTransport`` when omitted (no pins, the system's
+    ///     certificate authorities, `http` allowed): for tests. An app passes its kit's configuration
+    ///     (``init(script:configuration:options:onEvent:)``).
     ///   - options: page-load limits.
     ///   - onEvent: observes what the browser does (see ``BrowserEvent``).
     public init(
@@ -147,6 +149,18 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
         self.transport = transport
         self.options = options
         self.onEvent = onEvent
+    }
+
+    /// Creates a browser presenter that loads pages as securely as the kit built from `configuration`
+    /// makes its own requests: the same pins and certificate authorities, `https` required outside
+    /// `.sandbox`, the same timeouts (``CurlTransport/init(configuration:)``). What an app should use;
+    /// the SDK also refuses, on every page, any top-level navigation its environment forbids.
+    public convenience init(
+        script: BuyerScript, configuration: Configuration, options: Options = Options(),
+        onEvent: (@Sendable (BrowserEvent) -> Void)? = nil
+    ) {
+        self.init(
+            script: script, transport: CurlTransport(configuration: configuration), options: options, onEvent: onEvent)
     }
 
     /// Every URL the handler was asked about during the current (or last)

@@ -399,4 +399,30 @@ import Testing
         #expect(printed.contains { $0.contains("pin=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2") })
         #expect(printed.contains { $0.contains("challenge(code: ••••)") })
     }
+
+    /// Issue 23: a browser made with the kit's configuration loads pages as the kit sends requests. In
+    /// `.live` an `http:` page is refused before any connection (the server hears nothing) and reported
+    /// as a failed load; the bare default transport would have loaded it.
+    @Test func aLiveConfigurationRefusesPlainHTTPPages() async throws {
+        let server = try LoopbackServer { _ in .html(200, [], Self.done) }
+        defer { server.stop() }
+        let presenter = HeadlessBrowserPresenter(
+            script: .answering(), configuration: Configuration(environment: .live))
+        let handler = RecordingHandler()
+        #expect(
+            await presenter.present(PageRequest(url: server.url("/pay"), purpose: .hostedCheckout), handler: handler))
+        await handler.waitForEnd()
+        #expect(handler.events.contains { if case .failed = $0 { true } else { false } })
+        #expect(server.requests.isEmpty, "the page was fetched over http in live")
+        await presenter.dismiss()
+        // The same page in the sandbox environment loads (the test could fail).
+        let sandboxed = HeadlessBrowserPresenter(
+            script: .answering(), configuration: Configuration(environment: .sandbox))
+        let loaded = RecordingHandler()
+        #expect(
+            await sandboxed.present(PageRequest(url: server.url("/pay"), purpose: .hostedCheckout), handler: loaded))
+        await loaded.log.wait { $0.contains { if case .finished = $0 { true } else { false } } }
+        #expect(server.requests.count == 1)
+        await sandboxed.dismiss()
+    }
 }

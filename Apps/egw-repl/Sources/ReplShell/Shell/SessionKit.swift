@@ -97,11 +97,13 @@ extension Shell {
         return PageTrust(configuration: sdk)
     }
 
-    /// The buyer's browser transport: with --sandbox-tls it trusts the sandbox's CA too.
+    /// The buyer's browser transport: the kit's own transport security and environment (https only in
+    /// live, its pins), never a bare one; with --sandbox-tls it trusts the sandbox's CA.
     func buyerTransport() -> CurlTransport {
-        guard let authority = trustedAuthorityFile else { return CurlTransport() }
         var sdk = configuration.sdkConfiguration(logSink: logRelay.sink())
-        sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
+        if let authority = trustedAuthorityFile {
+            sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
+        }
         return CurlTransport(configuration: sdk)
     }
 

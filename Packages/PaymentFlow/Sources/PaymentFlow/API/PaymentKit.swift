@@ -236,7 +236,8 @@ public final class PaymentKit: Sendable {
             challengeTimeout: configuration.challengeTimeout, hostedPageTimeout: configuration.hostedPageTimeout,
             presenterTimeout: dependencies.presenterTimeout,
             callTimeout: configuration.requestTimeout + dependencies.transportGrace,
-            resolverTimeout: configuration.statusResolverTimeout, stepGateTimeout: configuration.stepGateTimeout)
+            resolverTimeout: configuration.statusResolverTimeout, stepGateTimeout: configuration.stepGateTimeout,
+            allowsPlainHTTP: configuration.environment.allowsPlainHTTP)
         // Built now, while the kit is alive; only the slot release holds the kit weakly.
         func run(_ value: PaymentLifecycle, claimed: Bool) -> PaymentExecutor {
             PaymentExecutor(

@@ -61,6 +61,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         /// How long the step gate may take to answer; `nil`: as long as it likes. A gate that does not
         /// answer in time is treated as one that said cancel.
         var stepGateTimeout: TimeInterval? = nil
+        /// The environment's rule for pages: `http:` loads only in `.sandbox`.
+        var allowsPlainHTTP = true
     }
 
     /// A timer the run owns.
@@ -374,6 +376,12 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         guard var next = flow else { return [.answerNavigation(request: request, .cancel)] }
         let reaction = next.handle(.navigation(url, method: method))
         let decision = reaction.navigation ?? .cancel
+        if decision == .allow, let refusal = NavigationRule.refusal(url, allowsPlainHTTP: settings.allowsPlainHTTP) {
+            // The flow would load it, the environment does not: the page cannot go on, as if it had
+            // failed to load there (the flow then asks the gateway as for any failed page).
+            return [.answerNavigation(request: request, .cancel), .observe(.page(.navigation(url, .cancel)))]
+                + feed(.pageFailed(url, reason: refusal), label: "navigation refused")
+        }
         // A navigation's answer is given before the gate is asked; the gate never sees it again.
         return [.answerNavigation(request: request, decision), .observe(.page(.navigation(url, decision)))]
             + route(next, reaction.action, label: "navigation to \(url.absoluteString)", cause: nil)

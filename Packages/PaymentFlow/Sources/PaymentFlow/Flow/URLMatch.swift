@@ -1,5 +1,20 @@
 import Foundation
 
+/// The one rule for what a page may load at the top level, whatever the presenter: `https:`; `http:`
+/// only where the environment allows it (`.sandbox`); never `file:`, `data:`, `javascript:` or any other
+/// scheme. The return URL (an app's own scheme) is never loaded at all: the flow cancels it first.
+enum NavigationRule {
+    /// Why `url` may not be loaded, or `nil` when it may.
+    static func refusal(_ url: URL, allowsPlainHTTP: Bool) -> String? {
+        switch url.scheme?.lowercased() {
+        case "https": return nil
+        case "http": return allowsPlainHTTP ? nil : "navigation to http: refused (https only outside the sandbox)"
+        case let scheme?: return "navigation to \(scheme): refused (pages load over https only)"
+        case nil: return "navigation to a URL without a scheme refused"
+        }
+    }
+}
+
 /// What a navigation the SDK allowed can do. The one place that says which navigations may move money.
 enum NavigationWeight {
     /// Whether allowing a navigation with `method` (`nil`: unknown) may send the buyer's action to the

@@ -69,4 +69,29 @@ import Testing
         let asked = Self.creationAnswered(&patient)
         #expect(!asked.contains { if case .startTimer(.gate, _) = $0 { true } else { false } })
     }
+
+    /// Issue 23: one navigation rule for every page, whatever the presenter: in `.live` only `https:`
+    /// loads, and never `file:`, `data:` or `javascript:` at the top level. A refused navigation is
+    /// answered `.cancel` and ends the page as a failed load (the flow then asks the gateway).
+    @Test(arguments: [
+        ("http://pay.example/next", false, false), ("https://pay.example/next", false, true),
+        ("http://pay.example/next", true, true), ("file:///etc/passwd", true, false),
+        ("data:text/html,<b>x</b>", true, false), ("javascript:alert(1)", true, false),
+    ])
+    func everyPageFollowsTheEnvironmentsNavigationRule(url: String, sandbox: Bool, allowed: Bool) throws {
+        let page = PagePlan(url: URL(string: "https://pay.example/p")!, formFields: nil, purpose: .hostedCheckout)
+        var run = PaymentLifecycle(
+            settings: .init(kind: .hostedCheckout, paymentId: "p", gated: false, allowsPlainHTTP: sandbox),
+            flow: .hosted(
+                HostedCheckoutMachine(
+                    .init(page: page, returnURL: URL(string: "myshop://done")!, statusSource: .builtIn))))
+        let presented = run.handle(.start(cachedKey: nil))
+        let id = try #require(presented.compactMap { if case .present(let id, _) = $0 { id } else { nil } }.first)
+        _ = run.handle(.presented(pageId: id, shown: true))
+        let effects = run.handle(.navigation(pageId: id, try #require(URL(string: url)), request: 7, method: "GET"))
+        let answer = effects.compactMap { if case .answerNavigation(7, let decision) = $0 { decision } else { nil } }
+        #expect(answer == [allowed ? .allow : .cancel], "\(url)")
+        let dismissed = effects.contains { if case .dismiss = $0 { true } else { false } }
+        #expect(dismissed == !allowed, "a refused navigation ends the page")
+    }
 }
