@@ -8,8 +8,12 @@ ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on.
 SWIFT_DIRS := Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation Packages/JWE \
               Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser Packages/PaymentAuthorization Apps/egw-repl \
+              Packages/PaymentUI Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
-APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv
+APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv \
+                libgtk-4-dev xvfb xauth
+# Suites that open GTK windows: run on a private X server (xvfb-run -a), display or not.
+GTK_DIRS := Packages/PaymentUI Apps/egw-checkout Tests/UIEndToEnd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
@@ -68,7 +72,8 @@ test-swift: deps
 	@for d in $(SWIFT_DIRS); do \
 	  [ -f "$$d/Package.swift" ] || continue; \
 	  echo "==> swift test in $$d"; \
-	  ( cd "$$d" && swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
+	  x=""; case " $(GTK_DIRS) " in *" $$d "*) x="xvfb-run -a";; esac; \
+	  ( cd "$$d" && $$x swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
 	done
 
 # The interoperability and end-to-end tests in Tests/Interop drive the built
@@ -147,7 +152,8 @@ sanitize: deps
 	  for d in $(SWIFT_DIRS); do \
 	    [ -f "$$d/Package.swift" ] || continue; \
 	    echo "==> swift test --sanitize=$$mode in $$d"; \
-	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
+	    x=""; case " $(GTK_DIRS) " in *" $$d "*) x="xvfb-run -a";; esac; \
+	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) $$x swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
 	      || failed="$$failed $$mode:$$d"; \
 	  done; \
 	done; \
