@@ -39,6 +39,13 @@ let package = Package(
             name: "CardFieldsTests",
             dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUIText"]
         ),
+        .testTarget(
+            name: "PaymentSheetWindowTests",
+            dependencies: [
+                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUIText",
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -287,6 +287,10 @@ GtkWidget *egwui_box_new(gboolean vertical, int spacing) {
     return gtk_box_new(vertical ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL, spacing);
 }
 void egwui_box_append(GtkWidget *box, GtkWidget *child) { gtk_box_append(GTK_BOX(box), child); }
+void egwui_box_clear(GtkWidget *box) {
+    GtkWidget *child;
+    while ((child = gtk_widget_get_first_child(box)) != NULL) gtk_box_remove(GTK_BOX(box), child);
+}
 GtkWidget *egwui_label_new(const char *text, gboolean wrap) {
     GtkWidget *label = gtk_label_new(text);
     gtk_label_set_xalign(GTK_LABEL(label), 0);
@@ -295,7 +299,8 @@ GtkWidget *egwui_label_new(const char *text, gboolean wrap) {
 }
 void egwui_label_set_text(GtkWidget *label, const char *text) { gtk_label_set_text(GTK_LABEL(label), text); }
 const char *egwui_label_text(GtkWidget *label) { return gtk_label_get_text(GTK_LABEL(label)); }
-GtkWidget *egwui_button_new(const char *label) { return gtk_button_new_with_mnemonic(label); }
+GtkWidget *egwui_button_new(const char *label) { return gtk_button_new_with_label(label); }
+void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }
 GtkWidget *egwui_check_new(const char *label, GtkWidget *group) {
     GtkWidget *check = gtk_check_button_new_with_label(label);
     if (group != NULL) gtk_check_button_set_group(GTK_CHECK_BUTTON(check), GTK_CHECK_BUTTON(group));
@@ -368,6 +373,8 @@ static GtkWidget *text_of(GtkWidget *entry) {
                : entry;
 }
 
+GtkWidget *egwui_entry_text(GtkWidget *entry) { return text_of(entry); }
+
 void egwui_key_insert(GtkWidget *entry, const char *text) {
     g_signal_emit_by_name(text_of(entry), "insert-at-cursor", text);
 }
@@ -375,6 +382,7 @@ void egwui_key_backspace(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry
 void egwui_key_delete(GtkWidget *entry) {
     g_signal_emit_by_name(text_of(entry), "delete-from-cursor", GTK_DELETE_CHARS, 1);
 }
+void egwui_key_enter(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "activate"); }
 void egwui_key_paste(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "paste-clipboard"); }
 void egwui_key_copy(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "copy-clipboard"); }
 void egwui_key_cut(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "cut-clipboard"); }
@@ -430,6 +438,23 @@ gboolean egwui_snapshot_png(GtkWidget *widget, const char *path) {
     gboolean saved = texture != NULL && gdk_texture_save_to_png(texture, path);
     if (texture != NULL) g_object_unref(texture);
     return saved;
+}
+
+int egwui_count_unlabelled_controls(GtkWidget *root, char *names, gsize size) {
+    if (root == NULL) return 0;
+    if (GTK_IS_BUTTON(root) || GTK_IS_CHECK_BUTTON(root) || GTK_IS_ENTRY(root)) {
+        if (gtk_test_accessible_has_property(GTK_ACCESSIBLE(root), GTK_ACCESSIBLE_PROPERTY_LABEL)) return 0;
+        if (names != NULL) {
+            g_strlcat(names, gtk_widget_get_name(root), size);
+            g_strlcat(names, ",", size);
+        }
+        return 1;
+    }
+    int count = 0;
+    for (GtkWidget *child = gtk_widget_get_first_child(root); child != NULL;
+         child = gtk_widget_get_next_sibling(child))
+        count += egwui_count_unlabelled_controls(child, names, size);
+    return count;
 }
 
 void egwui_widget_activate(GtkWidget *widget) { gtk_widget_activate(widget); }

@@ -79,10 +79,13 @@ void egwui_window_present(GtkWidget *window);
 void egwui_window_destroy(GtkWidget *window);
 GtkWidget *egwui_box_new(gboolean vertical, int spacing);
 void egwui_box_append(GtkWidget *box, GtkWidget *child);
+/// Removes every child of the box.
+void egwui_box_clear(GtkWidget *box);
 GtkWidget *egwui_label_new(const char *text, gboolean wrap);
 void egwui_label_set_text(GtkWidget *label, const char *text);
 const char *egwui_label_text(GtkWidget *label);
 GtkWidget *egwui_button_new(const char *label);
+void egwui_button_set_label(GtkWidget *button, const char *label);
 GtkWidget *egwui_check_new(const char *label, GtkWidget *group);
 void egwui_check_set_active(GtkWidget *check, gboolean active);
 gboolean egwui_check_active(GtkWidget *check);
@@ -114,6 +117,8 @@ void egwui_key_insert(GtkWidget *entry, const char *text);
 void egwui_key_backspace(GtkWidget *entry);
 void egwui_key_delete(GtkWidget *entry);
 void egwui_key_paste(GtkWidget *entry);
+/// Enter: the text's activate signal (its key binding for Return).
+void egwui_key_enter(GtkWidget *entry);
 void egwui_key_copy(GtkWidget *entry);
 void egwui_key_cut(GtkWidget *entry);
 /// Runs the text widget's `text.undo` action.
@@ -127,6 +132,11 @@ char *egwui_clipboard_read(GtkWidget *widget, gboolean primary);
 void egwui_iterate(void);
 /// Renders `widget` (realized, mapped) into a PNG; FALSE when it could not.
 gboolean egwui_snapshot_png(GtkWidget *widget, const char *path);
+/// How many controls (buttons, check buttons, entries) under `root` have no accessible label; their
+/// names are written into `names` (comma separated, up to `size` bytes) when it is not NULL.
+int egwui_count_unlabelled_controls(GtkWidget *root, char *names, gsize size);
+/// The GtkText inside an entry (what has the keyboard focus and gets the keys).
+GtkWidget *egwui_entry_text(GtkWidget *entry);
 /// Activates the widget (clicks a button, toggles a check button, activates an entry).
 void egwui_widget_activate(GtkWidget *widget);
 
