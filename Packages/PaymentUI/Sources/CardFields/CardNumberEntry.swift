@@ -38,7 +38,8 @@ public final class CardNumberEntry {
     /// An empty entry. Needs a display (GTK is initialised on first use); traps without one.
     public init() {
         binding = EntryBinding(
-            privateText: true, purpose: GTK_INPUT_PURPOSE_DIGITS, visible: true, widthChars: 23, placeholder: nil)
+            privateText: true, purpose: GTK_INPUT_PURPOSE_DIGITS, visible: true, widthChars: 23,
+            placeholder: "1234 5678 9012 3456")
         binding.setAccessibleLabel(BuyerText.current["card.number.label"])
         binding.edit = { [unowned self] range, replacement, forward in self.edit(range, replacement, forward) }
     }

@@ -15,57 +15,60 @@ final class NoCardDataLeavesTheEntriesTests: XCTestCase {
 
     func testClipboardPrimaryUndoAndOutput() throws {
         let captured = try OutputCapture()
-        try onMain {
-            let number = CardNumberEntry()
-            let expiry = CardExpiryEntry()
-            let code = CardSecurityCodeEntry()
-            number.onBrandChange = { code.brand = $0 }
-            let harness = try Harness([number.widget, expiry.widget, code.widget])
-            defer { harness.close() }
-            let numberWidget = Harness.gtk(number.widget)
-            let codeWidget = Harness.gtk(code.widget)
-            type(Self.number, into: number.widget)
-            type("1230", into: expiry.widget)
-            type(Self.code, into: code.widget)
-            print(number, expiry, code)
-            dump(number)
-            dump(code)
+        let ran = Result {
+            try onMain {
+                let number = CardNumberEntry()
+                let expiry = CardExpiryEntry()
+                let code = CardSecurityCodeEntry()
+                number.onBrandChange = { code.brand = $0 }
+                let harness = try Harness([number.widget, expiry.widget, code.widget])
+                defer { harness.close() }
+                let numberWidget = Harness.gtk(number.widget)
+                let codeWidget = Harness.gtk(code.widget)
+                type(Self.number, into: number.widget)
+                type("1230", into: expiry.widget)
+                type(Self.code, into: code.widget)
+                print(number, expiry, code)
+                dump(number)
+                dump(code)
 
-            egwui_clipboard_set(numberWidget, "sentinel")
-            harness.spin(0.05)
-            for widget in [numberWidget, codeWidget] {
-                egwui_widget_grab_focus(widget)
-                egwui_editable_select(widget, 0, -1)
-                egwui_key_copy(widget)
-                egwui_key_cut(widget)
+                egwui_clipboard_set(numberWidget, "sentinel")
                 harness.spin(0.05)
-                XCTAssertEqual(clipboard(numberWidget, primary: false), "sentinel", "copy and cut are refused")
-            }
-            XCTAssertEqual(number.digits, Self.number, "cut removed nothing")
-            XCTAssertEqual(code.digits, Self.code)
+                for widget in [numberWidget, codeWidget] {
+                    egwui_widget_grab_focus(widget)
+                    egwui_editable_select(widget, 0, -1)
+                    egwui_key_copy(widget)
+                    egwui_key_cut(widget)
+                    harness.spin(0.05)
+                    XCTAssertEqual(clipboard(numberWidget, primary: false), "sentinel", "copy and cut are refused")
+                }
+                XCTAssertEqual(number.digits, Self.number, "cut removed nothing")
+                XCTAssertEqual(code.digits, Self.code)
 
-            // While the buyer holds a selection in the focused number entry, GTK offers it as PRIMARY
-            // (that is what makes the check below able to fail); once the focus leaves, it is taken back.
-            egwui_widget_grab_focus(numberWidget)
-            egwui_editable_select(numberWidget, 0, -1)
-            harness.spin(0.05)
-            // (Compared with == so that a failure message, written to the captured output, shows no digits.)
-            XCTAssertTrue(clipboard(numberWidget, primary: true) == "3782 822463 10005", "PRIMARY while selected")
-            egwui_widget_grab_focus(Harness.gtk(expiry.widget))  // GTK selects the expiry: it offers "12/30"
-            harness.spin(0.05)
-            XCTAssertFalse(clipboard(numberWidget, primary: true)?.contains("3782") ?? false, "PRIMARY after")
+                // While the buyer holds a selection in the focused number entry, GTK offers it as PRIMARY
+                // (that is what makes the check below able to fail); once the focus leaves, it is taken back.
+                egwui_widget_grab_focus(numberWidget)
+                egwui_editable_select(numberWidget, 0, -1)
+                harness.spin(0.05)
+                // (Compared with == so that a failure message, written to the captured output, shows no digits.)
+                XCTAssertTrue(clipboard(numberWidget, primary: true) == "3782 822463 10005", "PRIMARY while selected")
+                egwui_widget_grab_focus(Harness.gtk(expiry.widget))  // GTK selects the expiry: it offers "12/30"
+                harness.spin(0.05)
+                XCTAssertFalse(clipboard(numberWidget, primary: true)?.contains("3782") ?? false, "PRIMARY after")
 
-            for (widget, clear) in [(numberWidget, number.clear), (codeWidget, code.clear)] {
-                clear()
-                XCTAssertEqual(egwui_editable_undo_enabled(widget), 0)
-                egwui_text_undo(widget)
-                harness.spin(0.02)
-                XCTAssertEqual(String(cString: egwui_editable_text(widget)), "", "nothing to undo back to")
+                for (widget, clear) in [(numberWidget, number.clear), (codeWidget, code.clear)] {
+                    clear()
+                    XCTAssertEqual(egwui_editable_undo_enabled(widget), 0)
+                    egwui_text_undo(widget)
+                    harness.spin(0.02)
+                    XCTAssertEqual(String(cString: egwui_editable_text(widget)), "", "nothing to undo back to")
+                }
+                XCTAssertEqual(number.digits, "")
+                XCTAssertEqual(code.digits, "")
             }
-            XCTAssertEqual(number.digits, "")
-            XCTAssertEqual(code.digits, "")
         }
-        let output = try captured.finish()
+        let output = try captured.finish()  // before anything can throw: the output goes back to XCTest
+        try ran.get()
         XCTAssertFalse(output.isEmpty, "the capture works: the descriptions above were printed")
         for secret in [Self.number, "3782 822463 10005", "3782822463", Self.code] {
             XCTAssertFalse(output.contains(secret), "the process wrote \(secret.count) secret digits")

@@ -18,52 +18,56 @@ final class SheetWindowPaysTheSandboxTests: XCTestCase {
     /// Book 12.50 + express 4.99 - SAVE10 (10 % of 12.50 = 1.25) = 16.24 EUR: the sandbox records 1624.
     func testPaying1624ThroughTheWindowsOwnButtons() throws {
         let capture = try OutputCapture()
-        let outcome = try MainActor.assumeIsolated { () throws -> Outcome in
-            let sandbox = Self.sandbox
-            var options = PaymentSheetWindow.Options()
-            options.statusDuration = 0.2
-            let window = PaymentSheetWindow(options: options)
-            let merchant = SimulatedMerchant(
-                name: "Example shop", goods: [PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!)],
-                currencyCode: "EUR", initialMethod: Shop.methods[0])
-            merchant.setCoupon("SAVE10", .percentOff(10))
-            let created = Mutex<[SandboxPayment]>([])
-            let context = try XCTUnwrap(
-                WalletPaymentContext(
-                    paymentRequest: Shop.request(merchant), sheetPresenter: window, wallet: Shop.wallet(),
-                    merchant: merchant, paymentKit: Shop.kit(sandbox), pagePresenter: NoPage()
-                ) { amount, completion in
-                    let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
-                    created.withLock { $0.append(payment) }
-                    completion(
-                        .success(
-                            CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
-                })
-            let results = Mutex<[WalletPaymentResult]>([])
-            context.present { result in
-                dispatchPrecondition(condition: .onQueue(.main))
-                results.withLock { $0.append(result) }
+        let ran = Result {
+            try MainActor.assumeIsolated { () throws -> Outcome in
+                let sandbox = Self.sandbox
+                var options = PaymentSheetWindow.Options()
+                options.statusDuration = 0.2
+                let window = PaymentSheetWindow(options: options)
+                let merchant = SimulatedMerchant(
+                    name: "Example shop", goods: [PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!)],
+                    currencyCode: "EUR", initialMethod: Shop.methods[0])
+                merchant.setCoupon("SAVE10", .percentOff(10))
+                let created = Mutex<[SandboxPayment]>([])
+                let context = try XCTUnwrap(
+                    WalletPaymentContext(
+                        paymentRequest: Shop.request(merchant), sheetPresenter: window, wallet: Shop.wallet(),
+                        merchant: merchant, paymentKit: Shop.kit(sandbox), pagePresenter: NoPage()
+                    ) { amount, completion in
+                        let payment = sandbox.createPayment(amount: amount.minorUnits, currency: amount.currencyCode)
+                        created.withLock { $0.append(payment) }
+                        completion(
+                            .success(
+                                CardPaymentRequest(
+                                    paymentId: payment.paymentId, verificationKey: payment.verificationKey)))
+                    })
+                let results = Mutex<[WalletPaymentResult]>([])
+                context.present { result in
+                    dispatchPrecondition(condition: .onQueue(.main))
+                    results.withLock { $0.append(result) }
+                }
+                spin { window.sheet?.state == .ready }
+                try click(window, "contact-0")
+                try click(window, "method-express")
+                let coupon = try XCTUnwrap(find(window, "coupon"))
+                let before = window.sheet?.total
+                uie2e_type(coupon, "SAVE10", 1)
+                spin { window.sheet?.total != before && window.sheet?.state == .ready }
+                XCTAssertEqual(text(window, "total"), "Total, Example shop: 16.24 EUR")
+                uie2e_activate(try XCTUnwrap(find(window, "pay")))
+                var status: String?
+                spin {
+                    if let shown = text(window, "status"), shown == "Payment complete" { status = shown }
+                    return !results.withLock { $0.isEmpty }
+                }
+                spin(timeout: 0.3)  // anything late (a second result) would arrive now
+                return Outcome(
+                    results: results.withLock { $0 }, created: created.withLock { $0 }, status: status,
+                    windowGone: !window.isPresenting)
             }
-            spin { window.sheet?.state == .ready }
-            try click(window, "contact-0")
-            try click(window, "method-express")
-            let coupon = try XCTUnwrap(find(window, "coupon"))
-            let before = window.sheet?.total
-            uie2e_type(coupon, "SAVE10", 1)
-            spin { window.sheet?.total != before && window.sheet?.state == .ready }
-            XCTAssertEqual(text(window, "total"), "Total, Example shop: 16.24 EUR")
-            uie2e_activate(try XCTUnwrap(find(window, "pay")))
-            var status: String?
-            spin {
-                if let shown = text(window, "status"), shown == "Payment complete" { status = shown }
-                return !results.withLock { $0.isEmpty }
-            }
-            spin(timeout: 0.3)  // anything late (a second result) would arrive now
-            return Outcome(
-                results: results.withLock { $0 }, created: created.withLock { $0 }, status: status,
-                windowGone: !window.isPresenting)
         }
-        let output = try capture.finish()
+        let output = try capture.finish()  // before anything can throw: the output goes back to XCTest
+        let outcome = try ran.get()
         XCTAssertEqual(outcome.results.count, 1, "exactly one result")
         let result = try XCTUnwrap(outcome.results.first)
         XCTAssertEqual(result.outcome, .succeeded)
