@@ -33,11 +33,13 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize
+.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize demo screenshots
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite"
+	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
+	@echo "make screenshots - the README's pictures of the card form, the sheet and a result, into docs/screenshots"
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
 	@echo "make soak   - 10,000 randomized schedules each: PaymentFlow's faults and the payment sheet's"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
@@ -96,6 +98,21 @@ repl: deps
 	@if [ ! -f Apps/egw-repl/Package.swift ]; then echo "egw-repl is not built yet"; exit 0; fi
 	@cd Apps/egw-repl && swift build -c release --product egw-repl >&2
 	@exec "$$(cd Apps/egw-repl && swift build -c release --show-bin-path)/egw-repl" $(ARGS)
+
+# egw-checkout, the GTK 4 shop (Apps/egw-checkout). Without a display it says how to see it.
+demo: deps
+	@cd Apps/egw-checkout && swift build --product egw-checkout >&2
+	@bin="$$(cd Apps/egw-checkout && swift build --show-bin-path)/egw-checkout"; \
+	if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "make demo: no display here. On a desktop, run $$bin"; \
+	  echo "  or see it on a virtual one: make screenshots (PNGs in docs/screenshots), or xvfb-run -a $$bin --screenshots DIR"; \
+	else exec "$$bin" $(ARGS); fi
+
+screenshots: deps
+	@cd Apps/egw-checkout && swift build --product egw-checkout >&2
+	@mkdir -p docs/screenshots
+	xvfb-run -a -s "-screen 0 1280x1024x24" "$$(cd Apps/egw-checkout && swift build --show-bin-path)/egw-checkout" \
+	  --screenshots "$(ROOT)/docs/screenshots"
 
 # Each package with benchmarks has an executable bench.sh that builds in
 # release mode and prints its figures beside a baseline measured in the same run.
