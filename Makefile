@@ -105,14 +105,13 @@ demo: deps
 	@bin="$$(cd Apps/egw-checkout && swift build --show-bin-path)/egw-checkout"; \
 	if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 	  echo "make demo: no display here. On a desktop, run $$bin"; \
-	  echo "  or see it on a virtual one: make screenshots (PNGs in docs/screenshots), or xvfb-run -a $$bin --screenshots DIR"; \
+	  echo "  or see it played on a virtual display: make screenshots (PNGs in docs/screenshots)"; \
 	else exec "$$bin" $(ARGS); fi
 
+# The README's pictures: egw-checkout's ScreenshotTests plays a buyer on the real windows under Xvfb.
 screenshots: deps
-	@cd Apps/egw-checkout && swift build --product egw-checkout >&2
-	@mkdir -p docs/screenshots
-	xvfb-run -a -s "-screen 0 1280x1024x24" "$$(cd Apps/egw-checkout && swift build --show-bin-path)/egw-checkout" \
-	  --screenshots "$(ROOT)/docs/screenshots"
+	cd Apps/egw-checkout && EGW_SCREENSHOTS="$(ROOT)/docs/screenshots" xvfb-run -a -s "-screen 0 1280x1024x24" \
+	  swift test --filter ScreenshotTests
 
 # Each package with benchmarks has an executable bench.sh that builds in
 # release mode and prints its figures beside a baseline measured in the same run.

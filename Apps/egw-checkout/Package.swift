@@ -38,7 +38,9 @@ let package = Package(
         .testTarget(
             name: "CheckoutAppTests",
             dependencies: [
-                "CheckoutApp", "CCheckoutGtk", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                "CheckoutApp", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "PaymentSheetWindow", package: "PaymentUI"),
+                .product(name: "PaymentUITesting", package: "PaymentUI"),
             ]
         ),
     ],

@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .library(name: "CardFields", targets: ["CardFields"]),
         .library(name: "PaymentSheetWindow", targets: ["PaymentSheetWindow"]),
+        // Proof only: the buyer's hands for UI tests of PaymentUI and of apps on it. No shipped product
+        // depends on it.
+        .library(name: "PaymentUITesting", targets: ["PaymentUITesting"]),
     ],
     dependencies: [
         .package(path: "../CardValidation"),
@@ -35,14 +38,15 @@ let package = Package(
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),
+        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk"]),
         .testTarget(
             name: "CardFieldsTests",
-            dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUIText"]
+            dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUIText", "PaymentUITesting"]
         ),
         .testTarget(
             name: "PaymentSheetWindowTests",
             dependencies: [
-                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUIText",
+                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUIText", "PaymentUITesting",
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),

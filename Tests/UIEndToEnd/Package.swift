@@ -13,20 +13,17 @@ let package = Package(
         .package(path: "../../Packages/GatewaySandbox"),
     ],
     targets: [
-        .systemLibrary(name: "CUIEndToEndGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
-        // Finding and clicking the window's widgets from the test, as a buyer would.
-        .target(name: "CUIEndToEndGtk", dependencies: ["CUIEndToEndGtk4"]),
         .testTarget(
             name: "PaymentUIEndToEndTests",
             dependencies: [
-                "CUIEndToEndGtk",
                 .product(name: "PaymentSheetWindow", package: "PaymentUI"),
+                .product(name: "PaymentUITesting", package: "PaymentUI"),
                 .product(name: "CardFields", package: "PaymentUI"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

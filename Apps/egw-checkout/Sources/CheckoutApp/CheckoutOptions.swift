@@ -13,8 +13,6 @@ public struct CheckoutOptions: Sendable, Equatable {
     public var checkoutBaseURL: URL?
     /// Where payments are created (`--merchant-base-url`: `POST {url}/sandbox/payments`).
     public var merchantBaseURL: URL?
-    /// Save the screenshots of `make screenshots` into this folder, then quit (`--screenshots DIR`).
-    public var screenshots: String?
     /// Quit once the first frame is drawn, printing the time it took (`--exit-when-shown`).
     public var exitWhenShown = false
 
@@ -29,7 +27,6 @@ public struct CheckoutOptions: Sendable, Equatable {
           --checkout-api-base-url URL   checkout API: card sessions, 3-D Secure
           --checkout-base-url URL       checkout page host: card-encryption key, 3-D Secure notification
           --merchant-base-url URL       where payments are created (POST URL/sandbox/payments)
-          --screenshots DIR             save the README's screenshots into DIR and quit
           --exit-when-shown             quit after the first frame, printing the start-up time
           --help                        this text
         """
@@ -63,7 +60,6 @@ public struct CheckoutOptions: Sendable, Equatable {
             case "--checkout-api-base-url": options.checkoutAPIBaseURL = try url(flag)
             case "--checkout-base-url": options.checkoutBaseURL = try url(flag)
             case "--merchant-base-url": options.merchantBaseURL = try url(flag)
-            case "--screenshots": options.screenshots = try value(flag)
             case "--exit-when-shown": options.exitWhenShown = true
             default: throw UsageError(description: "unknown option \(flag)")
             }

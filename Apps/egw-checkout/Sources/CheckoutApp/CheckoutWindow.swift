@@ -121,23 +121,29 @@ public final class CheckoutWindow {
             return show("Check the card details.")
         }
         ckt_set_visible(errors, 0)
+        let browser = HeadlessBrowserPresenter(script: .answering(challengeCode: Sandbox.challengeCode))
+        withNewPayment { kit, payment in
+            let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+            kit.startCardPayment(request, card: card, from: browser) { result in
+                MainActor.assumeIsolated {
+                    if result.outcome == .succeeded { self.clearCardForm() }
+                    self.finish(Self.describe(result.outcome, result.error, how: "by card"))
+                }
+            }
+        }
+    }
+
+    /// Marks the shop busy, creates a payment for the cart, and calls `pay` with it on GTK's thread (or
+    /// shows why there is none).
+    private func withNewPayment(_ pay: @escaping @MainActor (PaymentKit, CreatedPayment) -> Void) {
         setBusy(true)
         let kit = kit
-        let browser = HeadlessBrowserPresenter(script: .answering(challengeCode: Sandbox.challengeCode))
         backend.createPayment(amount: Self.minorUnits, currency: Self.currency) { created in
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     switch created {
                     case .failure(let failure): self.finish("Could not create the payment: \(failure)")
-                    case .success(let payment):
-                        let request = CardPaymentRequest(
-                            paymentId: payment.paymentId, verificationKey: payment.verificationKey)
-                        kit.startCardPayment(request, card: card, from: browser) { result in
-                            MainActor.assumeIsolated {
-                                if result.outcome == .succeeded { self.clearCardForm() }
-                                self.finish(Self.describe(result.outcome, result.error, how: "by card"))
-                            }
-                        }
+                    case .success(let payment): pay(kit, payment)
                     }
                 }
             }
@@ -191,24 +197,14 @@ public final class CheckoutWindow {
     }
 
     func payHosted() {
-        setBusy(true)
-        let kit = kit
-        backend.createPayment(amount: Self.minorUnits, currency: Self.currency) { created in
-            DispatchQueue.main.async {
+        withNewPayment { kit, payment in
+            let request = PaymentRequest(
+                paymentId: payment.paymentId, verificationKey: payment.verificationKey,
+                checkoutURL: payment.checkoutURL, returnURL: payment.returnURL)
+            let browser = HeadlessBrowserPresenter(script: .answering(hosted: .pay))
+            kit.startPayment(request, from: browser) { result in
                 MainActor.assumeIsolated {
-                    switch created {
-                    case .failure(let failure): self.finish("Could not create the payment: \(failure)")
-                    case .success(let payment):
-                        let request = PaymentRequest(
-                            paymentId: payment.paymentId, verificationKey: payment.verificationKey,
-                            checkoutURL: payment.checkoutURL, returnURL: payment.returnURL)
-                        let browser = HeadlessBrowserPresenter(script: .answering(hosted: .pay))
-                        kit.startPayment(request, from: browser) { result in
-                            MainActor.assumeIsolated {
-                                self.finish(Self.describe(result.outcome, result.error, how: "on the hosted page"))
-                            }
-                        }
-                    }
+                    self.finish(Self.describe(result.outcome, result.error, how: "on the hosted page"))
                 }
             }
         }

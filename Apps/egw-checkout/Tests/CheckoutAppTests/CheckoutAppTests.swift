@@ -1,6 +1,6 @@
-import CCheckoutGtk
 import Foundation
 import GatewaySandbox
+import PaymentUITesting
 import XCTest
 
 @testable import CheckoutApp
@@ -29,20 +29,20 @@ final class CheckoutAppTests: XCTestCase {
                 let shop = try CheckoutWindow(options: CheckoutOptions())
                 shop.present()
                 let sandbox = try XCTUnwrap(shop.sandbox)
-                spin(timeout: 0.2)
+                UITest.spin(timeout: 0.2)
                 let logged = sandbox.requestLog.count
-                ckt_type(try XCTUnwrap(ckt_find(shop.window, "cardholder-name")), "Jane Doe")
-                ckt_type(shop.number.widget, "4111111111111111")
-                ckt_type(shop.expiry.widget, "0120")
-                ckt_type(shop.securityCode.widget, "123")
+                UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+                UITest.type("4111111111111111", into: shop.number.widget)
+                UITest.type("0120", into: shop.expiry.widget)
+                UITest.type("123", into: shop.securityCode.widget)
                 click(shop, "pay-card")
-                spin { !shop.result.isEmpty }  // GtkButton's activate clicks after a short press
+                UITest.spin { !shop.result.isEmpty }  // GtkButton's activate clicks after a short press
                 XCTAssertEqual(shop.result, "Check the card details.")
                 XCTAssertEqual(text(shop, "card-errors"), "The card has expired.")
                 XCTAssertEqual(shop.expiry.validationMessage, "The card has expired.")
                 XCTAssertNil(shop.number.validationMessage)
                 XCTAssertEqual(sandbox.requestLog.count, logged, "no request was sent")
-                close(shop)
+                UITest.destroy(window: shop.window)
             }
         }
         let output = try capture.finish()
@@ -58,30 +58,18 @@ final class CheckoutAppTests: XCTestCase {
             try MainActor.assumeIsolated {
                 let shop = try CheckoutWindow(options: CheckoutOptions())
                 shop.present()
-                spin(timeout: 0.2)
+                UITest.spin(timeout: 0.2)
                 click(shop, "pay-wallet")
-                spin { shop.sheet != nil }
+                UITest.spin { shop.sheet != nil }
                 let sheet = try XCTUnwrap(shop.sheet)
-                spin { sheet.sheet?.state == .ready }
-                for name in ["contact-0", "method-express"] {
-                    let before = sheet.sheet
-                    ckt_activate(try XCTUnwrap(ckt_find(sheet.window, name), name))
-                    spin {
-                        sheet.sheet?.state == .ready
-                            && (sheet.sheet?.selectedContact != before?.selectedContact
-                                || sheet.sheet?.selectedShippingMethod != before?.selectedShippingMethod)
-                    }
-                }
-                ckt_type(try XCTUnwrap(ckt_find(sheet.window, "coupon")), "SAVE10")
-                ckt_activate(try XCTUnwrap(ckt_find(sheet.window, "apply-coupon")))
-                spin { sheet.sheet?.couponCode == "SAVE10" && sheet.sheet?.state == .ready }
+                try chooseContactExpressAndSAVE10(on: sheet)
                 XCTAssertEqual(sheet.sheet?.total, Decimal(string: "23.44"))
-                ckt_activate(try XCTUnwrap(ckt_find(sheet.window, "pay")))
-                spin(timeout: 30) { shop.finished == 1 }
+                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+                UITest.spin(timeout: 30) { shop.finished == 1 }
                 XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
                 XCTAssertEqual(text(shop, "result"), "Paid 23.44 EUR with the wallet.")
                 XCTAssertFalse(sheet.isPresenting)
-                close(shop)
+                UITest.destroy(window: shop.window)
             }
         }
         let output = try capture.finish()
@@ -94,9 +82,9 @@ final class CheckoutAppTests: XCTestCase {
             let shop = try CheckoutWindow(options: CheckoutOptions())
             shop.present()
             click(shop, "hosted")
-            spin(timeout: 30) { shop.finished == 1 }
+            UITest.spin(timeout: 30) { shop.finished == 1 }
             XCTAssertEqual(shop.result, "Paid 20.50 EUR on the hosted page.")
-            close(shop)
+            UITest.destroy(window: shop.window)
         }
     }
 
@@ -126,13 +114,13 @@ final class CheckoutAppTests: XCTestCase {
             try MainActor.assumeIsolated { () throws -> [String] in
                 let shop = try CheckoutWindow(options: CheckoutOptions())
                 shop.present()
-                spin(timeout: 0.2)
-                ckt_type(try XCTUnwrap(ckt_find(shop.window, "cardholder-name")), "Jane Doe")
-                ckt_type(shop.number.widget, number)
-                ckt_type(shop.expiry.widget, "1235")
-                ckt_type(shop.securityCode.widget, "987")
+                UITest.spin(timeout: 0.2)
+                UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+                UITest.type(number, into: shop.number.widget)
+                UITest.type("1235", into: shop.expiry.widget)
+                UITest.type("987", into: shop.securityCode.widget)
                 click(shop, "pay-card")
-                spin(timeout: 30) { shop.finished == 1 }
+                UITest.spin(timeout: 30) { shop.finished == 1 }
                 if let expecting {
                     XCTAssertEqual(shop.result, expecting, file: file, line: line)
                     // (No digits in failure messages: they go to the output scanned below.)
@@ -142,12 +130,8 @@ final class CheckoutAppTests: XCTestCase {
                     XCTAssertFalse(shop.result.contains("error."), "the table has the code", file: file, line: line)
                 }
                 XCTAssertEqual(text(shop, "result"), shop.result, file: file, line: line)
-                let found = [false, true].compactMap { primary -> String? in
-                    guard let text = ckt_clipboard(shop.window, primary ? 1 : 0) else { return nil }
-                    defer { g_free(text) }
-                    return String(cString: text)
-                }
-                close(shop)
+                let found = [false, true].compactMap { UITest.clipboard(of: shop.window, primary: $0) }
+                UITest.destroy(window: shop.window)
                 return found
             }
         }

@@ -299,6 +299,7 @@ GtkWidget *egwui_label_new(const char *text, gboolean wrap) {
 }
 void egwui_label_set_text(GtkWidget *label, const char *text) { gtk_label_set_text(GTK_LABEL(label), text); }
 const char *egwui_label_text(GtkWidget *label) { return gtk_label_get_text(GTK_LABEL(label)); }
+gboolean egwui_widget_is_label(GtkWidget *widget) { return GTK_IS_LABEL(widget); }
 GtkWidget *egwui_button_new(const char *label) { return gtk_button_new_with_label(label); }
 void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }
 GtkWidget *egwui_check_new(const char *label, GtkWidget *group) {

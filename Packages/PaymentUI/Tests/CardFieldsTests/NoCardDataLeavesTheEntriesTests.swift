@@ -3,6 +3,7 @@ import CPaymentUIGtk
 import CardFields
 import CardValidation
 import Foundation
+import PaymentUITesting
 import XCTest
 
 /// Card data never leaves the entries except into `CardInput`: not onto the clipboard (copy, cut), not
@@ -81,31 +82,4 @@ private func clipboard(_ widget: UnsafeMutablePointer<GtkWidget>, primary: Bool)
     guard let text = egwui_clipboard_read(widget, primary ? 1 : 0) else { return nil }
     defer { g_free(text) }
     return String(cString: text)
-}
-
-/// Sends this process's stdout and stderr into a file until `finish()`, which restores them and returns
-/// what was written.
-final class OutputCapture {
-    private let path = NSTemporaryDirectory() + "paymentui-output-\(getpid()).txt"
-    private let savedOut = dup(STDOUT_FILENO)
-    private let savedErr = dup(STDERR_FILENO)
-
-    init() throws {
-        fflush(nil)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        dup2(fd, STDOUT_FILENO)
-        dup2(fd, STDERR_FILENO)
-        close(fd)
-    }
-
-    func finish() throws -> String {
-        fflush(nil)
-        dup2(savedOut, STDOUT_FILENO)
-        dup2(savedErr, STDERR_FILENO)
-        close(savedOut)
-        close(savedErr)
-        defer { unlink(path) }
-        return try String(contentsOfFile: path, encoding: .utf8)
-    }
 }

@@ -2,6 +2,7 @@ import CGtk4
 import CPaymentUIGtk
 import CardFields
 import Foundation
+import PaymentUITesting
 import XCTest
 
 /// The entries in a real window under the test's display (Xvfb in `make test`), and the keystrokes GTK's
@@ -33,20 +34,7 @@ final class Harness {
 
     /// Iterates GLib's main context for `seconds`.
     func spin(_ seconds: Double) {
-        let end = Date().addingTimeInterval(seconds)
-        repeat {
-            egwui_iterate()
-            usleep(2000)
-        } while Date() < end
-    }
-
-    /// Iterates until `condition` holds (at most 3 s).
-    func spin(until condition: () -> Bool) {
-        let end = Date().addingTimeInterval(3)
-        while !condition() && Date() < end {
-            egwui_iterate()
-            usleep(1000)
-        }
+        UITest.spin(timeout: seconds)
     }
 }
 
@@ -78,11 +66,7 @@ func paste(_ text: String, into widget: UnsafeMutableRawPointer, harness: Harnes
     egwui_clipboard_set(Harness.gtk(widget), text)
     let before = shown(widget)
     egwui_key_paste(Harness.gtk(widget))
-    let end = Date().addingTimeInterval(0.5)
-    while shown(widget) == before && Date() < end {
-        egwui_iterate()
-        usleep(1000)
-    }
+    UITest.spin(timeout: 0.5) { shown(widget) != before }
 }
 
 /// GTK's accessible test API: nil when the widget's state/property has the value, else GTK's message.

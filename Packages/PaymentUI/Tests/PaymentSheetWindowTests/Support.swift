@@ -2,6 +2,7 @@ import CGtk4
 import CPaymentUIGtk
 import Foundation
 import PaymentAuthorization
+import PaymentUITesting
 import Synchronization
 import XCTest
 
@@ -17,11 +18,7 @@ func onMain<T: Sendable>(_ body: @MainActor () throws -> T) throws -> T {
 /// GLibMainQueue source drains it. Stops when `condition` holds or after `timeout` seconds.
 @MainActor
 func spin(timeout: Double = 5, until condition: () -> Bool = { false }) {
-    let end = Date().addingTimeInterval(timeout)
-    while !condition() && Date() < end {
-        egwui_iterate()
-        usleep(1000)
-    }
+    UITest.spin(timeout: timeout, until: condition)
 }
 
 @MainActor

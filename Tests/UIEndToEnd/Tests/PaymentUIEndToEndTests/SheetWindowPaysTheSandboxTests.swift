@@ -1,9 +1,9 @@
-import CUIEndToEndGtk
 import Foundation
 import GatewaySandbox
 import PaymentAuthorization
 import PaymentFlow
 import PaymentSheetWindow
+import PaymentUITesting
 import Synchronization
 import XCTest
 
@@ -46,21 +46,22 @@ final class SheetWindowPaysTheSandboxTests: XCTestCase {
                     dispatchPrecondition(condition: .onQueue(.main))
                     results.withLock { $0.append(result) }
                 }
-                spin { window.sheet?.state == .ready }
+                UITest.spin(timeout: 15) { window.sheet?.state == .ready }
                 try click(window, "contact-0")
                 try click(window, "method-express")
                 let coupon = try XCTUnwrap(find(window, "coupon"))
                 let before = window.sheet?.total
-                uie2e_type(coupon, "SAVE10", 1)
-                spin { window.sheet?.total != before && window.sheet?.state == .ready }
+                UITest.type("SAVE10", into: coupon)
+                UITest.pressEnter(in: coupon)
+                UITest.spin(timeout: 15) { window.sheet?.total != before && window.sheet?.state == .ready }
                 XCTAssertEqual(text(window, "total"), "Total, Example shop: 16.24 EUR")
-                uie2e_activate(try XCTUnwrap(find(window, "pay")))
+                UITest.activate(try XCTUnwrap(find(window, "pay")))
                 var status: String?
-                spin {
+                UITest.spin(timeout: 30) {
                     if let shown = text(window, "status"), shown == "Payment complete" { status = shown }
                     return !results.withLock { $0.isEmpty }
                 }
-                spin(timeout: 0.3)  // anything late (a second result) would arrive now
+                UITest.spin(timeout: 0.3)  // anything late (a second result) would arrive now
                 return Outcome(
                     results: results.withLock { $0 }, created: created.withLock { $0 }, status: status,
                     windowGone: !window.isPresenting)

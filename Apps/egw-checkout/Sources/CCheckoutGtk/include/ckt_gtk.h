@@ -1,5 +1,4 @@
-// egw-checkout's C boundary: a window from GtkBuilder XML, signal connections, the main loop, and the
-// hands tests and the screenshot script use (find a widget by name, click, type, save a PNG).
+// egw-checkout's C boundary: a window from GtkBuilder XML, signal connections and the main loop.
 #ifndef CKT_GTK_H
 #define CKT_GTK_H
 
@@ -29,17 +28,4 @@ void ckt_present(GtkWidget *window);
 /// Runs the main loop until ckt_quit().
 void ckt_run(void);
 void ckt_quit(void);
-/// A delay on the main loop.
-void ckt_after(guint milliseconds, ckt_fn fn, void *context);
-
-// For tests and `--screenshots`.
-GtkWidget *ckt_find(void *root, const char *name);
-void ckt_activate(GtkWidget *widget);
-/// Types `text` into an entry one key at a time (the text's insert-at-cursor binding).
-void ckt_type(void *entry, const char *text);
-void ckt_iterate(void);
-gboolean ckt_snapshot(void *widget, const char *path);
-/// Reads CLIPBOARD (or PRIMARY) as text; NULL when empty. g_free() the result.
-char *ckt_clipboard(void *widget, gboolean primary);
-
 #endif

@@ -84,6 +84,7 @@ void egwui_box_clear(GtkWidget *box);
 GtkWidget *egwui_label_new(const char *text, gboolean wrap);
 void egwui_label_set_text(GtkWidget *label, const char *text);
 const char *egwui_label_text(GtkWidget *label);
+gboolean egwui_widget_is_label(GtkWidget *widget);
 GtkWidget *egwui_button_new(const char *label);
 void egwui_button_set_label(GtkWidget *button, const char *label);
 GtkWidget *egwui_check_new(const char *label, GtkWidget *group);
