@@ -374,6 +374,20 @@ static GtkWidget *text_of(GtkWidget *entry) {
                : entry;
 }
 
+const char *egwui_focus_move(GtkWidget *window, GtkDirectionType direction) {
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
+    // An arrow key goes to the focused widget first (a check button moves within its group).
+    if (direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD || focus == NULL ||
+        !gtk_widget_child_focus(focus, direction))
+        gtk_widget_child_focus(window, direction);
+    for (focus = gtk_root_get_focus(GTK_ROOT(window)); focus != NULL; focus = gtk_widget_get_parent(focus)) {
+        const char *name = gtk_widget_get_name(focus);
+        // GTK names an unnamed widget after its type (GtkText, GtkBox): skip those.
+        if (name != NULL && !g_str_has_prefix(name, "Gtk")) return name;
+    }
+    return NULL;
+}
+
 GtkWidget *egwui_entry_text(GtkWidget *entry) { return text_of(entry); }
 
 void egwui_key_insert(GtkWidget *entry, const char *text) {

@@ -122,6 +122,21 @@ final class PaymentSheetWindowTests: XCTestCase {
             XCTAssertEqual(
                 gtk_widget_get_sensitive(try XCTUnwrap(named(window, "card-1"))), 0, "the Amex is not accepted")
 
+            // The keyboard reaches every control: Tab stops at each radio group's selected button and at
+            // every other control (GTK's rule); an arrow key moves within a group and selects.
+            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            let focus = { (direction: GtkDirectionType) in
+                egwui_focus_move(root, direction).map { String(cString: $0) }
+            }
+            var reached: Set<String> = []
+            for _ in 0..<30 { focus(GTK_DIR_TAB_FORWARD).map { reached.insert($0) } }
+            XCTAssertEqual(
+                reached, ["method-standard", "contact-0", "card-0", "coupon", "apply-coupon", "cancel", "pay"])
+            egwui_widget_grab_focus(try XCTUnwrap(named(window, "method-standard")))
+            XCTAssertEqual(focus(GTK_DIR_DOWN), "method-express")
+            spin { window.sheet?.selectedShippingMethod == "express" && window.sheet?.state == .ready }
+            XCTAssertEqual(window.sheet?.selectedShippingMethod, "express", "the arrow key chose express")
+
             // The buyer closes the window.
             gtk_window_close(try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWindow.self))
             spin { delegate.finished == 1 && !window.isPresenting }

@@ -136,6 +136,9 @@ gboolean egwui_snapshot_png(GtkWidget *widget, const char *path);
 /// How many controls (buttons, check buttons, entries) under `root` have no accessible label; their
 /// names are written into `names` (comma separated, up to `size` bytes) when it is not NULL.
 int egwui_count_unlabelled_controls(GtkWidget *root, char *names, gsize size);
+/// Moves the keyboard focus as Tab, Shift+Tab or an arrow key does (`direction`), and returns the name
+/// of the focused widget or its nearest named ancestor (NULL when nothing is focused).
+const char *egwui_focus_move(GtkWidget *window, GtkDirectionType direction);
 /// The GtkText inside an entry (what has the keyboard focus and gets the keys).
 GtkWidget *egwui_entry_text(GtkWidget *entry);
 /// Activates the widget (clicks a button, toggles a check button, activates an entry).
