@@ -388,6 +388,28 @@ const char *egwui_focus_move(GtkWidget *window, GtkDirectionType direction) {
     return NULL;
 }
 
+gboolean egwui_press_shortcut(GtkWidget *widget, guint keyval) {
+    GListModel *controllers = gtk_widget_observe_controllers(widget);
+    gboolean done = FALSE;
+    for (guint i = 0; !done && i < g_list_model_get_n_items(controllers); i++) {
+        GObject *controller = g_list_model_get_item(controllers, i);
+        if (GTK_IS_SHORTCUT_CONTROLLER(controller)) {
+            GListModel *shortcuts = G_LIST_MODEL(controller);
+            for (guint j = 0; !done && j < g_list_model_get_n_items(shortcuts); j++) {
+                GtkShortcut *shortcut = g_list_model_get_item(shortcuts, j);
+                GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger(shortcut);
+                if (GTK_IS_KEYVAL_TRIGGER(trigger) && gtk_keyval_trigger_get_keyval(GTK_KEYVAL_TRIGGER(trigger)) == keyval &&
+                    gtk_keyval_trigger_get_modifiers(GTK_KEYVAL_TRIGGER(trigger)) == 0)
+                    done = gtk_shortcut_action_activate(gtk_shortcut_get_action(shortcut), 0, widget, NULL);
+                g_object_unref(shortcut);
+            }
+        }
+        g_object_unref(controller);
+    }
+    g_object_unref(controllers);
+    return done;
+}
+
 GtkWidget *egwui_entry_text(GtkWidget *entry) { return text_of(entry); }
 
 void egwui_key_insert(GtkWidget *entry, const char *text) {

@@ -168,3 +168,26 @@ func accessibleMismatch(_ message: UnsafeMutablePointer<CChar>?) -> String? {
     defer { g_free(message) }
     return String(cString: message)
 }
+
+extension PaymentSheetWindowTests {
+    func testEscapeCancels() throws {
+        try onMain {
+            let merchant = merchant()
+            let window = PaymentSheetWindow()
+            let delegate = MerchantDelegate(merchant, answers: [])
+            var options = PaymentAuthorizationController.Options()
+            options.deadline = nil
+            let controller = try XCTUnwrap(
+                PaymentAuthorizationController(
+                    paymentRequest: request(merchant), presenter: window, wallet: wallet(), options: options))
+            controller.delegate = delegate
+            controller.present()
+            spin { window.sheet?.state == .ready }
+            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            XCTAssertEqual(egwui_press_shortcut(root, UInt32(GDK_KEY_Escape)), 1, "the window has an Escape shortcut")
+            spin { delegate.finished == 1 && !window.isPresenting }
+            XCTAssertEqual(controller.finishReason, .buyerCancelled)
+            XCTAssertEqual(delegate.payments.count, 0)
+        }
+    }
+}

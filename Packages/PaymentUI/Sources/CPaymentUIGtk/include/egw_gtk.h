@@ -139,6 +139,9 @@ int egwui_count_unlabelled_controls(GtkWidget *root, char *names, gsize size);
 /// Moves the keyboard focus as Tab, Shift+Tab or an arrow key does (`direction`), and returns the name
 /// of the focused widget or its nearest named ancestor (NULL when nothing is focused).
 const char *egwui_focus_move(GtkWidget *window, GtkDirectionType direction);
+/// Runs the action of the widget's own shortcut for `keyval` (no modifiers), as pressing the key would;
+/// FALSE when the widget has no such shortcut.
+gboolean egwui_press_shortcut(GtkWidget *widget, guint keyval);
 /// The GtkText inside an entry (what has the keyboard focus and gets the keys).
 GtkWidget *egwui_entry_text(GtkWidget *entry);
 /// Activates the widget (clicks a button, toggles a check button, activates an entry).
