@@ -60,13 +60,13 @@ func moveCaret(_ widget: UnsafeMutableRawPointer, to offset: Int) {
 }
 
 /// Puts `text` on the clipboard and pastes it with the entry's paste-clipboard binding (Ctrl+V), which
-/// reads the clipboard asynchronously; waits until the entry changed or 0.5 s passed.
+/// reads the clipboard asynchronously; waits until the entry changed or 2 s passed.
 @MainActor
 func paste(_ text: String, into widget: UnsafeMutableRawPointer, harness: Harness) {
     egwui_clipboard_set(Harness.gtk(widget), text)
     let before = shown(widget)
     egwui_key_paste(Harness.gtk(widget))
-    UITest.spin(timeout: 0.5) { shown(widget) != before }
+    UITest.spin(timeout: 2) { shown(widget) != before }  // the clipboard answers on a later iteration
 }
 
 /// GTK's accessible test API: nil when the widget's state/property has the value, else GTK's message.

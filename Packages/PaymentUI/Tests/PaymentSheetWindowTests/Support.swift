@@ -17,7 +17,7 @@ func onMain<T: Sendable>(_ body: @MainActor () throws -> T) throws -> T {
 /// Iterates GLib's main context only (never the run loop): the main queue runs because the sheet's
 /// GLibMainQueue source drains it. Stops when `condition` holds or after `timeout` seconds.
 @MainActor
-func spin(timeout: Double = 5, until condition: () -> Bool = { false }) {
+func spin(timeout: Double = 10, until condition: () -> Bool = { false }) {
     UITest.spin(timeout: timeout, until: condition)
 }
 
