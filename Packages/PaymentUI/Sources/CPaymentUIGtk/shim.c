@@ -58,6 +58,9 @@ struct egwui_filter {
     gulong insert_handler;
     gulong delete_handler;
     gboolean private_text;
+    GdkClipboard *primary;              // the display's, which outlives the entry
+    gulong primary_handler;
+    GdkContentProvider *primary_offer;  // weak: the PRIMARY content this entry's text offered
 };
 
 static void wipe_and_free(char *text) {
@@ -100,17 +103,31 @@ static void refuse_clipboard(GtkWidget *text, gpointer data) {
 
 // GtkText offers its selection as the PRIMARY selection (X11, Wayland) and cancels the selection when
 // it loses that offer, so a private entry cannot refuse it without making selection impossible. It
-// takes the offer back as soon as it loses the focus: the number is readable as PRIMARY only while the
-// buyer holds a selection in the focused entry.
+// remembers the offer its own text made (the PRIMARY content while it has the focus and a selection) and
+// takes exactly that offer back when it loses the focus: the number is readable as PRIMARY only while
+// the buyer holds a selection in the focused entry. Another widget's offer is left alone.
+static void on_primary_changed(GdkClipboard *primary, gpointer data) {
+    egwui_filter *filter = data;
+    if (gtk_widget_has_focus(filter->text) &&
+        gtk_editable_get_selection_bounds(GTK_EDITABLE(filter->text), NULL, NULL))
+        g_set_weak_pointer(&filter->primary_offer, gdk_clipboard_get_content(primary));
+}
+
 static void on_focus_changed(GObject *object, GParamSpec *pspec, gpointer data) {
+    (void)object;
     (void)pspec;
-    (void)data;
-    GtkWidget *text = GTK_WIDGET(object);
-    if (gtk_widget_has_focus(text)) return;
-    GdkClipboard *primary = gtk_widget_get_primary_clipboard(text);
-    if (gdk_clipboard_is_local(primary) && gdk_clipboard_get_content(primary) != NULL &&
-        gtk_editable_get_selection_bounds(GTK_EDITABLE(text), NULL, NULL))
-        gdk_clipboard_set_content(primary, NULL);
+    egwui_filter *filter = data;
+    if (gtk_widget_has_focus(filter->text) || filter->primary_offer == NULL) return;
+    GdkClipboard *primary = gtk_widget_get_primary_clipboard(filter->text);
+    if (gdk_clipboard_get_content(primary) == filter->primary_offer) gdk_clipboard_set_content(primary, NULL);
+    g_clear_weak_pointer(&filter->primary_offer);
+}
+
+static void free_filter(gpointer data) {
+    egwui_filter *filter = data;
+    if (filter->primary_handler != 0) g_signal_handler_disconnect(filter->primary, filter->primary_handler);
+    g_clear_weak_pointer(&filter->primary_offer);
+    g_free(filter);
 }
 
 egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *context, gboolean private_text) {
@@ -126,9 +143,11 @@ egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *cont
     if (private_text) {
         g_signal_connect(filter->text, "copy-clipboard", G_CALLBACK(refuse_clipboard), NULL);
         g_signal_connect(filter->text, "cut-clipboard", G_CALLBACK(refuse_clipboard), NULL);
-        g_signal_connect(filter->text, "notify::has-focus", G_CALLBACK(on_focus_changed), NULL);
+        g_signal_connect(filter->text, "notify::has-focus", G_CALLBACK(on_focus_changed), filter);
+        filter->primary = gtk_widget_get_primary_clipboard(filter->text);
+        filter->primary_handler = g_signal_connect(filter->primary, "changed", G_CALLBACK(on_primary_changed), filter);
     }
-    g_object_set_data_full(G_OBJECT(entry), "egwui-filter", filter, g_free);
+    g_object_set_data_full(G_OBJECT(entry), "egwui-filter", filter, free_filter);
     return filter;
 }
 

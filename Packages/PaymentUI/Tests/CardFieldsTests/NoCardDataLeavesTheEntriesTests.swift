@@ -22,7 +22,8 @@ final class NoCardDataLeavesTheEntriesTests: XCTestCase {
                 let expiry = CardExpiryEntry()
                 let code = CardSecurityCodeEntry()
                 number.onBrandChange = { code.brand = $0 }
-                let harness = try Harness([number.widget, expiry.widget, code.widget])
+                let button = UnsafeMutableRawPointer(egwui_button_new("Pay")!)  // takes the focus, offers no PRIMARY
+                let harness = try Harness([number.widget, expiry.widget, code.widget, button])
                 defer { harness.close() }
                 let numberWidget = Harness.gtk(number.widget)
                 let codeWidget = Harness.gtk(code.widget)
@@ -53,9 +54,16 @@ final class NoCardDataLeavesTheEntriesTests: XCTestCase {
                 harness.spin(0.05)
                 // (Compared with == so that a failure message, written to the captured output, shows no digits.)
                 XCTAssertTrue(clipboard(numberWidget, primary: true) == "3782 822463 10005", "PRIMARY while selected")
-                egwui_widget_grab_focus(Harness.gtk(expiry.widget))  // GTK selects the expiry: it offers "12/30"
+                egwui_widget_grab_focus(Harness.gtk(button))
                 harness.spin(0.05)
-                XCTAssertFalse(clipboard(numberWidget, primary: true)?.contains("3782") ?? false, "PRIMARY after")
+                XCTAssertTrue(clipboard(numberWidget, primary: true) == nil, "PRIMARY after the focus left")
+                // Another entry's offer is left alone: the expiry selects itself on focus and offers "12/30".
+                egwui_widget_grab_focus(Harness.gtk(expiry.widget))
+                harness.spin(0.05)
+                XCTAssertEqual(clipboard(numberWidget, primary: true), "12/30")
+                egwui_widget_grab_focus(Harness.gtk(button))
+                harness.spin(0.05)
+                XCTAssertEqual(clipboard(numberWidget, primary: true), "12/30", "the expiry's offer stays")
 
                 for (widget, clear) in [(numberWidget, number.clear), (codeWidget, code.clear)] {
                     clear()
