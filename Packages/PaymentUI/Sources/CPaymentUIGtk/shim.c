@@ -58,9 +58,6 @@ struct egwui_filter {
     gulong insert_handler;
     gulong delete_handler;
     gboolean private_text;
-    GdkClipboard *primary;              // the display's, which outlives the entry
-    gulong primary_handler;
-    GdkContentProvider *primary_offer;  // weak: the PRIMARY content this entry's text offered
 };
 
 static void wipe_and_free(char *text) {
@@ -102,32 +99,31 @@ static void refuse_clipboard(GtkWidget *text, gpointer data) {
 }
 
 // GtkText offers its selection as the PRIMARY selection (X11, Wayland) and cancels the selection when
-// it loses that offer, so a private entry cannot refuse it without making selection impossible. It
-// remembers the offer its own text made (the PRIMARY content while it has the focus and a selection) and
-// takes exactly that offer back when it loses the focus: the number is readable as PRIMARY only while
-// the buyer holds a selection in the focused entry. Another widget's offer is left alone.
-static void on_primary_changed(GdkClipboard *primary, gpointer data) {
-    egwui_filter *filter = data;
-    if (gtk_widget_has_focus(filter->text) &&
-        gtk_editable_get_selection_bounds(GTK_EDITABLE(filter->text), NULL, NULL))
-        g_set_weak_pointer(&filter->primary_offer, gdk_clipboard_get_content(primary));
-}
-
+// it loses that offer, so a private entry cannot refuse it without making selection impossible. When it
+// loses the focus it takes back the offer that is its own: the local PRIMARY content whose text is this
+// entry's selection (GTK's offer reads the selection when asked). Another widget's offer, made while this
+// entry still had the focus (GTK selects an entry's text when it gets the focus), is left alone. So the
+// number is readable as PRIMARY only while the buyer holds a selection in the focused entry.
 static void on_focus_changed(GObject *object, GParamSpec *pspec, gpointer data) {
-    (void)object;
     (void)pspec;
-    egwui_filter *filter = data;
-    if (gtk_widget_has_focus(filter->text) || filter->primary_offer == NULL) return;
-    GdkClipboard *primary = gtk_widget_get_primary_clipboard(filter->text);
-    if (gdk_clipboard_get_content(primary) == filter->primary_offer) gdk_clipboard_set_content(primary, NULL);
-    g_clear_weak_pointer(&filter->primary_offer);
-}
-
-static void free_filter(gpointer data) {
-    egwui_filter *filter = data;
-    if (filter->primary_handler != 0) g_signal_handler_disconnect(filter->primary, filter->primary_handler);
-    g_clear_weak_pointer(&filter->primary_offer);
-    g_free(filter);
+    (void)data;
+    GtkWidget *text = GTK_WIDGET(object);
+    GdkClipboard *primary = gtk_widget_get_primary_clipboard(text);
+    GdkContentProvider *offer = gdk_clipboard_get_content(primary);
+    int start, end;
+    if (gtk_widget_has_focus(text) || offer == NULL || !gdk_clipboard_is_local(primary) ||
+        !gtk_editable_get_selection_bounds(GTK_EDITABLE(text), &start, &end))
+        return;
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_STRING);
+    if (gdk_content_provider_get_value(offer, &value, NULL)) {
+        char *selected = gtk_editable_get_chars(GTK_EDITABLE(text), start, end);
+        if (g_strcmp0(g_value_get_string(&value), selected) == 0) gdk_clipboard_set_content(primary, NULL);
+        wipe_and_free(selected);
+        char *offered = g_value_dup_string(&value);
+        wipe_and_free(offered);
+    }
+    g_value_unset(&value);
 }
 
 egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *context, gboolean private_text) {
@@ -143,11 +139,9 @@ egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *cont
     if (private_text) {
         g_signal_connect(filter->text, "copy-clipboard", G_CALLBACK(refuse_clipboard), NULL);
         g_signal_connect(filter->text, "cut-clipboard", G_CALLBACK(refuse_clipboard), NULL);
-        g_signal_connect(filter->text, "notify::has-focus", G_CALLBACK(on_focus_changed), filter);
-        filter->primary = gtk_widget_get_primary_clipboard(filter->text);
-        filter->primary_handler = g_signal_connect(filter->primary, "changed", G_CALLBACK(on_primary_changed), filter);
+        g_signal_connect(filter->text, "notify::has-focus", G_CALLBACK(on_focus_changed), NULL);
     }
-    g_object_set_data_full(G_OBJECT(entry), "egwui-filter", filter, free_filter);
+    g_object_set_data_full(G_OBJECT(entry), "egwui-filter", filter, g_free);
     return filter;
 }
 
