@@ -12,7 +12,9 @@ SWIFT_DIRS := Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packa
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev pkg-config tmux python3-venv \
                 libgtk-4-dev xvfb xauth
-# Suites that open GTK windows: run on a private X server (xvfb-run -a), display or not.
+# Suites that open GTK windows: run on a private X server (xvfb-run -a), display or not. Under the
+# sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder, and
+# ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.
 GTK_DIRS := Packages/PaymentUI Apps/egw-checkout Tests/UIEndToEnd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
@@ -168,7 +170,7 @@ sanitize: deps
 	  for d in $(SWIFT_DIRS); do \
 	    [ -f "$$d/Package.swift" ] || continue; \
 	    echo "==> swift test --sanitize=$$mode in $$d"; \
-	    x=""; case " $(GTK_DIRS) " in *" $$d "*) x="xvfb-run -a";; esac; \
+	    x=""; case " $(GTK_DIRS) " in *" $$d "*) x="env GSK_RENDERER=cairo xvfb-run -a";; esac; \
 	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) $$x swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
 	      || failed="$$failed $$mode:$$d"; \
 	  done; \
