@@ -28,21 +28,8 @@ final class PaymentSheetWindowTests: XCTestCase {
     /// controls; the expired coupon's error is shown beside the coupon field; every control has a name.
     func testShippingACouponAndPay() throws {
         try onMain {
-            let merchant = merchant()
-            var options = PaymentSheetWindow.Options()
-            options.statusDuration = 0.05
-            let window = PaymentSheetWindow(options: options)
-            let delegate = MerchantDelegate(merchant, answers: [])
-            var controllerOptions = PaymentAuthorizationController.Options()
-            controllerOptions.deadline = nil
-            let controller = try XCTUnwrap(
-                PaymentAuthorizationController(
-                    paymentRequest: request(merchant), presenter: window, wallet: wallet(), options: controllerOptions))
-            controller.delegate = delegate
-            let shown = Mutex<Bool?>(nil)
-            controller.present { value in shown.withLock { $0 = value } }
-            spin { shown.withLock { $0 } != nil }
-            XCTAssertEqual(shown.withLock { $0 }, true)
+            let shown = try ShownSheet(statusDuration: 0.05)
+            let (window, delegate, controller) = (shown.window, shown.delegate, shown.controller)
             XCTAssertEqual(label(window, "total"), "Total, Example shop: 12.50 EUR")
 
             try act(window, "contact-0")
@@ -84,20 +71,11 @@ final class PaymentSheetWindowTests: XCTestCase {
 
     func testBusyWhileTheDelegateAnswersAndADeclinedCardIsShownBesideTheCards() throws {
         try onMain {
-            let merchant = merchant()
-            var options = PaymentSheetWindow.Options()
-            options.statusDuration = 0
-            let window = PaymentSheetWindow(options: options)
             let declined = PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined])
-            let delegate = MerchantDelegate(merchant, answers: [declined])
-            var controllerOptions = PaymentAuthorizationController.Options()
-            controllerOptions.deadline = nil
-            let controller = try XCTUnwrap(
-                PaymentAuthorizationController(
-                    paymentRequest: request(merchant), presenter: window, wallet: wallet(), options: controllerOptions))
-            controller.delegate = delegate
-            controller.present()
-            spin { window.sheet?.state == .ready }
+            let shown = try ShownSheet(statusDuration: 0, answers: [declined])
+            let (merchant, window, delegate, controller) = (
+                shown.merchant, shown.window, shown.delegate, shown.controller
+            )
 
             merchant.setHoldsAnswers(true)
             egwui_widget_activate(try XCTUnwrap(named(window, "contact-0")))
@@ -172,17 +150,8 @@ func accessibleMismatch(_ message: UnsafeMutablePointer<CChar>?) -> String? {
 extension PaymentSheetWindowTests {
     func testEscapeCancels() throws {
         try onMain {
-            let merchant = merchant()
-            let window = PaymentSheetWindow()
-            let delegate = MerchantDelegate(merchant, answers: [])
-            var options = PaymentAuthorizationController.Options()
-            options.deadline = nil
-            let controller = try XCTUnwrap(
-                PaymentAuthorizationController(
-                    paymentRequest: request(merchant), presenter: window, wallet: wallet(), options: options))
-            controller.delegate = delegate
-            controller.present()
-            spin { window.sheet?.state == .ready }
+            let shown = try ShownSheet()
+            let (window, delegate, controller) = (shown.window, shown.delegate, shown.controller)
             let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
             XCTAssertEqual(egwui_press_shortcut(root, UInt32(GDK_KEY_Escape)), 1, "the window has an Escape shortcut")
             spin { delegate.finished == 1 && !window.isPresenting }

@@ -34,7 +34,7 @@ func label(_ window: PaymentSheetWindow, _ name: String) -> String? {
 
 /// The merchant of the cases (the figures of PaymentAuthorization's end-to-end tests, checked by hand):
 /// a 12.50 EUR book; standard shipping free, express 4.99; SAVE10 is 10 % off the goods, OLD has expired.
-func merchant() -> SimulatedMerchant {
+func bookShop() -> SimulatedMerchant {
     let merchant = SimulatedMerchant(
         name: "Example shop", goods: [PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!)],
         currencyCode: "EUR", initialMethod: methods[0])
@@ -139,4 +139,32 @@ func act(_ window: PaymentSheetWindow, _ name: String) throws {
     let before = window.renderings
     egwui_widget_activate(try XCTUnwrap(named(window, name), name))
     spin { window.renderings > before && window.sheet?.state == .ready }
+}
+
+/// A sheet shown in a PaymentSheetWindow by a controller with no deadline and a MerchantDelegate pricing
+/// the book shop, ready for the buyer.
+@MainActor
+struct ShownSheet {
+    let merchant = bookShop()
+    let window: PaymentSheetWindow
+    let delegate: MerchantDelegate
+    let controller: PaymentAuthorizationController
+
+    init(statusDuration: TimeInterval = 1.2, answers: [PaymentAuthorizationResult] = []) throws {
+        var options = PaymentSheetWindow.Options()
+        options.statusDuration = statusDuration
+        window = PaymentSheetWindow(options: options)
+        delegate = MerchantDelegate(merchant, answers: answers)
+        var controllerOptions = PaymentAuthorizationController.Options()
+        controllerOptions.deadline = nil
+        controller = try XCTUnwrap(
+            PaymentAuthorizationController(
+                paymentRequest: request(merchant), presenter: window, wallet: wallet(), options: controllerOptions))
+        controller.delegate = delegate
+        let shown = Mutex<Bool?>(nil)
+        controller.present { value in shown.withLock { $0 = value } }
+        let window = window
+        spin { shown.withLock { $0 } != nil && window.sheet?.state == .ready }
+        XCTAssertEqual(shown.withLock { $0 }, true)
+    }
 }
