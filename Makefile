@@ -7,15 +7,18 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on (tests included), as the manifests say:
 # TestSupport and FuzzSupport depend on nothing; the SDK's products on each other only; the sandbox on
-# EGWWire, StatusMapping and JWE; Tests/* (EndToEnd: every suite that pays across packages) last.
+# EGWWire, StatusMapping and JWE; the apps after the packages; Tests/* (EndToEnd: every suite that pays
+# across packages; UIEndToEnd: the GTK sheet against the sandbox) last.
 SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
               Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
-              Packages/PaymentAuthorization Packages/WebKitPresenter Apps/egw-repl \
+              Packages/PaymentAuthorization Packages/WebKitPresenter Packages/PaymentUI Apps/egw-repl Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
-                libwebkitgtk-6.0-dev xvfb xauth
-# Suites that open windows (WebKitGTK, GTK 4) run on a private X server: `xvfb-run -a` in these folders.
-DISPLAY_DIRS := Packages/WebKitPresenter Tests/EndToEnd
+                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth
+# Suites that open windows (WebKitGTK, GTK 4) run on a private X server (`xvfb-run -a`), display or not.
+# Under the sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder,
+# and ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.
+DISPLAY_DIRS := Packages/WebKitPresenter Packages/PaymentUI Apps/egw-checkout Tests/EndToEnd Tests/UIEndToEnd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
@@ -35,15 +38,16 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize screenshots
+.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize demo screenshots
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite"
+	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
+	@echo "make screenshots - docs/screenshots: the card form, the sheet, a result, and the WebKit pages over a GTK app"
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
 	@echo "make soak   - 10,000 randomized schedules each: PaymentFlow's faults and the payment sheet's"
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
-	@echo "make screenshots - docs/screenshots: the WebKit pages over a small GTK app, captured from an Xvfb screen"
 	@echo "make fuzz   - every libFuzzer target for FUZZ_SECONDS (default 300) each; crashes go to Fuzz/<target>/regressions"
 	@echo "make sanitize - every package's tests under ThreadSanitizer, then AddressSanitizer + LeakSanitizer"
 	@echo "make deps   - install missing Debian packages (apt-get; sudo when not root)"
@@ -100,6 +104,27 @@ repl: deps
 	@cd Apps/egw-repl && swift build -c release --product egw-repl >&2
 	@exec "$$(cd Apps/egw-repl && swift build -c release --show-bin-path)/egw-repl" $(ARGS)
 
+# egw-checkout, the GTK 4 shop (Apps/egw-checkout). Without a display it says how to see it.
+demo: deps
+	@cd Apps/egw-checkout && swift build --product egw-checkout >&2
+	@bin="$$(cd Apps/egw-checkout && swift build --show-bin-path)/egw-checkout"; \
+	if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "make demo: no display here. On a desktop, run $$bin"; \
+	  echo "  or see it played on a virtual display: make screenshots (PNGs in docs/screenshots)"; \
+	else exec "$$bin" $(ARGS); fi
+
+# The README's pictures: egw-checkout's ScreenshotTests plays a buyer on the real windows under Xvfb;
+# then the WebKit pages as a buyer sees them, from a private Xvfb screen's frame buffer (-fbdir).
+SCREEN := 87
+screenshots: deps
+	cd Apps/egw-checkout && EGW_SCREENSHOTS="$(ROOT)/docs/screenshots" xvfb-run -a -s "-screen 0 1280x1024x24" \
+	  swift test --filter ScreenshotTests
+	@cd Tests/EndToEnd && swift build --product WebKitScreenshots
+	@fb=$$(mktemp -d); Xvfb :$(SCREEN) -screen 0 1280x800x24 -fbdir "$$fb" -nolisten tcp & xvfb=$$!; \
+	trap 'kill $$xvfb; wait $$xvfb 2>/dev/null; rm -rf "$$fb"' EXIT; sleep 1; mkdir -p docs/screenshots; \
+	DISPLAY=:$(SCREEN) "$$(cd Tests/EndToEnd && swift build --show-bin-path)/WebKitScreenshots" \
+	  "$(ROOT)/docs/screenshots" "$$fb/Xvfb_screen0" 2>/dev/null
+
 # Each package with benchmarks has an executable bench.sh that builds in
 # release mode and prints its figures beside a baseline measured in the same run.
 bench: deps
@@ -154,7 +179,7 @@ sanitize: deps
 	for mode in thread address; do \
 	  for d in $(SWIFT_DIRS); do \
 	    [ -f "$$d/Package.swift" ] || continue; \
-	    run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
+	    run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="env GSK_RENDERER=cairo xvfb-run -a";; esac; \
 	    echo "==> swift test --sanitize=$$mode in $$d"; \
 	    ( cd "$$d" && $(SANITIZE_ENV) $(SANITIZE_KNOBS) $$run swift test --sanitize=$$mode --scratch-path .build-$$mode ) \
 	      || failed="$$failed $$mode:$$d"; \
@@ -162,15 +187,6 @@ sanitize: deps
 	done; \
 	[ -z "$$failed" ] || { echo "make sanitize: FAILED in$$failed"; exit 1; }; \
 	echo "make sanitize: every suite clean under both sanitizers"
-
-# The WebKit pages as a buyer sees them, captured from a private Xvfb screen's frame buffer (-fbdir).
-SCREEN := 87
-screenshots: deps
-	@cd Tests/EndToEnd && swift build --product WebKitScreenshots
-	@fb=$$(mktemp -d); Xvfb :$(SCREEN) -screen 0 1280x800x24 -fbdir "$$fb" -nolisten tcp & xvfb=$$!; \
-	trap 'kill $$xvfb; wait $$xvfb 2>/dev/null; rm -rf "$$fb"' EXIT; sleep 1; mkdir -p docs/screenshots; \
-	DISPLAY=:$(SCREEN) "$$(cd Tests/EndToEnd && swift build --show-bin-path)/WebKitScreenshots" \
-	  "$(ROOT)/docs/screenshots" "$$fb/Xvfb_screen0" 2>/dev/null
 
 clean:
 	@for d in $(SWIFT_DIRS); do rm -rf "$$d/.build" "$$d/.build-fuzz" "$$d/.build-thread" "$$d/.build-address"; done

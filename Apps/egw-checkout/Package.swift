@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// egw-checkout: a small GTK 4 shop that pays through PaymentUI's card entries and sheet window, against
+// the embedded sandbox by default. `bare-gtk-window` is the baseline its start-up is measured against.
+let package = Package(
+    name: "egw-checkout",
+    products: [
+        .executable(name: "egw-checkout", targets: ["egw-checkout"])
+    ],
+    dependencies: [
+        .package(path: "../../Packages/PaymentUI"),
+        .package(path: "../../Packages/PaymentAuthorization"),
+        .package(path: "../../Packages/PaymentFlow"),
+        .package(path: "../../Packages/CardValidation"),
+        .package(path: "../../Packages/GatewaySandbox"),
+        .package(path: "../../Packages/HeadlessBrowser"),
+    ],
+    targets: [
+        .systemLibrary(name: "CCheckoutGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // The shop's window from a GtkBuilder description, its signals and main loop.
+        .target(name: "CCheckoutGtk", dependencies: ["CCheckoutGtk4"]),
+        .target(
+            name: "CheckoutApp",
+            dependencies: [
+                "CCheckoutGtk",
+                .product(name: "CardFields", package: "PaymentUI"),
+                .product(name: "PaymentSheetWindow", package: "PaymentUI"),
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+            ]
+        ),
+        .executableTarget(name: "egw-checkout", dependencies: ["CheckoutApp"]),
+        .executableTarget(name: "bare-gtk-window", dependencies: ["CCheckoutGtk"]),
+        .testTarget(
+            name: "CheckoutAppTests",
+            dependencies: [
+                "CheckoutApp", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "PaymentSheetWindow", package: "PaymentUI"),
+                .product(name: "PaymentUITesting", package: "PaymentUI"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,82 @@
+#include "ckt_gtk.h"
+
+gboolean ckt_init(void) { return gtk_init_check(); }
+
+GtkBuilder *ckt_builder(const char *xml) { return gtk_builder_new_from_string(xml, -1); }
+
+GtkWidget *ckt_widget(GtkBuilder *builder, const char *id) { return GTK_WIDGET(gtk_builder_get_object(builder, id)); }
+
+typedef struct {
+    ckt_fn fn;
+    void *context;
+} callback;
+
+static callback *callback_new(ckt_fn fn, void *context) {
+    callback *c = g_new0(callback, 1);
+    c->fn = fn;
+    c->context = context;
+    return c;
+}
+
+static void callback_free(gpointer data, GClosure *closure) {
+    (void)closure;
+    g_free(data);
+}
+
+static void on_clicked(GtkButton *button, gpointer data) {
+    (void)button;
+    callback *c = data;
+    c->fn(c->context);
+}
+
+void ckt_on_clicked(GtkWidget *button, ckt_fn fn, void *context) {
+    g_signal_connect_data(button, "clicked", G_CALLBACK(on_clicked), callback_new(fn, context), callback_free, 0);
+}
+
+static gboolean on_close(GtkWindow *window, gpointer data) {
+    (void)window;
+    callback *c = data;
+    c->fn(c->context);
+    return FALSE;
+}
+
+void ckt_on_close(GtkWidget *window, ckt_fn fn, void *context) {
+    g_signal_connect_data(window, "close-request", G_CALLBACK(on_close), callback_new(fn, context), callback_free, 0);
+}
+
+static gboolean on_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) {
+    (void)widget;
+    (void)clock;
+    callback *c = data;
+    c->fn(c->context);
+    return G_SOURCE_REMOVE;
+}
+
+void ckt_on_first_frame(GtkWidget *widget, ckt_fn fn, void *context) {
+    gtk_widget_add_tick_callback(widget, on_tick, callback_new(fn, context), g_free);
+}
+
+void ckt_append(GtkWidget *box, void *child) { gtk_box_append(GTK_BOX(box), GTK_WIDGET(child)); }
+GtkWidget *ckt_label_new(const char *text) {
+    GtkWidget *label = gtk_label_new(text);
+    gtk_label_set_xalign(GTK_LABEL(label), 0);
+    return label;
+}
+void ckt_set_text(GtkWidget *label, const char *text) { gtk_label_set_text(GTK_LABEL(label), text); }
+const char *ckt_text(GtkWidget *widget) {
+    return GTK_IS_LABEL(widget) ? gtk_label_get_text(GTK_LABEL(widget)) : gtk_editable_get_text(GTK_EDITABLE(widget));
+}
+void ckt_set_sensitive(GtkWidget *widget, gboolean sensitive) { gtk_widget_set_sensitive(widget, sensitive); }
+void ckt_set_visible(GtkWidget *widget, gboolean visible) { gtk_widget_set_visible(widget, visible); }
+void ckt_present(GtkWidget *window) { gtk_window_present(GTK_WINDOW(window)); }
+
+static GMainLoop *loop = NULL;
+
+void ckt_run(void) {
+    loop = g_main_loop_new(NULL, FALSE);
+    g_main_loop_run(loop);
+}
+
+void ckt_quit(void) {
+    if (loop != NULL) g_main_loop_quit(loop);
+}

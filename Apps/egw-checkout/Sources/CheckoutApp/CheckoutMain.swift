@@ -1,0 +1,42 @@
+internal import CCheckoutGtk
+import Foundation
+
+/// egw-checkout's life: the window, GTK's main loop, and the two non-interactive modes.
+public enum CheckoutMain {
+    /// Runs the shop until its window closes; the process's exit status.
+    @MainActor
+    public static func run(_ options: CheckoutOptions, started: Date) -> Int32 {
+        guard ckt_init() != 0 else {
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    egw-checkout: no display. Run it on a desktop, or on a virtual one:
+                      make screenshots   # plays a buyer on the real window under Xvfb, PNGs in docs/screenshots
+
+                    """.utf8))
+            return 1
+        }
+        let shop: CheckoutWindow
+        do {
+            shop = try CheckoutWindow(options: options)
+        } catch {
+            FileHandle.standardError.write(Data("egw-checkout: the sandbox did not start: \(error)\n".utf8))
+            return 1
+        }
+        let gtkWindow = shop.window.assumingMemoryBound(to: GtkWidget.self)
+        let quit = Action { ckt_quit() }
+        ckt_on_close(gtkWindow, Action.callback, Unmanaged.passUnretained(quit).toOpaque())
+        let shown = Action {
+            if options.exitWhenShown {
+                print(
+                    String(format: "egw-checkout: first frame after %.0f ms", Date().timeIntervalSince(started) * 1000))
+                ckt_quit()
+            }
+        }
+        ckt_on_first_frame(gtkWindow, Action.callback, Unmanaged.passUnretained(shown).toOpaque())
+        shop.present()
+        ckt_run()
+        _ = (quit, shown)
+        return 0
+    }
+}

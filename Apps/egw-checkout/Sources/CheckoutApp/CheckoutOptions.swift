@@ -1,0 +1,76 @@
+import Foundation
+
+/// egw-checkout's command line, parsed as egw-repl parses its own: the embedded sandbox by default,
+/// `--no-sandbox` with the URLs of a gateway and a merchant backend otherwise.
+public struct CheckoutOptions: Sendable, Equatable {
+    /// Start the embedded sandbox (default).
+    public var sandbox = true
+    /// The status-lookup base URL (`--api-base-url`).
+    public var apiBaseURL: URL?
+    /// The checkout API (`--checkout-api-base-url`).
+    public var checkoutAPIBaseURL: URL?
+    /// The checkout page host (`--checkout-base-url`).
+    public var checkoutBaseURL: URL?
+    /// Where payments are created (`--merchant-base-url`: `POST {url}/sandbox/payments`).
+    public var merchantBaseURL: URL?
+    /// Quit once the first frame is drawn, printing the time it took (`--exit-when-shown`).
+    public var exitWhenShown = false
+
+    /// The defaults: the embedded sandbox.
+    public init() {}
+
+    /// The usage text.
+    public static let usage = """
+        usage: egw-checkout [options]
+          --no-sandbox                  do not start the embedded sandbox; then give every URL below
+          --api-base-url URL            merchant backend for status lookups
+          --checkout-api-base-url URL   checkout API: card sessions, 3-D Secure
+          --checkout-base-url URL       checkout page host: card-encryption key, 3-D Secure notification
+          --merchant-base-url URL       where payments are created (POST URL/sandbox/payments)
+          --exit-when-shown             quit after the first frame, printing the start-up time
+          --help                        this text
+        """
+
+    /// A usage error: what was wrong.
+    public struct UsageError: Error, Equatable, CustomStringConvertible {
+        /// What was wrong with the command line.
+        public let description: String
+    }
+
+    /// Parses `arguments` (without the program name); nil for `--help`.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> CheckoutOptions? {
+        var options = CheckoutOptions()
+        var rest = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let next = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            return next
+        }
+        func url(_ flag: String) throws(UsageError) -> URL {
+            let text = try value(flag)
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw UsageError(description: "\(flag): not an http or https URL: \(text)")
+            }
+            return url
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--help", "-h": return nil
+            case "--no-sandbox": options.sandbox = false
+            case "--api-base-url": options.apiBaseURL = try url(flag)
+            case "--checkout-api-base-url": options.checkoutAPIBaseURL = try url(flag)
+            case "--checkout-base-url": options.checkoutBaseURL = try url(flag)
+            case "--merchant-base-url": options.merchantBaseURL = try url(flag)
+            case "--exit-when-shown": options.exitWhenShown = true
+            default: throw UsageError(description: "unknown option \(flag)")
+            }
+        }
+        if !options.sandbox
+            && (options.checkoutAPIBaseURL == nil || options.checkoutBaseURL == nil
+                || options.merchantBaseURL == nil)
+        {
+            throw UsageError(
+                description: "--no-sandbox needs --checkout-api-base-url, --checkout-base-url and --merchant-base-url")
+        }
+        return options
+    }
+}

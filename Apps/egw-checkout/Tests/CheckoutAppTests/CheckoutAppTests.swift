@@ -1,0 +1,155 @@
+import Foundation
+import GatewaySandbox
+import PaymentUITesting
+import XCTest
+
+@testable import CheckoutApp
+
+/// egw-checkout paying against its embedded sandbox, driven through the window: keys typed into the SDK's
+/// entries, the shop's buttons and the sheet window's controls clicked; each test reads the result off
+/// the window and checks the sandbox's record. Only GLib's main loop runs. Cart: 12.50 + 8.00 = 20.50 EUR.
+final class CheckoutAppTests: XCTestCase {
+    func testAFrictionlessCard() throws {
+        try pay(number: "4111111111111111", expecting: "Paid 20.50 EUR by card.")
+    }
+
+    /// The Mastercard the sandbox's issuer challenges: the headless buyer types the code on the ACS page.
+    func testAChallengedCard() throws {
+        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.")
+    }
+
+    func testADeclinedCardSaysWhy() throws {
+        try pay(number: "4000000000000002", expecting: nil)
+    }
+
+    func testAnExpiredCardNeverReachesTheNetwork() throws {
+        let capture = try OutputCapture()
+        let ran = Result {
+            try MainActor.assumeIsolated {
+                let shop = try CheckoutWindow(options: CheckoutOptions())
+                shop.present()
+                let sandbox = try XCTUnwrap(shop.sandbox)
+                UITest.spin(timeout: 0.2)
+                let logged = sandbox.requestLog.count
+                UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+                UITest.type("4111111111111111", into: shop.number.widget)
+                UITest.type("0120", into: shop.expiry.widget)
+                UITest.type("123", into: shop.securityCode.widget)
+                click(shop, "pay-card")
+                UITest.spin { !shop.result.isEmpty }  // GtkButton's activate clicks after a short press
+                XCTAssertEqual(shop.result, "Check the card details.")
+                XCTAssertEqual(text(shop, "card-errors"), "The card has expired.")
+                XCTAssertEqual(shop.expiry.validationMessage, "The card has expired.")
+                XCTAssertNil(shop.number.validationMessage)
+                XCTAssertEqual(sandbox.requestLog.count, logged, "no request was sent")
+                UITest.destroy(window: shop.window)
+            }
+        }
+        let output = try capture.finish()
+        try ran.get()
+        try assertNoCardData(in: output, "4111111111111111")
+    }
+
+    /// The wallet sheet, modal over the shop: contact, express shipping, SAVE10 (10 % of 20.50 = 2.05),
+    /// Pay. 20.50 + 4.99 - 2.05 = 23.44 EUR.
+    func testTheWalletSheet() throws {
+        let capture = try OutputCapture()
+        let ran = Result {
+            try MainActor.assumeIsolated {
+                let shop = try CheckoutWindow(options: CheckoutOptions())
+                shop.present()
+                UITest.spin(timeout: 0.2)
+                click(shop, "pay-wallet")
+                UITest.spin { shop.sheet != nil }
+                let sheet = try XCTUnwrap(shop.sheet)
+                try chooseContactExpressAndSAVE10(on: sheet)
+                XCTAssertEqual(sheet.sheet?.total, Decimal(string: "23.44"))
+                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+                UITest.spin(timeout: 30) { shop.finished == 1 }
+                XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
+                XCTAssertEqual(text(shop, "result"), "Paid 23.44 EUR with the wallet.")
+                XCTAssertFalse(sheet.isPresenting)
+                UITest.destroy(window: shop.window)
+            }
+        }
+        let output = try capture.finish()
+        try ran.get()
+        try assertNoCardData(in: output, "4111111111111111")
+    }
+
+    func testHostedCheckout() throws {
+        try MainActor.assumeIsolated {
+            let shop = try CheckoutWindow(options: CheckoutOptions())
+            shop.present()
+            click(shop, "hosted")
+            UITest.spin(timeout: 30) { shop.finished == 1 }
+            XCTAssertEqual(shop.result, "Paid 20.50 EUR on the hosted page.")
+            UITest.destroy(window: shop.window)
+        }
+    }
+
+    func testOptions() throws {
+        XCTAssertEqual(try CheckoutOptions.parse([]), CheckoutOptions())
+        XCTAssertNil(try CheckoutOptions.parse(["--help"]))
+        var remote = CheckoutOptions()
+        remote.sandbox = false
+        remote.checkoutAPIBaseURL = URL(string: "https://api.example.com")
+        remote.checkoutBaseURL = URL(string: "https://checkout.example.com")
+        remote.merchantBaseURL = URL(string: "https://shop.example.com")
+        XCTAssertEqual(
+            try CheckoutOptions.parse([
+                "--no-sandbox", "--checkout-api-base-url", "https://api.example.com", "--checkout-base-url",
+                "https://checkout.example.com", "--merchant-base-url", "https://shop.example.com",
+            ]), remote)
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--no-sandbox"]))
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--api-base-url", "ftp://x"]))
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--what"]))
+    }
+
+    /// Types a card, clicks "Pay by card", waits for the one result; `expecting` nil: a failure whose
+    /// text comes from the SDK's error table. Then scans what the process wrote and the clipboards.
+    private func pay(number: String, expecting: String?, file: StaticString = #filePath, line: UInt = #line) throws {
+        let capture = try OutputCapture()
+        let ran = Result {
+            try MainActor.assumeIsolated { () throws -> [String] in
+                let shop = try CheckoutWindow(options: CheckoutOptions())
+                shop.present()
+                UITest.spin(timeout: 0.2)
+                UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+                UITest.type(number, into: shop.number.widget)
+                UITest.type("1235", into: shop.expiry.widget)
+                UITest.type("987", into: shop.securityCode.widget)
+                click(shop, "pay-card")
+                UITest.spin(timeout: 30) { shop.finished == 1 }
+                if let expecting {
+                    XCTAssertEqual(shop.result, expecting, file: file, line: line)
+                    // (No digits in failure messages: they go to the output scanned below.)
+                    XCTAssertTrue(shop.number.digits.isEmpty, "a paid card leaves the form", file: file, line: line)
+                } else {
+                    XCTAssertTrue(shop.result.hasPrefix("Payment failed: "), shop.result, file: file, line: line)
+                    XCTAssertFalse(shop.result.contains("error."), "the table has the code", file: file, line: line)
+                }
+                XCTAssertEqual(text(shop, "result"), shop.result, file: file, line: line)
+                let found = [false, true].compactMap { UITest.clipboard(of: shop.window, primary: $0) }
+                UITest.destroy(window: shop.window)
+                return found
+            }
+        }
+        let output = try capture.finish()
+        let clipboards = try ran.get()
+        try assertNoCardData(in: output + clipboards.joined(separator: "\n"), number, file: file, line: line)
+    }
+}
+
+private func assertNoCardData(
+    in output: String, _ number: String, file: StaticString = #filePath, line: UInt = #line
+) throws {
+    XCTAssertFalse(output.isEmpty, "the capture works", file: file, line: line)
+    let grouped = stride(from: 0, to: number.count, by: 4).map { offset in
+        String(number.dropFirst(offset).prefix(4))
+    }.joined(separator: " ")
+    for secret in [number, grouped, String(number.prefix(8))] {
+        XCTAssertFalse(output.contains(secret), "the process wrote card digits", file: file, line: line)
+    }
+    XCTAssertFalse(output.contains("987\n") || output.contains("\"987\""), "the security code", file: file, line: line)
+}

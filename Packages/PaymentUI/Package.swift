@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// PaymentUI: GTK 4 widgets over the headless SDK. Two products, so an app links only what it uses:
+// `CardFields` (the three card entries, over CardValidation's editors) and `PaymentSheetWindow` (the
+// payment sheet as a modal window, a `WalletSheetPresenter`). GTK comes in through a systemLibrary
+// target; every GObject macro, variadic call and signal connection is in the C shim `CPaymentUIGtk`,
+// imported with `internal import`, so no C type reaches the public API.
+let package = Package(
+    name: "PaymentUI",
+    products: [
+        .library(name: "CardFields", targets: ["CardFields"]),
+        .library(name: "PaymentSheetWindow", targets: ["PaymentSheetWindow"]),
+        // Proof only: the buyer's hands for UI tests of PaymentUI and of apps on it. No shipped product
+        // depends on it.
+        .library(name: "PaymentUITesting", targets: ["PaymentUITesting"]),
+    ],
+    dependencies: [
+        .package(path: "../CardValidation"),
+        .package(path: "../PaymentAuthorization"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"]),
+        // The buyer-facing text: one table per language (Resources/en.json, lv.json), chosen from the locale.
+        .target(name: "PaymentUIText", resources: [.copy("Resources")]),
+        .target(
+            name: "CardFields",
+            dependencies: [
+                "CGtk4", "CPaymentUIGtk", "PaymentUIText",
+                .product(name: "CardValidation", package: "CardValidation"),
+            ]
+        ),
+        .target(
+            name: "PaymentSheetWindow",
+            dependencies: [
+                "CGtk4", "CPaymentUIGtk", "PaymentUIText",
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+            ]
+        ),
+        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk"]),
+        .testTarget(
+            name: "CardFieldsTests",
+            dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUIText", "PaymentUITesting"]
+        ),
+        .testTarget(
+            name: "PaymentSheetWindowTests",
+            dependencies: [
+                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUIText", "PaymentUITesting",
+                .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,510 @@
+#include "egw_gtk.h"
+
+#include <glib-unix.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/eventfd.h>
+
+// MARK: - Start-up
+
+gboolean egwui_init(void) {
+    static gsize once = 0;
+    static gboolean ok = FALSE;
+    if (g_once_init_enter(&once)) {
+        ok = gtk_init_check();
+        g_once_init_leave(&once, 1);
+    }
+    return ok;
+}
+
+// MARK: - Dispatch's main queue inside GLib's main loop
+
+// What Foundation's run loop uses for the same job; both are exported by our toolchain's libdispatch.
+// The handle is an eventfd that libdispatch writes whenever the main queue gets work.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+static gboolean main_queue_ready(gint fd, GIOCondition condition, gpointer data) {
+    (void)condition;
+    (void)data;
+    // Clear the signal first (only when it is set: nothing else may have read it since the poll), so
+    // work queued while draining signals again.
+    struct pollfd probe = {.fd = fd, .events = POLLIN};
+    if (poll(&probe, 1, 0) > 0) {
+        eventfd_t value;
+        (void)eventfd_read(fd, &value);
+    }
+    _dispatch_main_queue_callback_4CF(NULL);
+    return G_SOURCE_CONTINUE;
+}
+
+guint egwui_main_queue_source_install(void) {
+    static gsize id = 0;
+    if (g_once_init_enter(&id)) {
+        int fd = _dispatch_get_main_queue_handle_4CF();
+        guint source = g_unix_fd_add(fd, G_IO_IN, main_queue_ready, NULL);
+        g_once_init_leave(&id, source);
+    }
+    return (guint)id;
+}
+
+// MARK: - Card entries
+
+struct egwui_filter {
+    GtkWidget *entry;
+    GtkWidget *text;  // the entry's GtkText (its editable delegate), which emits the edit signals
+    egwui_edit_fn fn;
+    void *context;
+    gulong insert_handler;
+    gulong delete_handler;
+    gboolean private_text;
+};
+
+static void wipe_and_free(char *text) {
+    if (text == NULL) return;
+    explicit_bzero(text, strlen(text));
+    g_free(text);
+}
+
+static void on_insert_text(GtkEditable *editable, const char *text, int length, int *position, gpointer data) {
+    egwui_filter *filter = data;
+    g_signal_stop_emission_by_name(editable, "insert-text");
+    if (filter->fn == NULL) return;
+    char *copy = length < 0 ? g_strdup(text) : g_strndup(text, (gsize)length);
+    int caret = filter->fn(filter->context, *position, *position, copy, *position);
+    wipe_and_free(copy);
+    if (caret < 0) {
+        gtk_widget_error_bell(filter->entry);
+        return;
+    }
+    *position = caret;
+}
+
+static void on_delete_text(GtkEditable *editable, int start, int end, gpointer data) {
+    egwui_filter *filter = data;
+    g_signal_stop_emission_by_name(editable, "delete-text");
+    if (filter->fn == NULL) return;
+    int length = (int)g_utf8_strlen(gtk_editable_get_text(editable), -1);
+    if (end < 0 || end > length) end = length;
+    if (start < 0) start = 0;
+    int caret = gtk_editable_get_position(editable);
+    if (filter->fn(filter->context, start, end, "", caret) < 0) gtk_widget_error_bell(filter->entry);
+}
+
+static void refuse_clipboard(GtkWidget *text, gpointer data) {
+    (void)data;
+    // copy-clipboard and cut-clipboard are run-last: stopping here keeps GTK's handler from running.
+    g_signal_stop_emission_by_name(text, g_signal_name(g_signal_get_invocation_hint(text)->signal_id));
+    gtk_widget_error_bell(text);
+}
+
+// GtkText offers its selection as the PRIMARY selection (X11, Wayland) and cancels the selection when
+// it loses that offer, so a private entry cannot refuse it without making selection impossible. When it
+// loses the focus it takes back the offer that is its own: the local PRIMARY content whose text is this
+// entry's selection (GTK's offer reads the selection when asked). Another widget's offer, made while this
+// entry still had the focus (GTK selects an entry's text when it gets the focus), is left alone. So the
+// number is readable as PRIMARY only while the buyer holds a selection in the focused entry.
+static void on_focus_changed(GObject *object, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    (void)data;
+    GtkWidget *text = GTK_WIDGET(object);
+    GdkClipboard *primary = gtk_widget_get_primary_clipboard(text);
+    GdkContentProvider *offer = gdk_clipboard_get_content(primary);
+    int start, end;
+    if (gtk_widget_has_focus(text) || offer == NULL || !gdk_clipboard_is_local(primary) ||
+        !gtk_editable_get_selection_bounds(GTK_EDITABLE(text), &start, &end))
+        return;
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_STRING);
+    if (gdk_content_provider_get_value(offer, &value, NULL)) {
+        char *selected = gtk_editable_get_chars(GTK_EDITABLE(text), start, end);
+        if (g_strcmp0(g_value_get_string(&value), selected) == 0) gdk_clipboard_set_content(primary, NULL);
+        wipe_and_free(selected);
+        char *offered = g_value_dup_string(&value);
+        wipe_and_free(offered);
+    }
+    g_value_unset(&value);
+}
+
+egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *context, gboolean private_text) {
+    egwui_filter *filter = g_new0(egwui_filter, 1);
+    filter->entry = entry;
+    filter->text = GTK_WIDGET(gtk_editable_get_delegate(GTK_EDITABLE(entry)));
+    filter->fn = fn;
+    filter->context = context;
+    filter->private_text = private_text;
+    filter->insert_handler = g_signal_connect(filter->text, "insert-text", G_CALLBACK(on_insert_text), filter);
+    filter->delete_handler = g_signal_connect(filter->text, "delete-text", G_CALLBACK(on_delete_text), filter);
+    gtk_editable_set_enable_undo(GTK_EDITABLE(entry), FALSE);
+    if (private_text) {
+        g_signal_connect(filter->text, "copy-clipboard", G_CALLBACK(refuse_clipboard), NULL);
+        g_signal_connect(filter->text, "cut-clipboard", G_CALLBACK(refuse_clipboard), NULL);
+        g_signal_connect(filter->text, "notify::has-focus", G_CALLBACK(on_focus_changed), NULL);
+    }
+    g_object_set_data_full(G_OBJECT(entry), "egwui-filter", filter, g_free);
+    return filter;
+}
+
+void egwui_filter_show(egwui_filter *filter, const char *text, int caret) {
+    g_signal_handler_block(filter->text, filter->insert_handler);
+    g_signal_handler_block(filter->text, filter->delete_handler);
+    if (strcmp(gtk_editable_get_text(GTK_EDITABLE(filter->text)), text) != 0)
+        gtk_editable_set_text(GTK_EDITABLE(filter->text), text);
+    gtk_editable_set_position(GTK_EDITABLE(filter->text), caret);
+    g_signal_handler_unblock(filter->text, filter->delete_handler);
+    g_signal_handler_unblock(filter->text, filter->insert_handler);
+}
+
+void egwui_filter_detach(egwui_filter *filter) {
+    filter->fn = NULL;
+    filter->context = NULL;
+}
+
+GtkWidget *egwui_entry_new(void) { return gtk_entry_new(); }
+
+void egwui_entry_configure(GtkWidget *entry, GtkInputPurpose purpose, gboolean visible, int width_chars,
+                           const char *placeholder) {
+    gtk_entry_set_input_purpose(GTK_ENTRY(entry), purpose);
+    gtk_entry_set_input_hints(GTK_ENTRY(entry), GTK_INPUT_HINT_NO_SPELLCHECK | GTK_INPUT_HINT_NO_EMOJI |
+                                                    (visible ? 0 : GTK_INPUT_HINT_PRIVATE));
+    gtk_entry_set_visibility(GTK_ENTRY(entry), visible);
+    gtk_editable_set_width_chars(GTK_EDITABLE(entry), width_chars);
+    if (placeholder != NULL) gtk_entry_set_placeholder_text(GTK_ENTRY(entry), placeholder);
+}
+
+const char *egwui_editable_text(GtkWidget *editable) { return gtk_editable_get_text(GTK_EDITABLE(editable)); }
+int egwui_editable_position(GtkWidget *editable) { return gtk_editable_get_position(GTK_EDITABLE(editable)); }
+void egwui_editable_set_position(GtkWidget *editable, int position) {
+    gtk_editable_set_position(GTK_EDITABLE(editable), position);
+}
+void egwui_editable_select(GtkWidget *editable, int start, int end) {
+    gtk_editable_select_region(GTK_EDITABLE(editable), start, end);
+}
+void egwui_editable_set_text(GtkWidget *editable, const char *text) {
+    gtk_editable_set_text(GTK_EDITABLE(editable), text);
+}
+gboolean egwui_editable_undo_enabled(GtkWidget *editable) {
+    return gtk_editable_get_enable_undo(GTK_EDITABLE(editable));
+}
+GtkInputPurpose egwui_entry_input_purpose(GtkWidget *entry) { return gtk_entry_get_input_purpose(GTK_ENTRY(entry)); }
+gboolean egwui_entry_visibility(GtkWidget *entry) { return gtk_entry_get_visibility(GTK_ENTRY(entry)); }
+
+// MARK: - Accessibility
+
+void egwui_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+void egwui_accessible_set_invalid(GtkWidget *widget, gboolean invalid, const char *description) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+    if (description != NULL)
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                       -1);
+    else
+        gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+char *egwui_accessible_check_invalid(GtkWidget *widget, gboolean invalid) {
+    return gtk_test_accessible_check_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                           invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE);
+}
+char *egwui_accessible_check_description(GtkWidget *widget, const char *description) {
+    return gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                              description);
+}
+char *egwui_accessible_check_label(GtkWidget *widget, const char *label) {
+    return gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+}
+gboolean egwui_accessible_has_label(GtkWidget *widget) {
+    return gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+gboolean egwui_accessible_has_description(GtkWidget *widget) {
+    return gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+// MARK: - Widgets for the sheet
+
+typedef struct {
+    egwui_widget_fn fn;
+    void *context;
+} widget_callback;
+
+static void call_widget_callback(GtkWidget *widget, gpointer data) {
+    widget_callback *callback = data;
+    callback->fn(callback->context, widget);
+}
+
+static void free_widget_callback(gpointer data, GClosure *closure) {
+    (void)closure;
+    g_free(data);
+}
+
+static gulong connect_widget(GtkWidget *widget, const char *signal, egwui_widget_fn fn, void *context) {
+    widget_callback *callback = g_new0(widget_callback, 1);
+    callback->fn = fn;
+    callback->context = context;
+    return g_signal_connect_data(widget, signal, G_CALLBACK(call_widget_callback), callback, free_widget_callback,
+                                 0);
+}
+
+gulong egwui_connect_clicked(GtkWidget *button, egwui_widget_fn fn, void *context) {
+    return connect_widget(button, "clicked", fn, context);
+}
+gulong egwui_connect_toggled(GtkWidget *check, egwui_widget_fn fn, void *context) {
+    return connect_widget(check, "toggled", fn, context);
+}
+gulong egwui_connect_activate(GtkWidget *entry, egwui_widget_fn fn, void *context) {
+    return connect_widget(entry, "activate", fn, context);
+}
+
+static gboolean on_close_request(GtkWindow *window, gpointer data) {
+    widget_callback *callback = data;
+    callback->fn(callback->context, GTK_WIDGET(window));
+    return TRUE;
+}
+
+static gboolean on_escape(GtkWidget *widget, GVariant *args, gpointer data) {
+    (void)args;
+    widget_callback *callback = data;
+    callback->fn(callback->context, widget);
+    return TRUE;
+}
+
+void egwui_window_on_close(GtkWidget *window, egwui_widget_fn fn, void *context) {
+    widget_callback *callback = g_new0(widget_callback, 1);
+    callback->fn = fn;
+    callback->context = context;
+    g_signal_connect_data(window, "close-request", G_CALLBACK(on_close_request), callback, free_widget_callback, 0);
+    GtkEventController *shortcuts = gtk_shortcut_controller_new();
+    GtkShortcut *escape = gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_Escape, 0),
+                                           gtk_callback_action_new(on_escape, callback, NULL));
+    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(shortcuts), escape);
+    gtk_widget_add_controller(window, shortcuts);
+}
+
+GtkWidget *egwui_window_new(const char *title, GtkWidget *parent, gboolean modal) {
+    GtkWidget *window = gtk_window_new();
+    gtk_window_set_title(GTK_WINDOW(window), title);
+    if (parent != NULL) gtk_window_set_transient_for(GTK_WINDOW(window), GTK_WINDOW(parent));
+    gtk_window_set_modal(GTK_WINDOW(window), modal);
+    gtk_window_set_destroy_with_parent(GTK_WINDOW(window), TRUE);
+    return window;
+}
+void egwui_window_set_child(GtkWidget *window, GtkWidget *child) {
+    gtk_window_set_child(GTK_WINDOW(window), child);
+}
+void egwui_window_present(GtkWidget *window) { gtk_window_present(GTK_WINDOW(window)); }
+void egwui_window_destroy(GtkWidget *window) { gtk_window_destroy(GTK_WINDOW(window)); }
+GtkWidget *egwui_box_new(gboolean vertical, int spacing) {
+    return gtk_box_new(vertical ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL, spacing);
+}
+void egwui_box_append(GtkWidget *box, GtkWidget *child) { gtk_box_append(GTK_BOX(box), child); }
+void egwui_box_clear(GtkWidget *box) {
+    GtkWidget *child;
+    while ((child = gtk_widget_get_first_child(box)) != NULL) gtk_box_remove(GTK_BOX(box), child);
+}
+GtkWidget *egwui_label_new(const char *text, gboolean wrap) {
+    GtkWidget *label = gtk_label_new(text);
+    gtk_label_set_xalign(GTK_LABEL(label), 0);
+    gtk_label_set_wrap(GTK_LABEL(label), wrap);
+    return label;
+}
+void egwui_label_set_text(GtkWidget *label, const char *text) { gtk_label_set_text(GTK_LABEL(label), text); }
+const char *egwui_label_text(GtkWidget *label) { return gtk_label_get_text(GTK_LABEL(label)); }
+gboolean egwui_widget_is_label(GtkWidget *widget) { return GTK_IS_LABEL(widget); }
+GtkWidget *egwui_button_new(const char *label) { return gtk_button_new_with_label(label); }
+void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }
+GtkWidget *egwui_check_new(const char *label, GtkWidget *group) {
+    GtkWidget *check = gtk_check_button_new_with_label(label);
+    if (group != NULL) gtk_check_button_set_group(GTK_CHECK_BUTTON(check), GTK_CHECK_BUTTON(group));
+    return check;
+}
+void egwui_check_set_active(GtkWidget *check, gboolean active) {
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(check), active);
+}
+gboolean egwui_check_active(GtkWidget *check) { return gtk_check_button_get_active(GTK_CHECK_BUTTON(check)); }
+GtkWidget *egwui_spinner_new(void) { return gtk_spinner_new(); }
+void egwui_spinner_set(GtkWidget *spinner, gboolean spinning) {
+    gtk_spinner_set_spinning(GTK_SPINNER(spinner), spinning);
+}
+void egwui_widget_set_sensitive(GtkWidget *widget, gboolean sensitive) { gtk_widget_set_sensitive(widget, sensitive); }
+void egwui_widget_set_visible(GtkWidget *widget, gboolean visible) { gtk_widget_set_visible(widget, visible); }
+void egwui_widget_set_name(GtkWidget *widget, const char *name) { gtk_widget_set_name(widget, name); }
+void egwui_widget_add_class(GtkWidget *widget, const char *css_class) { gtk_widget_add_css_class(widget, css_class); }
+void egwui_widget_remove_class(GtkWidget *widget, const char *css_class) {
+    gtk_widget_remove_css_class(widget, css_class);
+}
+gboolean egwui_widget_has_class(GtkWidget *widget, const char *css_class) {
+    return gtk_widget_has_css_class(widget, css_class);
+}
+void egwui_widget_set_halign_end(GtkWidget *widget) { gtk_widget_set_halign(widget, GTK_ALIGN_END); }
+void egwui_widget_set_hexpand(GtkWidget *widget) { gtk_widget_set_hexpand(widget, TRUE); }
+void egwui_widget_set_margins(GtkWidget *widget, int margin) {
+    gtk_widget_set_margin_top(widget, margin);
+    gtk_widget_set_margin_bottom(widget, margin);
+    gtk_widget_set_margin_start(widget, margin);
+    gtk_widget_set_margin_end(widget, margin);
+}
+void egwui_widget_grab_focus(GtkWidget *widget) { gtk_widget_grab_focus(widget); }
+void egwui_object_ref_sink(GtkWidget *widget) { g_object_ref_sink(widget); }
+void egwui_object_unref(GtkWidget *widget) { g_object_unref(widget); }
+
+typedef struct {
+    egwui_timeout_fn fn;
+    void *context;
+} timeout_callback;
+
+static gboolean fire_timeout(gpointer data) {
+    timeout_callback *callback = data;
+    callback->fn(callback->context);
+    return G_SOURCE_REMOVE;
+}
+
+guint egwui_timeout_once(guint milliseconds, egwui_timeout_fn fn, void *context) {
+    timeout_callback *callback = g_new0(timeout_callback, 1);
+    callback->fn = fn;
+    callback->context = context;
+    return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, fire_timeout, callback, g_free);
+}
+
+// MARK: - Testing and screenshots
+
+GtkWidget *egwui_find_named(GtkWidget *root, const char *name) {
+    if (root == NULL) return NULL;
+    if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
+    for (GtkWidget *child = gtk_widget_get_first_child(root); child != NULL;
+         child = gtk_widget_get_next_sibling(child)) {
+        GtkWidget *found = egwui_find_named(child, name);
+        if (found != NULL) return found;
+    }
+    return NULL;
+}
+
+static GtkWidget *text_of(GtkWidget *entry) {
+    return GTK_IS_EDITABLE(entry) && gtk_editable_get_delegate(GTK_EDITABLE(entry)) != NULL
+               ? GTK_WIDGET(gtk_editable_get_delegate(GTK_EDITABLE(entry)))
+               : entry;
+}
+
+const char *egwui_focus_move(GtkWidget *window, GtkDirectionType direction) {
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
+    // An arrow key goes to the focused widget first (a check button moves within its group).
+    if (direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD || focus == NULL ||
+        !gtk_widget_child_focus(focus, direction))
+        gtk_widget_child_focus(window, direction);
+    for (focus = gtk_root_get_focus(GTK_ROOT(window)); focus != NULL; focus = gtk_widget_get_parent(focus)) {
+        const char *name = gtk_widget_get_name(focus);
+        // GTK names an unnamed widget after its type (GtkText, GtkBox): skip those.
+        if (name != NULL && !g_str_has_prefix(name, "Gtk")) return name;
+    }
+    return NULL;
+}
+
+gboolean egwui_press_shortcut(GtkWidget *widget, guint keyval) {
+    GListModel *controllers = gtk_widget_observe_controllers(widget);
+    gboolean done = FALSE;
+    for (guint i = 0; !done && i < g_list_model_get_n_items(controllers); i++) {
+        GObject *controller = g_list_model_get_item(controllers, i);
+        if (GTK_IS_SHORTCUT_CONTROLLER(controller)) {
+            GListModel *shortcuts = G_LIST_MODEL(controller);
+            for (guint j = 0; !done && j < g_list_model_get_n_items(shortcuts); j++) {
+                GtkShortcut *shortcut = g_list_model_get_item(shortcuts, j);
+                GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger(shortcut);
+                if (GTK_IS_KEYVAL_TRIGGER(trigger) && gtk_keyval_trigger_get_keyval(GTK_KEYVAL_TRIGGER(trigger)) == keyval &&
+                    gtk_keyval_trigger_get_modifiers(GTK_KEYVAL_TRIGGER(trigger)) == 0)
+                    done = gtk_shortcut_action_activate(gtk_shortcut_get_action(shortcut), 0, widget, NULL);
+                g_object_unref(shortcut);
+            }
+        }
+        g_object_unref(controller);
+    }
+    g_object_unref(controllers);
+    return done;
+}
+
+GtkWidget *egwui_entry_text(GtkWidget *entry) { return text_of(entry); }
+
+void egwui_key_insert(GtkWidget *entry, const char *text) {
+    g_signal_emit_by_name(text_of(entry), "insert-at-cursor", text);
+}
+void egwui_key_backspace(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "backspace"); }
+void egwui_key_delete(GtkWidget *entry) {
+    g_signal_emit_by_name(text_of(entry), "delete-from-cursor", GTK_DELETE_CHARS, 1);
+}
+void egwui_key_enter(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "activate"); }
+void egwui_key_paste(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "paste-clipboard"); }
+void egwui_key_copy(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "copy-clipboard"); }
+void egwui_key_cut(GtkWidget *entry) { g_signal_emit_by_name(text_of(entry), "cut-clipboard"); }
+void egwui_text_undo(GtkWidget *entry) { gtk_widget_activate_action_variant(text_of(entry), "text.undo", NULL); }
+
+void egwui_clipboard_set(GtkWidget *widget, const char *text) {
+    gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text);
+}
+
+typedef struct {
+    gboolean done;
+    char *text;
+} clipboard_read;
+
+static void clipboard_read_done(GObject *source, GAsyncResult *result, gpointer data) {
+    clipboard_read *read = data;
+    read->text = gdk_clipboard_read_text_finish(GDK_CLIPBOARD(source), result, NULL);
+    read->done = TRUE;
+}
+
+char *egwui_clipboard_read(GtkWidget *widget, gboolean primary) {
+    GdkClipboard *clipboard = primary ? gtk_widget_get_primary_clipboard(widget) : gtk_widget_get_clipboard(widget);
+    clipboard_read read = {FALSE, NULL};
+    gdk_clipboard_read_text_async(clipboard, NULL, clipboard_read_done, &read);
+    for (int i = 0; i < 2000 && !read.done; i++) {
+        while (g_main_context_iteration(NULL, FALSE)) {
+        }
+        if (!read.done) g_usleep(1000);
+    }
+    return read.text;
+}
+
+void egwui_iterate(void) {
+    while (g_main_context_iteration(NULL, FALSE)) {
+    }
+}
+
+gboolean egwui_snapshot_png(GtkWidget *widget, const char *path) {
+    int width = gtk_widget_get_width(widget);
+    int height = gtk_widget_get_height(widget);
+    GtkNative *native = gtk_widget_get_native(widget);
+    if (width <= 0 || height <= 0 || native == NULL) return FALSE;
+    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    gdk_paintable_snapshot(paintable, snapshot, width, height);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+    g_object_unref(paintable);
+    if (node == NULL) return FALSE;
+    GskRenderer *renderer = gtk_native_get_renderer(native);
+    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+    GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &bounds);
+    gsk_render_node_unref(node);
+    gboolean saved = texture != NULL && gdk_texture_save_to_png(texture, path);
+    if (texture != NULL) g_object_unref(texture);
+    return saved;
+}
+
+int egwui_count_unlabelled_controls(GtkWidget *root, char *names, gsize size) {
+    if (root == NULL) return 0;
+    if (GTK_IS_BUTTON(root) || GTK_IS_CHECK_BUTTON(root) || GTK_IS_ENTRY(root)) {
+        if (gtk_test_accessible_has_property(GTK_ACCESSIBLE(root), GTK_ACCESSIBLE_PROPERTY_LABEL)) return 0;
+        if (names != NULL) {
+            g_strlcat(names, gtk_widget_get_name(root), size);
+            g_strlcat(names, ",", size);
+        }
+        return 1;
+    }
+    int count = 0;
+    for (GtkWidget *child = gtk_widget_get_first_child(root); child != NULL;
+         child = gtk_widget_get_next_sibling(child))
+        count += egwui_count_unlabelled_controls(child, names, size);
+    return count;
+}
+
+void egwui_widget_activate(GtkWidget *widget) { gtk_widget_activate(widget); }

@@ -1,0 +1,176 @@
+internal import CGtk4
+internal import CPaymentUIGtk
+import Dispatch
+import Foundation
+import PaymentAuthorization
+import PaymentUIText
+
+/// The payment sheet as a GTK 4 window: a ``PaymentAuthorization/WalletSheetPresenter`` that shows each
+/// ``PaymentAuthorization/WalletSheet`` in a window modal over the app's window, and passes the buyer's
+/// clicks to the sheet's controller.
+///
+/// ```swift
+/// let sheet = PaymentSheetWindow(parent: appWindow)
+/// let context = WalletPaymentContext(paymentRequest: request, sheetPresenter: sheet, ...)
+/// context?.present { result in ... }   // on the main queue, after the window is gone
+/// ```
+///
+/// What it shows: the summary items and the total formatted for the currency's exponent; the shipping
+/// methods, the wallet's contacts (city and country only: the sheet never has more before
+/// authorization) and cards (masked, `Visa •••• 1111`) as radio buttons; a coupon field; Pay and
+/// Cancel. While the delegate answers, every control but Cancel is insensitive and a spinner runs. The
+/// delegate's errors are shown beside the part they name (contact, card, coupon), others below. The
+/// status the delegate answered is shown for ``Options/statusDuration`` before the controller is told.
+///
+/// Keyboard: Tab moves between controls, Space/Enter activates them, Enter in the coupon field applies
+/// it, Escape (like closing the window) cancels. Every control has an accessible name.
+///
+/// Stable widget names, for UI tests and accessibility tools: `pay`, `cancel`, `coupon`, `apply-coupon`,
+/// `method-<identifier>`, `contact-<index>`, `card-<index>`, `total`, `status`, `error-contact`,
+/// `error-card`, `error-coupon`, `error-general`.
+///
+/// Threading: GTK's thread (the main thread). The presenter methods may be called from any thread: they
+/// hop to the main queue, which GTK's main loop drains through ``GLibMainQueue`` (installed by `init`).
+@MainActor
+public final class PaymentSheetWindow {
+    /// How the window behaves.
+    public struct Options: Sendable {
+        /// How long the authorization's status stays on screen before the controller goes on, in seconds.
+        public var statusDuration: TimeInterval = 1.2
+
+        /// The defaults.
+        public init() {}
+    }
+
+    private let parent: UnsafeMutablePointer<GtkWidget>?
+    private let options: Options
+    private var ui: SheetWidgets?
+    private var buyer: (any WalletSheetBuyer)?
+    private var current: WalletSheet?
+    private var rendering = false
+    /// How many renderings were drawn (tests wait on it).
+    private(set) var renderings = 0
+
+    /// How many times a sheet was shown in this window object.
+    public private(set) var presentations = 0
+    /// The last reply to a buyer's action taken in the window.
+    public private(set) var lastReply: SheetBuyerReply?
+
+    /// A window object; nothing is shown until the controller presents a sheet. `parent` is the app's
+    /// `GtkWindow *` the sheet is modal over (nil: a plain modal window). Installs ``GLibMainQueue``.
+    public init(parent: UnsafeMutableRawPointer? = nil, options: Options = Options()) {
+        self.parent = parent?.assumingMemoryBound(to: GtkWidget.self)
+        self.options = options
+        GLibMainQueue.install()
+    }
+
+    /// The sheet's `GtkWindow *` while it is shown, else nil.
+    public var window: UnsafeMutableRawPointer? { ui.map { UnsafeMutableRawPointer($0.window) } }
+    /// The rendering shown last.
+    public var sheet: WalletSheet? { current }
+    /// Whether a sheet is on screen.
+    public var isPresenting: Bool { ui != nil }
+
+    // MARK: - Showing
+
+    private func show(_ sheet: WalletSheet, buyer: any WalletSheetBuyer) -> Bool {
+        guard ui == nil, egwui_init() != 0 else { return false }
+        let widgets = SheetWidgets(parent: parent, owner: self)
+        ui = widgets
+        self.buyer = buyer
+        presentations += 1
+        render(sheet)
+        egwui_window_present(widgets.window)
+        return true
+    }
+
+    private func dismiss() {
+        guard let widgets = ui else { return }
+        ui = nil
+        buyer = nil
+        widgets.close()
+    }
+
+    func perform(_ action: SheetBuyerAction) {
+        guard let buyer, let widgets = ui else { return }
+        let reply = buyer.perform(action)
+        lastReply = reply
+        if reply != .accepted, let sheet = current {
+            render(sheet)  // puts the radio buttons back on what the sheet has selected
+            if let message = SheetErrorPlacement.reply(reply) { widgets.setError(message, in: .general) }
+        }
+    }
+
+    func selected(_ check: UnsafeMutablePointer<GtkWidget>, _ action: SheetBuyerAction) {
+        guard !rendering, egwui_check_active(check) != 0 else { return }
+        perform(action)
+    }
+
+    private func render(_ sheet: WalletSheet) {
+        current = sheet
+        renderings += 1
+        guard let widgets = ui else { return }
+        rendering = true
+        defer { rendering = false }
+        widgets.render(sheet)
+    }
+
+    private func showStatus(_ status: PaymentAuthorizationStatus, sheet: WalletSheet) {
+        render(sheet)
+        ui?.showStatus(status)
+    }
+}
+
+extension PaymentSheetWindow: WalletSheetPresenter {
+    /// Shows `sheet` in a new window (`completion(false)` when one is already up or there is no display).
+    nonisolated public func presentSheet(
+        _ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        Self.onGTK { completion(self.show(sheet, buyer: buyer)) }
+    }
+
+    /// Shows the new rendering.
+    nonisolated public func update(_ sheet: WalletSheet) {
+        Self.onGTK { self.render(sheet) }
+    }
+
+    /// Shows the status, then calls `completion` after ``Options/statusDuration``.
+    nonisolated public func showStatus(
+        _ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void
+    ) {
+        Self.onGTK {
+            self.showStatus(status, sheet: sheet)
+            let milliseconds = UInt32(max(0, self.options.statusDuration) * 1000)
+            guard milliseconds > 0 else { return completion() }
+            let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
+            _ = egwui_timeout_once(
+                milliseconds,
+                { context in
+                    guard let context else { return }
+                    Unmanaged<CompletionBox>.fromOpaque(context).takeRetainedValue().run()
+                }, box)
+        }
+    }
+
+    /// Destroys the window; `completion` once it is gone.
+    nonisolated public func dismissSheet(completion: @escaping @Sendable () -> Void) {
+        Self.onGTK {
+            self.dismiss()
+            completion()
+        }
+    }
+
+    /// Runs `body` on GTK's thread: now when already there, else through the main queue.
+    nonisolated private static func onGTK(_ body: @escaping @MainActor @Sendable () -> Void) {
+        if Thread.isMainThread {
+            MainActor.assumeIsolated(body)
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+        }
+    }
+}
+
+private final class CompletionBox {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}

@@ -1,0 +1,162 @@
+import CGtk4
+import CPaymentUIGtk
+import Foundation
+import PaymentAuthorization
+import Synchronization
+import XCTest
+
+@testable import PaymentSheetWindow
+
+/// The sheet window driven through its own widgets (GtkButton clicked, GtkCheckButton toggled, GtkEntry
+/// activate), with the controller calling back on the main queue and only GLib's main loop running.
+final class PaymentSheetWindowTests: XCTestCase {
+    func testTheMainQueueRunsInsideGLibsLoop() throws {
+        try onMain {
+            GLibMainQueue.install()
+            let ran = Mutex(false)
+            DispatchQueue.main.async {
+                dispatchPrecondition(condition: .onQueue(.main))
+                XCTAssertTrue(Thread.isMainThread)
+                ran.withLock { $0 = true }
+            }
+            spin(timeout: 2) { ran.withLock { $0 } }
+            XCTAssertTrue(ran.withLock { $0 }, "a block on the main queue ran while only GLib iterated")
+        }
+    }
+
+    /// 12.50 + express 4.99 - SAVE10 (10 % of 12.50 = 1.25) = 16.24 EUR, picked with the window's own
+    /// controls; the expired coupon's error is shown beside the coupon field; every control has a name.
+    func testShippingACouponAndPay() throws {
+        try onMain {
+            let shown = try ShownSheet(statusDuration: 0.05)
+            let (window, delegate, controller) = (shown.window, shown.delegate, shown.controller)
+            XCTAssertEqual(label(window, "total"), "Total, Example shop: 12.50 EUR")
+
+            try act(window, "contact-0")
+            try act(window, "method-express")
+            XCTAssertEqual(label(window, "total"), "Total, Example shop: 17.49 EUR")
+
+            let coupon = try XCTUnwrap(named(window, "coupon"))
+            egwui_editable_set_text(coupon, "OLD")
+            try act(window, "apply-coupon")
+            XCTAssertEqual(label(window, "error-coupon"), "This coupon code has expired.")
+            XCTAssertEqual(label(window, "error-general"), "")
+
+            egwui_editable_set_text(coupon, "SAVE10")
+            // Enter in the field (the text's activate binding): the entry emits activate.
+            let before = window.renderings
+            egwui_key_enter(coupon)
+            spin { window.renderings > before && window.sheet?.state == .ready }
+            XCTAssertEqual(label(window, "total"), "Total, Example shop: 16.24 EUR")
+            XCTAssertEqual(label(window, "error-coupon"), "")
+            let pay = try XCTUnwrap(named(window, "pay"))
+            XCTAssertNil(accessibleMismatch(egwui_accessible_check_label(pay, "Pay 16.24 EUR")))
+
+            var names = [CChar](repeating: 0, count: 512)
+            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            XCTAssertEqual(egwui_count_unlabelled_controls(root, &names, 512), 0, String(cString: names))
+            spin(timeout: 0.3)
+            saveScreenshot(window, "sheet-shipping-coupon")
+
+            egwui_widget_activate(pay)
+            spin { delegate.finished == 1 && !window.isPresenting }
+            XCTAssertEqual(delegate.payments.count, 1)
+            XCTAssertEqual(delegate.payments.first?.total, Decimal(string: "16.24"))
+            XCTAssertEqual(delegate.payments.first?.shippingMethod?.identifier, "express")
+            XCTAssertEqual(controller.shownStatus, .success)
+            XCTAssertEqual(delegate.finished, 1)
+            XCTAssertNil(window.window, "the window is gone")
+        }
+    }
+
+    func testBusyWhileTheDelegateAnswersAndADeclinedCardIsShownBesideTheCards() throws {
+        try onMain {
+            let declined = PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined])
+            let shown = try ShownSheet(statusDuration: 0, answers: [declined])
+            let (merchant, window, delegate, controller) = (
+                shown.merchant, shown.window, shown.delegate, shown.controller
+            )
+
+            merchant.setHoldsAnswers(true)
+            egwui_widget_activate(try XCTUnwrap(named(window, "contact-0")))
+            spin { window.sheet?.state == .busy("didSelectShippingContact") }
+            let pay = try XCTUnwrap(named(window, "pay"))
+            XCTAssertEqual(gtk_widget_get_sensitive(pay), 0, "Pay is insensitive while busy")
+            XCTAssertEqual(gtk_widget_get_sensitive(try XCTUnwrap(named(window, "cancel"))), 1)
+            XCTAssertEqual(label(window, "status"), "Updating…")
+            egwui_widget_activate(try XCTUnwrap(named(window, "method-express")))
+            XCTAssertEqual(window.lastReply, .busy, "a click while busy is refused, not queued")
+            XCTAssertEqual(label(window, "error-general"), "Please wait: the sheet is being updated.")
+            XCTAssertEqual(egwui_check_active(try XCTUnwrap(named(window, "method-express"))), 0)
+            XCTAssertTrue(merchant.releaseHeldAnswer())
+            merchant.setHoldsAnswers(false)
+            spin { window.sheet?.state == .ready }
+            XCTAssertEqual(gtk_widget_get_sensitive(pay), 1)
+
+            egwui_widget_activate(pay)
+            spin { window.sheet?.errors.isEmpty == false && window.sheet?.state == .ready }
+            XCTAssertEqual(label(window, "error-card"), "The card was declined. Choose another card.")
+            XCTAssertTrue(window.isPresenting, "a declined card keeps the sheet open")
+            XCTAssertEqual(
+                gtk_widget_get_sensitive(try XCTUnwrap(named(window, "card-1"))), 0, "the Amex is not accepted")
+
+            // The keyboard reaches every control: Tab stops at each radio group's selected button and at
+            // every other control (GTK's rule); an arrow key moves within a group and selects.
+            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            let focus = { (direction: GtkDirectionType) in
+                egwui_focus_move(root, direction).map { String(cString: $0) }
+            }
+            var reached: Set<String> = []
+            for _ in 0..<30 { if let name = focus(GTK_DIR_TAB_FORWARD) { reached.insert(name) } }
+            XCTAssertEqual(
+                reached, ["method-standard", "contact-0", "card-0", "coupon", "apply-coupon", "cancel", "pay"])
+            egwui_widget_grab_focus(try XCTUnwrap(named(window, "method-standard")))
+            XCTAssertEqual(focus(GTK_DIR_DOWN), "method-express")
+            spin { window.sheet?.selectedShippingMethod == "express" && window.sheet?.state == .ready }
+            XCTAssertEqual(window.sheet?.selectedShippingMethod, "express", "the arrow key chose express")
+
+            // The buyer closes the window.
+            gtk_window_close(try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWindow.self))
+            spin { delegate.finished == 1 && !window.isPresenting }
+            XCTAssertEqual(controller.finishReason, .buyerCancelled)
+        }
+    }
+
+    func testEveryErrorTheSheetCanShowHasItsPlace() {
+        let cases: [(any Error, SheetErrorPlacement)] = [
+            (PaymentRequestError.couponCodeInvalid, .coupon), (PaymentRequestError.couponCodeExpired, .coupon),
+            (PaymentRequestError.shippingAddressUnserviceable, .contact),
+            (PaymentRequestError.shippingContactInvalid(.postalAddress), .contact),
+            (PaymentRequestError.shippingContactInvalid(nil), .contact),
+            (PaymentRequestError.billingContactInvalid(.name), .contact), (WalletCardError.declined, .card),
+            (WalletCardError.brandNotAccepted, .card), (WalletCardError.authenticationFailed, .card),
+            (PaymentRequestError.unknown("the shop is closed"), .general),
+        ]
+        for (error, placement) in cases {
+            let (placed, text) = SheetErrorPlacement.place("\(error)")
+            XCTAssertEqual(placed, placement, "\(error)")
+            XCTAssertFalse(text.hasPrefix("sheet."), "\(error) has a table entry")
+        }
+        XCTAssertEqual(SheetErrorPlacement.place("the shop is closed").1, "the shop is closed")
+    }
+}
+
+func accessibleMismatch(_ message: UnsafeMutablePointer<CChar>?) -> String? {
+    guard let message else { return nil }
+    defer { g_free(message) }
+    return String(cString: message)
+}
+
+extension PaymentSheetWindowTests {
+    func testEscapeCancels() throws {
+        try onMain {
+            let shown = try ShownSheet()
+            let (window, delegate, controller) = (shown.window, shown.delegate, shown.controller)
+            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            XCTAssertEqual(egwui_press_shortcut(root, UInt32(GDK_KEY_Escape)), 1, "the window has an Escape shortcut")
+            spin { delegate.finished == 1 && !window.isPresenting }
+            XCTAssertEqual(controller.finishReason, .buyerCancelled)
+            XCTAssertEqual(delegate.payments.count, 0)
+        }
+    }
+}
