@@ -134,7 +134,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     ///
     /// - Parameters:
     ///   - script: plays the buyer on every page that is not auto-submitted.
-    ///   - transport: loads the pages; a default ``CurlTransport`` when omitted.
+    ///   - transport: loads the pages; a default `CurlTransport` (PaymentFlow's) when omitted.
     ///   - options: page-load limits.
     ///   - onEvent: observes what the browser does (see ``BrowserEvent``).
     public init(
