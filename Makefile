@@ -69,7 +69,7 @@ $(VENV)/.ready: | deps
 	$(VENV)/bin/pip install -q --disable-pip-version-check jwcrypto
 	touch $@
 
-test: test-swift test-interop
+test: test-swift test-interop api-check
 	@echo "make test: all suites passed"
 
 test-swift: deps
