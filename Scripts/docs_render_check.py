@@ -15,7 +15,7 @@ import sys
 modules = json.load(open(sys.argv[1]))
 site, shots, work = sys.argv[2], pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4])
 CHROME = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-          "--virtual-time-budget=15000", "--window-size=1280,1600"]
+          "--virtual-time-budget=15000"]
 
 
 def expected(module):
@@ -36,13 +36,23 @@ def text_of(dom):
 
 
 failed = []
+# The index page links every module.
+index = text_of(subprocess.run(CHROME + ["--dump-dom", f"{site}/"], capture_output=True, text=True,
+                               timeout=120).stdout)
+missing = [m["module"] for m in modules if m["module"] not in index]
+subprocess.run(CHROME + ["--window-size=1280,900", f"--screenshot={shots / 'index.png'}", f"{site}/"],
+               capture_output=True, timeout=120)
+print(f"render {'index':<22} {'FAILED' if missing else 'ok'}  {len(index):6d} chars"
+      + (f"  missing: {missing}" if missing else ""))
+if missing:
+    failed.append("index")
 for module in modules:
     url = f"{site}/{module['module']}/documentation/{module['module'].lower()}/"
     dom = subprocess.run(CHROME + ["--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
     text = text_of(dom)
     missing = [w for w in expected(module) if w not in text]
     shot = shots / f"{module['module']}.png"
-    subprocess.run(CHROME + [f"--screenshot={shot}", url], capture_output=True, timeout=120)
+    subprocess.run(CHROME + ["--window-size=1280,1600", f"--screenshot={shot}", url], capture_output=True, timeout=120)
     (work / f"rendered-{module['module']}.txt").write_text(text)
     status = "ok" if not missing and shot.exists() else "FAILED"
     print(f"render {module['module']:<22} {status}  {len(text):6d} chars  {shot.relative_to(shots.parent.parent)}"
