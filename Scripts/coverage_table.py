@@ -27,7 +27,7 @@ def pct(covered, count):
     return f"{100.0 * covered / count:5.1f} %" if count else "    –  "
 
 
-rows, per_file = [], {}
+rows, per_file, reached = [], {}, {}
 for folder, name, export, seconds in runs:
     own = str(ROOT / folder) + "/Sources/"
     is_suite = folder.startswith("Tests/")
@@ -41,6 +41,8 @@ for folder, name, export, seconds in runs:
         funcs[0] += summary["functions"]["covered"]; funcs[1] += summary["functions"]["count"]
         if not is_suite and any(path.startswith(p) for p in sdk_paths):
             per_file[path] = summary["lines"]
+        if is_suite:
+            reached.setdefault(path, {})[folder] = summary["lines"]
     label = f"{folder} (SDK files it reaches)" if is_suite else folder
     rows.append((label, count, lines, funcs, seconds))
 
@@ -49,10 +51,16 @@ print("|---|---:|---:|---:|---:|---:|")
 for label, count, lines, funcs, _ in rows:
     print(f"| `{label}` | {count} | {lines[1]} | {pct(*lines)} | {funcs[1]} | {pct(*funcs)} |")
 print()
-print("Ten least-covered SDK source files (by line coverage under their own package's tests):")
+suites = [folder for folder, *_ in runs if folder.startswith("Tests/")]
+print("Ten least-covered SDK source files (by line coverage under their own package's tests; the")
+print("cross-package suites' coverage of the same file beside it, measured separately, not merged):")
 print()
-print("| file | lines | line coverage |")
-print("|---|---:|---:|")
+print("| file | lines | line coverage |" + "".join(f" under `{s}` |" for s in suites))
+print("|---|---:|---:|" + "---:|" * len(suites))
 worst = sorted(per_file.items(), key=lambda kv: (kv[1]["covered"] / max(kv[1]["count"], 1), -kv[1]["count"]))
 for path, summary in worst[:10]:
-    print(f"| `{pathlib.Path(path).relative_to(ROOT)}` | {summary['count']} | {pct(summary['covered'], summary['count'])} |")
+    beside = "".join(
+        f" {pct(reached[path][s]['covered'], reached[path][s]['count']) if s in reached.get(path, {}) else '    –  '} |"
+        for s in suites)
+    print(f"| `{pathlib.Path(path).relative_to(ROOT)}` | {summary['count']} | {pct(summary['covered'], summary['count'])} |"
+          + beside)
