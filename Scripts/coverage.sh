@@ -20,6 +20,9 @@ for d in "$@"; do
     echo "    tests FAILED (log: .build/coverage/$name.test.log); coverage of what ran is still counted"
     failed="$failed $d"
   fi
+  # Executables a suite runs as child processes are instrumented too and drop default.profraw in
+  # their working folder; that profile is not the test binary's, so it is removed, not counted.
+  find "$ROOT/$d" -maxdepth 2 -name default.profraw -not -path '*/.build/*' -delete
   bin=$(cd "$ROOT/$d" && swift build --show-bin-path)
   profile="$bin/codecov/default.profdata"; binary="$bin/${name}PackageTests.xctest"
   if [ ! -f "$profile" ] || [ ! -f "$binary" ]; then echo "    no coverage data"; continue; fi
