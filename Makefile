@@ -38,7 +38,8 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize demo screenshots
+.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize demo screenshots \
+        docs api-check api-baseline coverage
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
@@ -50,6 +51,10 @@ help:
 	@echo "make lint   - swift format lint with the checked-in .swift-format"
 	@echo "make fuzz   - every libFuzzer target for FUZZ_SECONDS (default 300) each; crashes go to Fuzz/<target>/regressions"
 	@echo "make sanitize - every package's tests under ThreadSanitizer, then AddressSanitizer + LeakSanitizer"
+	@echo "make docs   - DocC for every library product as one static site in .build/docs (warnings fail)"
+	@echo "make api-check - each library product's public API against the baseline in api/ (a break fails)"
+	@echo "make api-baseline - rewrite api/ from today's public API (commit it with a deliberate break)"
+	@echo "make coverage - every package's tests with coverage: a table per package, the 10 least-covered files"
 	@echo "make deps   - install missing Debian packages (apt-get; sudo when not root)"
 	@echo "make clean  - remove build products"
 
@@ -72,7 +77,7 @@ $(VENV)/.ready: | deps
 	$(VENV)/bin/pip install -q --disable-pip-version-check jwcrypto
 	touch $@
 
-test: test-swift test-interop
+test: test-swift test-interop api-check
 	@echo "make test: all suites passed"
 
 test-swift: deps
@@ -188,6 +193,24 @@ sanitize: deps
 	[ -z "$$failed" ] || { echo "make sanitize: FAILED in$$failed"; exit 1; }; \
 	echo "make sanitize: every suite clean under both sanitizers"
 
+# DocC, the API guard and coverage (Scripts/). The library products are found in each
+# Packages/*/Package.swift (Scripts/sdk_products.py), so a new package is picked up by all three.
+# docs and api-check share one build: the docs workspace in .build/docs-work, every SDK module
+# compiled once with -emit-symbol-graph, plus every article's listings.
+docs: deps
+	@Scripts/docs.sh
+
+api-check: deps
+	@Scripts/build_workspace.sh
+	@python3 Scripts/api_check.py check .build/docs-work/symbolgraphs .build/docs-work/modules.json
+
+api-baseline: deps
+	@Scripts/build_workspace.sh
+	@python3 Scripts/api_check.py baseline .build/docs-work/symbolgraphs .build/docs-work/modules.json
+
+coverage: deps
+	@Scripts/coverage.sh $(SWIFT_DIRS)
+
 clean:
 	@for d in $(SWIFT_DIRS); do rm -rf "$$d/.build" "$$d/.build-fuzz" "$$d/.build-thread" "$$d/.build-address"; done
-	rm -rf $(VENV)
+	rm -rf $(VENV) .build

@@ -134,7 +134,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     ///
     /// - Parameters:
     ///   - script: plays the buyer on every page that is not auto-submitted.
-    ///   - transport: loads the pages; a default ``CurlTransport`` when omitted (no pins, the system's
+    ///   - transport: loads the pages; a default `CurlTransport` (PaymentFlow's) when omitted (no pins, the system's
     ///     certificate authorities, `http` allowed): for tests. An app passes its kit's configuration
     ///     (``init(script:configuration:options:onEvent:)``).
     ///   - options: page-load limits.

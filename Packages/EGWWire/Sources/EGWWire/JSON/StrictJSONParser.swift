@@ -3,7 +3,7 @@
 /// control characters in strings, and nesting deeper than a limit (64 unless told). Every refusal is a
 /// ``JSONSyntaxError`` with the exact byte offset of the fault.
 ///
-/// The text is validated in place: no `String` of the whole input is made. ``parse(_:maximumDepth:wipe:)``
+/// The text is validated in place: no `String` of the whole input is made. ``parse(_:maximumDepth:wipe:)-([UInt8],_,_)``
 /// builds a ``JSONValue``, passing the scratch bytes of each decoded string through `wipe` before they are
 /// released (a secure wipe when strings may hold secrets, such as a private JWK).
 /// ``scanShallow(_:maximumDepth:)`` makes the same checks and builds nothing but the top-level member names;
@@ -35,6 +35,7 @@ public struct StrictJSONParser {
     /// Parses one JSON text: any value at top level, surrounded by optional whitespace.
     ///
     /// - Parameters:
+    ///   - bytes: the JSON text, UTF-8.
     ///   - maximumDepth: how many objects and arrays may enclose one another.
     ///   - wipe: called on every scratch buffer that held string bytes before it is released.
     /// - Throws: ``JSONSyntaxError`` at the first fault.

@@ -45,7 +45,7 @@ public struct RSAPublicKey: Sendable, Equatable, CustomStringConvertible {
         try self.init(key: key, modulus: components.n, exponent: components.e, kid: components.kid)
     }
 
-    /// Reads the public part of one RSA JWK that EGWWire's ``StrictJSONParser`` has already parsed, by the
+    /// Reads the public part of one RSA JWK that EGWWire's `StrictJSONParser` has already parsed, by the
     /// same rules as ``init(jwk:)-(String)``: for a JWK inside a larger document (one element of a key set's
     /// `keys`), which is then parsed once, strictly, duplicate members refused at every depth. Private members
     /// in the value are not read.
