@@ -33,8 +33,9 @@ public struct SandboxTLSIdentity: Sendable, Equatable {
 
     /// Issues a test certificate authority and a leaf certificate for `hosts`.
     ///
-    /// Both keys are fresh ECDSA P-256 keys. The CA certificate is `CA:TRUE, pathlen:0` and may
-    /// only sign certificates; the leaf is `CA:FALSE`, for `serverAuth`, with every host as a
+    /// Both keys are fresh ECDSA P-256 keys. The CA certificate is `CA:TRUE, pathlen:0`, may
+    /// only sign certificates, and is name-constrained to `hosts` (each address alone, each DNS
+    /// name and its subdomains), so trusting it cannot let it vouch for any other host; the leaf is `CA:FALSE`, for `serverAuth`, with every host as a
     /// subjectAltName (an IP address entry for a numeric address, a DNS entry otherwise). Both
     /// are valid from five minutes ago (clock skew) for `lifetime`.
     ///
@@ -58,6 +59,13 @@ public struct SandboxTLSIdentity: Sendable, Equatable {
             throw SandboxError(.invalidConfiguration, "a test certificate needs host names without commas or spaces")
         }
         let alternativeNames = hosts.map { (isNumericAddress($0) ? "IP:" : "DNS:") + $0 }.joined(separator: ",")
+        // The CA may vouch for exactly the names it serves (RFC 5280 name constraints): trusted by
+        // mistake beyond the sandbox, it still cannot stand in for any other host.
+        let permitted = hosts.map { host -> String in
+            guard isNumericAddress(host) else { return "permitted;DNS:" + host }
+            let mask = host.contains(":") ? "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff" : "255.255.255.255"
+            return "permitted;IP:\(host)/\(mask)"
+        }.joined(separator: ",")
 
         let authorityKey = try ECKey.generate()
         let leafKey = try ECKey.generate()
@@ -66,6 +74,7 @@ public struct SandboxTLSIdentity: Sendable, Equatable {
             extensions: [
                 (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
                 (NID_key_usage, "critical,keyCertSign,cRLSign"),
+                (NID_name_constraints, "critical," + permitted),
                 (NID_subject_key_identifier, "hash"),
             ],
             issuer: nil, issuerKey: authorityKey)

@@ -68,6 +68,29 @@ extension HTTPTests {
             }
         }
 
+        /// Issue 23: the test CA is name-constrained to the names the sandbox serves, read back by the
+        /// `openssl` command line (a second parser): trusted by mistake, it vouches for nothing else.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+        func theTestAuthorityIsNameConstrainedToTheLoopbackNames() throws {
+            let identity = try SandboxTLSIdentity.generate()
+            let file = NSTemporaryDirectory() + "egw-ca-\(UUID().uuidString).pem"
+            try identity.certificateAuthorityPEM.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = ["x509", "-noout", "-ext", "nameConstraints", "-in", file]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(text.contains("X509v3 Name Constraints: critical"), "\(text)")
+            #expect(text.contains("IP:127.0.0.1/255.255.255.255"))
+            #expect(text.contains("IP:0:0:0:0:0:0:0:1/FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF"))
+            #expect(text.contains("DNS:localhost"))
+            #expect(!text.contains("Excluded"))
+        }
+
         @Test func anotherSandboxsCertificateAuthorityIsNotTrusted() throws {
             let sandbox = try Self.https()
             let other = try Self.https()
