@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 static egw_el_completer egw_completer = NULL;
@@ -146,11 +145,3 @@ void egw_el_stifle_history(int count) { stifle_history(count); }
 char **egw_el_matches_alloc(size_t count) { return calloc(count + 1, sizeof(char *)); }
 
 void egw_el_matches_set(char **matches, size_t index, const char *value) { matches[index] = strdup(value); }
-
-int egw_term_columns(int fd) {
-    struct winsize size;
-    if (ioctl(fd, TIOCGWINSZ, &size) != 0) {
-        return 0;
-    }
-    return (int)size.ws_col;
-}

@@ -45,7 +45,4 @@ char *_Nullable *_Nullable egw_el_matches_alloc(size_t count);
 /// Stores a copy of `value` at `index` of a match array.
 void egw_el_matches_set(char *_Nullable *_Nonnull matches, size_t index, const char *_Nonnull value);
 
-/// The width of the terminal on `fd` in columns, or 0 when it is not a terminal.
-int egw_term_columns(int fd);
-
 #endif

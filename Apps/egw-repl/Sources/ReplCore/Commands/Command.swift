@@ -82,14 +82,6 @@ public enum Command: Equatable, Sendable {
     case sandboxPages(String)
     /// `wallet ...`, `sheet ...`, `merchant ...` (WalletCommands.swift).
     case wallet(WalletCommand)
-
-    /// True for the commands that only make sense while a payment runs.
-    public var drivesRunningPayment: Bool {
-        switch self {
-        case .step, .continue, .cancel: true
-        default: false
-        }
-    }
 }
 
 /// The settings `config set` changes.

@@ -56,12 +56,6 @@ final class Console {
         sink.write(text + "\n", .out)
     }
 
-    /// Text to stdout without a newline.
-    func outRaw(_ text: String) {
-        clearTransient()
-        sink.write(text, .out)
-    }
-
     /// One line (or several) to stderr.
     func err(_ text: String) {
         clearTransient()

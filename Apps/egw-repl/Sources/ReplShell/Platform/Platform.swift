@@ -45,12 +45,6 @@ enum Platform {
         return true
     }
 
-    /// The terminal width, 80 when unknown.
-    static func terminalColumns() -> Int {
-        let columns = Int(egw_term_columns(1))
-        return columns > 0 ? columns : 80
-    }
-
     /// The user's home directory (`$HOME`, else the password database).
     static func homeDirectory(environment: [String: String]) -> String? {
         if let home = environment["HOME"], !home.isEmpty {
