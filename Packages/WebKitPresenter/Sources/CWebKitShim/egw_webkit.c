@@ -375,6 +375,15 @@ void egwwk_view_set_javascript(void *view, bool enabled) {
     webkit_settings_set_enable_javascript(webkit_web_view_get_settings(WEBKIT_WEB_VIEW(view)), enabled);
 }
 
+const char *egwwk_decision_method(void *decision) {
+    if (!WEBKIT_IS_NAVIGATION_POLICY_DECISION(decision)) return NULL;
+    WebKitNavigationAction *action =
+        webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+    if (action == NULL) return NULL;
+    WebKitURIRequest *request = webkit_navigation_action_get_request(action);
+    return request != NULL ? webkit_uri_request_get_http_method(request) : NULL;
+}
+
 void egwwk_decision_use(void *decision) {
     webkit_policy_decision_use(WEBKIT_POLICY_DECISION(decision));
     g_object_unref(decision);

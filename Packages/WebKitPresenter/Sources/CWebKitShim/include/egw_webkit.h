@@ -116,6 +116,9 @@ void egwwk_view_disconnect(void *view, void *window);
 void egwwk_window_wire_close(void *window, void *view);
 /// Turns the view's JavaScript on or off (a page shown as a script-less browser saw it).
 void egwwk_view_set_javascript(void *view, bool enabled);
+/// The HTTP method of a navigation decision's request ("GET", "POST"), or NULL when WebKit does not say
+/// (WebKit may report NULL for a plain GET). Valid while the decision is.
+const char *egwwk_decision_method(void *decision);
 void egwwk_decision_use(void *decision);
 void egwwk_decision_ignore(void *decision);
 void egwwk_view_load_uri(void *view, const char *uri);

@@ -190,7 +190,10 @@ final class WebPage: @unchecked Sendable {
             // buyer is not asked about it any more, even while the SDK decides.
             leavePage()
             decisions[id] = (decision, url)
-            handler.page(decidePolicyFor: url) { [self] answer in
+            // The method lets the SDK tell the buyer's form POST from a link (WebKit reports NULL for
+            // a plain GET), recorded at the decision.
+            let method = egwwk_decision_method(decision).map { String(cString: $0).uppercased() } ?? "GET"
+            handler.page(decidePolicyFor: PageNavigation(url: url, method: method)) { [self] answer in
                 onGTKThread { self.decided(id, answer, url: url) }
             }
         }
