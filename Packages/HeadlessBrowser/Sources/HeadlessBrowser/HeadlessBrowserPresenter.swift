@@ -153,7 +153,7 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
 
     /// Creates a browser presenter that loads pages as securely as the kit built from `configuration`
     /// makes its own requests: the same pins and certificate authorities, `https` required outside
-    /// `.sandbox`, the same timeouts (``CurlTransport/init(configuration:)``). What an app should use;
+    /// `.sandbox`, the same timeouts (`CurlTransport(configuration:)`). What an app should use;
     /// the SDK also refuses, on every page, any top-level navigation its environment forbids.
     public convenience init(
         script: BuyerScript, configuration: Configuration, options: Options = Options(),

@@ -5,7 +5,7 @@ import Foundation
 import PaymentUIText
 
 /// The expiry field as a GTK 4 widget: a real `GtkEntry` that formats `MM/YY` as the buyer types and
-/// offers ``month`` and ``year`` for `CardInput`, as ``CardValidation/CardExpiryEditor`` decides (a
+/// offers ``month`` and ``year`` for `CardInput`, as `CardExpiryEditor` decides (a
 /// first digit above 1 becomes `0N`, impossible months are refused, a pasted `12/2030` becomes `12/30`).
 ///
 /// Every edit goes through the editable's `insert-text` and `delete-text` signals. Input purpose digits;

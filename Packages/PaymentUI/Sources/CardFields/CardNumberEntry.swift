@@ -6,7 +6,7 @@ import PaymentUIText
 
 /// The card-number field as a GTK 4 widget: a real `GtkEntry` that groups digits as the buyer types
 /// (4-4-4-4, Amex 4-6-5), limits the length by brand and keeps the caret where a person expects it, all
-/// decided by ``CardValidation/CardNumberEditor``.
+/// decided by `CardNumberEditor`.
 ///
 /// ```swift
 /// let number = CardNumberEntry()

@@ -6,7 +6,7 @@ import PaymentUIText
 
 /// The security-code field as a GTK 4 widget: a real `GtkEntry` with visibility off (GTK shows a mask
 /// character per digit), input purpose PIN, digits only, at most ``brand``'s length
-/// (``CardValidation/CardSecurityCodeEditor``).
+/// (`CardSecurityCodeEditor`).
 ///
 /// Keep the length in step with the number: `number.onBrandChange = { code.brand = $0 }`.
 ///

@@ -5,8 +5,8 @@ import Foundation
 import PaymentAuthorization
 import PaymentUIText
 
-/// The payment sheet as a GTK 4 window: a ``PaymentAuthorization/WalletSheetPresenter`` that shows each
-/// ``PaymentAuthorization/WalletSheet`` in a window modal over the app's window, and passes the buyer's
+/// The payment sheet as a GTK 4 window: a `WalletSheetPresenter` that shows each
+/// `WalletSheet` in a window modal over the app's window, and passes the buyer's
 /// clicks to the sheet's controller.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import Foundation
 import PaymentFlow
 
 /// What a presented page may load: the kit's own trust rules, not WebKit's
-/// defaults. Made from the payment's ``PaymentFlow/Configuration``, so pages
+/// defaults. Made from the payment's `Configuration`, so pages
 /// and the SDK's own requests trust the same servers.
 ///
 /// - In an environment without plain HTTP (`.live`), a navigation to
@@ -14,7 +14,7 @@ import PaymentFlow
 ///   verification against that file alone, for the page's host), and then
 ///   only for that host in that payment's ephemeral session.
 /// - ``pinnedPublicKeys`` (`"sha256//<base64 SPKI SHA-256>"` per host, as
-///   ``PaymentFlow/TransportSecurity/pinnedPublicKeys``) are checked on every
+///   `TransportSecurity/pinnedPublicKeys`) are checked on every
 ///   main-frame load over TLS; a mismatch stops the page as a load failure.
 ///   A certificate admitted through the CA rule is checked before it is
 ///   admitted (no request reaches the host); on a certificate the system
