@@ -33,13 +33,22 @@ public struct JWEEncrypter: Sendable {
     /// - Throws: ``JWEError`` `.internalFailure` only (randomness or OpenSSL failing).
     public func encrypt(_ plaintext: [UInt8]) throws(JWEError) -> String {
         try plaintext.withUnsafeBytesTyped { (bytes) throws(JWEError) -> String in
-            try engine.encrypt(bytes)
+            try engine.encrypt(bytes, cekObserver: nil)
         }
     }
 
     /// Encrypts the bytes of a buffer the caller owns (and can wipe afterwards); see ``encrypt(_:)-([UInt8])``.
     public func encrypt(bytes plaintext: UnsafeRawBufferPointer) throws(JWEError) -> String {
-        try engine.encrypt(plaintext)
+        try engine.encrypt(plaintext, cekObserver: nil)
+    }
+
+    /// Test seam: encrypts and hands the CEK and IV to `observer` before they are wiped.
+    func encrypt(
+        _ plaintext: [UInt8], cekObserver: @escaping (_ cek: [UInt8], _ iv: [UInt8]) -> Void
+    ) throws(JWEError) -> String {
+        try plaintext.withUnsafeBytesTyped { (bytes) throws(JWEError) -> String in
+            try engine.encrypt(bytes, cekObserver: cekObserver)
+        }
     }
 }
 
@@ -63,7 +72,10 @@ final class EncryptEngine: Sendable {
         pool = WorkspacePool(key: recipient.key, direction: .encrypt)
     }
 
-    func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(JWEError) -> String {
+    func encrypt(
+        _ plaintext: UnsafeRawBufferPointer,
+        cekObserver: ((_ cek: [UInt8], _ iv: [UInt8]) -> Void)?
+    ) throws(JWEError) -> String {
         guard plaintext.count < Int(Int32.max) - 64 else {
             throw JWEError(.tooLarge, "the plaintext is too large to encrypt in one message")
         }
@@ -76,6 +88,11 @@ final class EncryptEngine: Sendable {
         let secrets = try MessageSecrets.forEncryption()
         // The pointers below point into `secrets`: it must outlive every use of them.
         defer { withExtendedLifetime(secrets) {} }
+        if let cekObserver {
+            cekObserver(
+                Array(UnsafeBufferPointer(start: secrets.cek, count: MessageSecrets.cekCount)),
+                Array(UnsafeBufferPointer(start: secrets.iv, count: MessageSecrets.ivCount)))
+        }
         return try pool.withWorkspace { (workspace) throws(JWEError) -> String in
             // RSA-OAEP-256 of the CEK, by OpenSSL.
             guard workspace.wrap(secrets.cek, count: MessageSecrets.cekCount) == modulusCount else {
