@@ -104,6 +104,9 @@ final class CheckoutAppTests: XCTestCase {
         XCTAssertThrowsError(try CheckoutOptions.parse(["--no-sandbox"]))
         XCTAssertThrowsError(try CheckoutOptions.parse(["--api-base-url", "ftp://x"]))
         XCTAssertThrowsError(try CheckoutOptions.parse(["--what"]))
+        XCTAssertEqual(try CheckoutOptions.parse(["--browser", "headless"])?.browser, .headless)
+        XCTAssertEqual(try CheckoutOptions.parse(["--browser", "webkit"])?.browser, .webkit)
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--browser", "lynx"]))
     }
 
     /// Types a card, clicks "Pay by card", waits for the one result; `expecting` nil: a failure whose
