@@ -1,6 +1,8 @@
 import Foundation
 import GatewaySandbox
 import PaymentUITesting
+import Synchronization
+import WebKitPresenter
 import XCTest
 
 @testable import CheckoutApp
@@ -8,14 +10,33 @@ import XCTest
 /// egw-checkout paying against its embedded sandbox, driven through the window: keys typed into the SDK's
 /// entries, the shop's buttons and the sheet window's controls clicked; each test reads the result off
 /// the window and checks the sandbox's record. Only GLib's main loop runs. Cart: 12.50 + 8.00 = 20.50 EUR.
+/// Pages (the challenge, the hosted checkout) open in the WebKit window over the shop, where
+/// `CheckoutWindow.sandboxBuyer` types into the rendered page.
 final class CheckoutAppTests: XCTestCase {
     func testAFrictionlessCard() throws {
-        try pay(number: "4111111111111111", expecting: "Paid 20.50 EUR by card.")
+        let pages = PageEvents()
+        try pay(number: "4111111111111111", expecting: "Paid 20.50 EUR by card.", pages: pages)
+        XCTAssertEqual(pages.presented, [], "no page for a frictionless card")
     }
 
-    /// The Mastercard the sandbox's issuer challenges: the headless buyer types the code on the ACS page.
+    /// The Mastercard the sandbox's issuer challenges: its page opens in the WebKit window over the shop,
+    /// where the scripted buyer types the code; the window is gone before the result shows.
     func testAChallengedCard() throws {
-        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.")
+        let pages = PageEvents()
+        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.", pages: pages)
+        XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
+        XCTAssertTrue(pages.all.contains(.buyerActed(PageAction.enterCode("").description)), "\(pages.all)")
+        XCTAssertTrue(pages.all.contains { if case .painted = $0 { true } else { false } }, "WebKit drew the page")
+        XCTAssertEqual(pages.all.last, .dismissed)
+    }
+
+    /// `--browser headless`: the same challenged card, played by the headless buyer, no WebKit window.
+    func testAChallengedCardWithTheHeadlessBrowser() throws {
+        var options = CheckoutOptions()
+        options.browser = .headless
+        let pages = PageEvents()
+        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.", pages: pages, options: options)
+        XCTAssertEqual(pages.all, [])
     }
 
     func testADeclinedCardSaysWhy() throws {
@@ -77,15 +98,25 @@ final class CheckoutAppTests: XCTestCase {
         try assertNoCardData(in: output, "4111111111111111")
     }
 
+    /// The hosted checkout in the WebKit window over the shop; the scripted buyer presses Pay there.
     func testHostedCheckout() throws {
+        let pages = PageEvents()
         try MainActor.assumeIsolated {
-            let shop = try CheckoutWindow(options: CheckoutOptions())
+            let shop = try CheckoutWindow(
+                options: CheckoutOptions(), buyer: CheckoutWindow.sandboxBuyer, onPageEvent: pages.record)
             shop.present()
             click(shop, "hosted")
-            UITest.spin(timeout: 30) { shop.finished == 1 }
+            UITest.spin(timeout: 60) { shop.finished == 1 }
             XCTAssertEqual(shop.result, "Paid 20.50 EUR on the hosted page.")
+            XCTAssertEqual(text(shop, "result"), shop.result)
+            let sandbox = try XCTUnwrap(shop.sandbox)
+            XCTAssertEqual(sandbox.paymentStatus(try XCTUnwrap(shop.lastPaymentId)), "SETTLED")
             UITest.destroy(window: shop.window)
         }
+        XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
+        XCTAssertTrue(
+            pages.all.contains { if case .buyerActed(let action) = $0 { action.hasPrefix("press(") } else { false } })
+        XCTAssertEqual(pages.all.last, .dismissed)
     }
 
     func testOptions() throws {
@@ -111,11 +142,16 @@ final class CheckoutAppTests: XCTestCase {
 
     /// Types a card, clicks "Pay by card", waits for the one result; `expecting` nil: a failure whose
     /// text comes from the SDK's error table. Then scans what the process wrote and the clipboards.
-    private func pay(number: String, expecting: String?, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// The sandbox must record it `SETTLED` exactly when it was paid.
+    private func pay(
+        number: String, expecting: String?, pages: PageEvents = PageEvents(), options: CheckoutOptions = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let capture = try OutputCapture()
         let ran = Result {
             try MainActor.assumeIsolated { () throws -> [String] in
-                let shop = try CheckoutWindow(options: CheckoutOptions())
+                let shop = try CheckoutWindow(
+                    options: options, buyer: CheckoutWindow.sandboxBuyer, onPageEvent: pages.record)
                 shop.present()
                 UITest.spin(timeout: 0.2)
                 UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
@@ -123,7 +159,9 @@ final class CheckoutAppTests: XCTestCase {
                 UITest.type("1235", into: shop.expiry.widget)
                 UITest.type("987", into: shop.securityCode.widget)
                 click(shop, "pay-card")
-                UITest.spin(timeout: 30) { shop.finished == 1 }
+                UITest.spin(timeout: 60) { shop.finished == 1 }
+                let status = try XCTUnwrap(shop.sandbox).paymentStatus(try XCTUnwrap(shop.lastPaymentId))
+                XCTAssertEqual(status == "SETTLED", expecting != nil, status ?? "no payment", file: file, line: line)
                 if let expecting {
                     XCTAssertEqual(shop.result, expecting, file: file, line: line)
                     // (No digits in failure messages: they go to the output scanned below.)
@@ -155,4 +193,16 @@ private func assertNoCardData(
         XCTAssertFalse(output.contains(secret), "the process wrote card digits", file: file, line: line)
     }
     XCTAssertFalse(output.contains("987\n") || output.contains("\"987\""), "the security code", file: file, line: line)
+}
+
+/// What the WebKit presenter reported (on GTK's thread).
+final class PageEvents: Sendable {
+    private let events = Mutex<[WebKitPagePresenter.Event]>([])
+
+    var all: [WebKitPagePresenter.Event] { events.withLock { $0 } }
+
+    /// The first URL of each page shown.
+    var presented: [URL] { all.compactMap { if case .presented(let url) = $0 { url } else { nil } } }
+
+    func record(_ event: WebKitPagePresenter.Event) { events.withLock { $0.append(event) } }
 }
