@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(
             name: "CheckoutAppTests",
             dependencies: [
-                "CheckoutApp", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                "CheckoutApp", "CCheckoutGtk4", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "PaymentSheetWindow", package: "PaymentUI"),
                 .product(name: "PaymentUITesting", package: "PaymentUI"),
                 .product(name: "WebKitPresenter", package: "WebKitPresenter"),

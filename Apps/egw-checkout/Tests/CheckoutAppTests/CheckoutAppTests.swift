@@ -1,3 +1,4 @@
+import CCheckoutGtk4
 import Foundation
 import GatewaySandbox
 import PaymentUITesting
@@ -27,6 +28,35 @@ final class CheckoutAppTests: XCTestCase {
         XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
         XCTAssertTrue(pages.all.contains(.buyerActed(PageAction.enterCode("").description)), "\(pages.all)")
         XCTAssertTrue(pages.all.contains { if case .painted = $0 { true } else { false } }, "WebKit drew the page")
+        XCTAssertEqual(pages.all.last, .dismissed)
+    }
+
+    /// No scripted buyer: the challenge waits for the person in a window modal over the shop; its close
+    /// button (the buyer walks away) cancels the payment, and nothing was settled.
+    func testAPersonSeesTheChallengeOverTheShopAndClosesIt() throws {
+        let pages = PageEvents()
+        try MainActor.assumeIsolated {
+            let shop = try CheckoutWindow(options: CheckoutOptions(), onPageEvent: pages.record)
+            shop.present()
+            UITest.spin(timeout: 0.2)
+            UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+            UITest.type("5555555555554444", into: shop.number.widget)
+            UITest.type("1235", into: shop.expiry.widget)
+            UITest.type("987", into: shop.securityCode.widget)
+            click(shop, "pay-card")
+            UITest.spin(timeout: 30) { pages.all.contains { if case .painted = $0 { true } else { false } } }
+            UITest.spin(timeout: 1)  // nobody answers for the person
+            XCTAssertEqual(shop.result, "Paying…")
+            let page = try XCTUnwrap(pageWindow(over: shop.window), "the page's window, transient for the shop")
+            XCTAssertNotEqual(gtk_window_get_modal(page), 0)
+            gtk_window_close(page)
+            UITest.spin(timeout: 30) { shop.finished == 1 }
+            XCTAssertEqual(shop.result, "Payment cancelled.")
+            let sandbox = try XCTUnwrap(shop.sandbox)
+            XCTAssertNotEqual(sandbox.paymentStatus(try XCTUnwrap(shop.lastPaymentId)), "SETTLED")
+            UITest.destroy(window: shop.window)
+        }
+        XCTAssertFalse(pages.all.contains { if case .buyerActed = $0 { true } else { false } })
         XCTAssertEqual(pages.all.last, .dismissed)
     }
 
@@ -205,4 +235,19 @@ final class PageEvents: Sendable {
     var presented: [URL] { all.compactMap { if case .presented(let url) = $0 { url } else { nil } } }
 
     func record(_ event: WebKitPagePresenter.Event) { events.withLock { $0.append(event) } }
+}
+
+/// The toplevel window transient for `parent` (the page's window over the shop).
+@MainActor
+private func pageWindow(over parent: UnsafeMutableRawPointer) -> UnsafeMutablePointer<GtkWindow>? {
+    let toplevels = gtk_window_get_toplevels()
+    for index in 0..<g_list_model_get_n_items(toplevels) {
+        guard let object = g_list_model_get_item(toplevels, index) else { continue }
+        defer { g_object_unref(object) }  // the list keeps its own reference
+        let window = object.assumingMemoryBound(to: GtkWindow.self)
+        if let transientFor = gtk_window_get_transient_for(window), UnsafeMutableRawPointer(transientFor) == parent {
+            return window
+        }
+    }
+    return nil
 }
