@@ -128,6 +128,37 @@ final class CheckoutAppTests: XCTestCase {
         try assertNoCardData(in: output, "4111111111111111")
     }
 
+    /// The wallet's Mastercard, which the issuer challenges: the challenge opens in the WebKit window
+    /// over the shop and the scripted buyer types the code.
+    func testTheWalletsChallengedCard() throws {
+        let pages = PageEvents()
+        let capture = try OutputCapture()
+        let ran = Result {
+            try MainActor.assumeIsolated {
+                let shop = try CheckoutWindow(
+                    options: CheckoutOptions(), buyer: CheckoutWindow.sandboxBuyer, onPageEvent: pages.record)
+                shop.present()
+                UITest.spin(timeout: 0.2)
+                click(shop, "pay-wallet")
+                UITest.spin { shop.sheet != nil }
+                let sheet = try XCTUnwrap(shop.sheet)
+                try chooseContactExpressAndSAVE10(on: sheet)
+                UITest.activate(try XCTUnwrap(UITest.find("card-1", in: sheet.window)))
+                UITest.spin { sheet.sheet?.state == .ready && sheet.sheet?.selectedCard == 1 }
+                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+                UITest.spin(timeout: 60) { shop.finished == 1 }
+                XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
+                UITest.destroy(window: shop.window)
+            }
+        }
+        let output = try capture.finish()
+        try ran.get()
+        try assertNoCardData(in: output, "5555555555554444")
+        XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
+        XCTAssertTrue(pages.all.contains(.buyerActed(PageAction.enterCode("").description)), "\(pages.all)")
+        XCTAssertEqual(pages.all.last, .dismissed)
+    }
+
     /// The hosted checkout in the WebKit window over the shop; the scripted buyer presses Pay there.
     func testHostedCheckout() throws {
         let pages = PageEvents()
