@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "../../Packages/CardValidation"),
         .package(path: "../../Packages/GatewaySandbox"),
         .package(path: "../../Packages/HeadlessBrowser"),
+        .package(path: "../../Packages/WebKitPresenter"),
     ],
     targets: [
         .systemLibrary(name: "CCheckoutGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
@@ -31,6 +32,7 @@ let package = Package(
                 .product(name: "CardValidation", package: "CardValidation"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
             ]
         ),
         .executableTarget(name: "egw-checkout", dependencies: ["CheckoutApp"]),
@@ -38,9 +40,10 @@ let package = Package(
         .testTarget(
             name: "CheckoutAppTests",
             dependencies: [
-                "CheckoutApp", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                "CheckoutApp", "CCheckoutGtk4", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
                 .product(name: "PaymentSheetWindow", package: "PaymentUI"),
                 .product(name: "PaymentUITesting", package: "PaymentUI"),
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
             ]
         ),
     ],

@@ -13,11 +13,22 @@ public struct CheckoutOptions: Sendable, Equatable {
     public var checkoutBaseURL: URL?
     /// Where payments are created (`--merchant-base-url`: `POST {url}/sandbox/payments`).
     public var merchantBaseURL: URL?
+    /// Where the issuer's challenge and the hosted checkout show (`--browser`).
+    public var browser = Browser.webkit
     /// Quit once the first frame is drawn, printing the time it took (`--exit-when-shown`).
     public var exitWhenShown = false
 
-    /// The defaults: the embedded sandbox.
+    /// The defaults: the embedded sandbox, pages in the WebKit window.
     public init() {}
+
+    /// What shows the 3-D Secure challenge and the hosted checkout.
+    public enum Browser: String, Sendable, Equatable, CaseIterable {
+        /// A modal WebKit window over the shop, answered by the person at the screen (default).
+        case webkit
+        /// No window: the headless browser answers with the sandbox's code and pays (for machines
+        /// without WebKitGTK's display).
+        case headless
+    }
 
     /// The usage text.
     public static let usage = """
@@ -27,6 +38,8 @@ public struct CheckoutOptions: Sendable, Equatable {
           --checkout-api-base-url URL   checkout API: card sessions, 3-D Secure
           --checkout-base-url URL       checkout page host: card-encryption key, 3-D Secure notification
           --merchant-base-url URL       where payments are created (POST URL/sandbox/payments)
+          --browser webkit|headless     challenge and hosted page in a WebKit window (default), or played
+                                        by the headless buyer (the sandbox's code, Pay)
           --exit-when-shown             quit after the first frame, printing the start-up time
           --help                        this text
         """
@@ -60,6 +73,12 @@ public struct CheckoutOptions: Sendable, Equatable {
             case "--checkout-api-base-url": options.checkoutAPIBaseURL = try url(flag)
             case "--checkout-base-url": options.checkoutBaseURL = try url(flag)
             case "--merchant-base-url": options.merchantBaseURL = try url(flag)
+            case "--browser":
+                let name = try value(flag)
+                guard let browser = Browser(rawValue: name) else {
+                    throw UsageError(description: "--browser: webkit or headless, not \(name)")
+                }
+                options.browser = browser
             case "--exit-when-shown": options.exitWhenShown = true
             default: throw UsageError(description: "unknown option \(flag)")
             }

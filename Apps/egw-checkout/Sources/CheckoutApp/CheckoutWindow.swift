@@ -7,10 +7,13 @@ import HeadlessBrowser
 import PaymentAuthorization
 import PaymentFlow
 import PaymentSheetWindow
+import WebKitPresenter
 
 /// The shop: a cart of two items, a card form of the three SDK entries, and three ways to pay (card,
 /// wallet sheet, hosted checkout), each showing its one result in the window. 3-D Secure challenges and
-/// the hosted page are played by the headless buyer (WebKitPresenter is not on main yet).
+/// the hosted page open in a modal WebKit window over the shop (WebKitPresenter), where the person at
+/// the screen answers them, or a scripted ``WebBuyer`` does; `--browser headless` plays them with the
+/// headless buyer instead.
 @MainActor
 public final class CheckoutWindow {
     /// The cart: a book and a mug, 20.50 EUR.
@@ -23,6 +26,10 @@ public final class CheckoutWindow {
     let sandbox: Sandbox?
     private let backend: MerchantBackend
     private let kit: PaymentKit
+    private let configuration: Configuration
+    private let browser: CheckoutOptions.Browser
+    private let buyer: WebBuyer?
+    private let onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)?
     private let builder: OpaquePointer
     /// The shop's `GtkWindow *`.
     public let window: UnsafeMutableRawPointer
@@ -35,25 +42,40 @@ public final class CheckoutWindow {
     public private(set) var result = ""
     /// How many payments ended (tests wait on it).
     private(set) var finished = 0
+    /// The payment the last card or hosted payment created (tests look it up in the sandbox).
+    private(set) var lastPaymentId: String?
 
     /// The window on the embedded sandbox, or on the gateway the options name.
-    public init(options: CheckoutOptions) throws {
+    ///
+    /// - Parameters:
+    ///   - buyer: with `--browser webkit`, a scripted buyer acting on the WebKit pages (tests, and
+    ///     ``sandboxBuyer``); nil lets the person at the screen answer them.
+    ///   - onPageEvent: what the WebKit presenter did, on GTK's thread (tests).
+    /// - Throws: the sandbox's start failure; with `--browser webkit`, `WebKitPresenterError` when GTK
+    ///   cannot be started for WebKit on this thread.
+    public init(
+        options: CheckoutOptions, buyer: WebBuyer? = nil,
+        onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil
+    ) throws {
         if options.sandbox {
             let sandbox = try Sandbox(configuration: .init(seed: UInt64(Date().timeIntervalSince1970)))
             self.sandbox = sandbox
             backend = .embedded(sandbox)
-            kit = PaymentKit(
-                configuration: Configuration(
-                    apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
-                    checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox))
+            configuration = Configuration(
+                apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
+                checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
         } else {
             sandbox = nil
             backend = .http(options.merchantBaseURL!)
-            kit = PaymentKit(
-                configuration: Configuration(
-                    apiBaseURL: options.apiBaseURL, checkoutAPIBaseURL: options.checkoutAPIBaseURL,
-                    checkoutBaseURL: options.checkoutBaseURL, environment: .sandbox))
+            configuration = Configuration(
+                apiBaseURL: options.apiBaseURL, checkoutAPIBaseURL: options.checkoutAPIBaseURL,
+                checkoutBaseURL: options.checkoutBaseURL, environment: .sandbox)
         }
+        kit = PaymentKit(configuration: configuration)
+        browser = options.browser
+        self.buyer = buyer
+        self.onPageEvent = onPageEvent
+        if browser == .webkit { try GTKMainLoop.start() }  // GTK on this thread, for the page windows
         GLibMainQueue.install()
         builder = ckt_builder(ShopWindowUI.xml)
         let widget = { [builder] (id: String) -> UnsafeMutablePointer<GtkWidget> in ckt_widget(builder, id)! }
@@ -121,10 +143,10 @@ public final class CheckoutWindow {
             return show("Check the card details.")
         }
         ckt_set_visible(errors, 0)
-        let browser = HeadlessBrowserPresenter(script: .answering(challengeCode: Sandbox.challengeCode))
+        let presenter = pagePresenter(headless: .answering(challengeCode: Sandbox.challengeCode))
         withNewPayment { kit, payment in
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
-            kit.startCardPayment(request, card: card, from: browser) { result in
+            kit.startCardPayment(request, card: card, from: presenter) { result in
                 MainActor.assumeIsolated {
                     if result.outcome == .succeeded { self.clearCardForm() }
                     self.finish(Self.describe(result.outcome, result.error, how: "by card"))
@@ -143,7 +165,9 @@ public final class CheckoutWindow {
                 MainActor.assumeIsolated {
                     switch created {
                     case .failure(let failure): self.finish("Could not create the payment: \(failure)")
-                    case .success(let payment): pay(kit, payment)
+                    case .success(let payment):
+                        self.lastPaymentId = payment.paymentId
+                        pay(kit, payment)
                     }
                 }
             }
@@ -176,7 +200,7 @@ public final class CheckoutWindow {
             let context = WalletPaymentContext(
                 paymentRequest: request, sheetPresenter: sheet, wallet: Self.wallet(), merchant: merchant,
                 paymentKit: kit,
-                pagePresenter: HeadlessBrowserPresenter(script: .answering(challengeCode: Sandbox.challengeCode)),
+                pagePresenter: pagePresenter(headless: .answering(challengeCode: Sandbox.challengeCode)),
                 paymentFor: { amount, completion in
                     backend.createPayment(amount: amount.minorUnits, currency: amount.currencyCode) { created in
                         completion(
@@ -201,13 +225,34 @@ public final class CheckoutWindow {
             let request = PaymentRequest(
                 paymentId: payment.paymentId, verificationKey: payment.verificationKey,
                 checkoutURL: payment.checkoutURL, returnURL: payment.returnURL)
-            let browser = HeadlessBrowserPresenter(script: .answering(hosted: .pay))
-            kit.startPayment(request, from: browser) { result in
+            let presenter = self.pagePresenter(headless: .answering(hosted: .pay))
+            kit.startPayment(request, from: presenter) { result in
                 MainActor.assumeIsolated {
                     self.finish(Self.describe(result.outcome, result.error, how: "on the hosted page"))
                 }
             }
         }
+    }
+
+    /// What shows a payment's pages: a modal WebKit window over the shop (answered by the person, or
+    /// by ``buyer``), or with `--browser headless` the headless browser playing `script`.
+    private func pagePresenter(headless script: BuyerScript) -> any PaymentPresenter {
+        switch browser {
+        case .headless: HeadlessBrowserPresenter(script: script)
+        case .webkit:
+            WebKitPagePresenter(
+                host: .window(window), trust: PageTrust(configuration: configuration), buyer: buyer,
+                onEvent: onPageEvent)
+        }
+    }
+
+    /// A scripted buyer for the sandbox's pages in the WebKit window: types the sandbox's challenge
+    /// code where the page asks for one, else presses Pay (the hosted checkout).
+    public static let sandboxBuyer = WebBuyer { page, respond in
+        respond(
+            page.codeFieldCount > 0
+                ? .enterCode(Sandbox.challengeCode)
+                : .press(labels: [HostedChoice.pay.rawValue] + HostedChoice.pay.labels))
     }
 
     private func finish(_ text: String) {

@@ -1,6 +1,9 @@
+import CCheckoutGtk4
 import Foundation
 import GatewaySandbox
 import PaymentUITesting
+import Synchronization
+import WebKitPresenter
 import XCTest
 
 @testable import CheckoutApp
@@ -8,14 +11,62 @@ import XCTest
 /// egw-checkout paying against its embedded sandbox, driven through the window: keys typed into the SDK's
 /// entries, the shop's buttons and the sheet window's controls clicked; each test reads the result off
 /// the window and checks the sandbox's record. Only GLib's main loop runs. Cart: 12.50 + 8.00 = 20.50 EUR.
+/// Pages (the challenge, the hosted checkout) open in the WebKit window over the shop, where
+/// `CheckoutWindow.sandboxBuyer` types into the rendered page.
 final class CheckoutAppTests: XCTestCase {
     func testAFrictionlessCard() throws {
-        try pay(number: "4111111111111111", expecting: "Paid 20.50 EUR by card.")
+        let pages = PageEvents()
+        try pay(number: "4111111111111111", expecting: "Paid 20.50 EUR by card.", pages: pages)
+        XCTAssertEqual(pages.presented, [], "no page for a frictionless card")
     }
 
-    /// The Mastercard the sandbox's issuer challenges: the headless buyer types the code on the ACS page.
+    /// The Mastercard the sandbox's issuer challenges: its page opens in the WebKit window over the shop,
+    /// where the scripted buyer types the code; the window is gone before the result shows.
     func testAChallengedCard() throws {
-        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.")
+        let pages = PageEvents()
+        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.", pages: pages)
+        XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
+        XCTAssertTrue(pages.all.contains(.buyerActed(PageAction.enterCode("").description)), "\(pages.all)")
+        XCTAssertTrue(pages.all.contains { if case .painted = $0 { true } else { false } }, "WebKit drew the page")
+        XCTAssertEqual(pages.all.last, .dismissed)
+    }
+
+    /// No scripted buyer: the challenge waits for the person in a window modal over the shop; its close
+    /// button (the buyer walks away) cancels the payment, and nothing was settled.
+    func testAPersonSeesTheChallengeOverTheShopAndClosesIt() throws {
+        let pages = PageEvents()
+        try MainActor.assumeIsolated {
+            let shop = try CheckoutWindow(options: CheckoutOptions(), onPageEvent: pages.record)
+            shop.present()
+            UITest.spin(timeout: 0.2)
+            UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+            UITest.type("5555555555554444", into: shop.number.widget)
+            UITest.type("1235", into: shop.expiry.widget)
+            UITest.type("987", into: shop.securityCode.widget)
+            click(shop, "pay-card")
+            UITest.spin(timeout: 30) { pages.all.contains { if case .painted = $0 { true } else { false } } }
+            UITest.spin(timeout: 1)  // nobody answers for the person
+            XCTAssertEqual(shop.result, "Paying…")
+            let page = try XCTUnwrap(pageWindow(over: shop.window), "the page's window, transient for the shop")
+            XCTAssertNotEqual(gtk_window_get_modal(page), 0)
+            gtk_window_close(page)
+            UITest.spin(timeout: 30) { shop.finished == 1 }
+            XCTAssertEqual(shop.result, "Payment cancelled.")
+            let sandbox = try XCTUnwrap(shop.sandbox)
+            XCTAssertNotEqual(sandbox.paymentStatus(try XCTUnwrap(shop.lastPaymentId)), "SETTLED")
+            UITest.destroy(window: shop.window)
+        }
+        XCTAssertFalse(pages.all.contains { if case .buyerActed = $0 { true } else { false } })
+        XCTAssertEqual(pages.all.last, .dismissed)
+    }
+
+    /// `--browser headless`: the same challenged card, played by the headless buyer, no WebKit window.
+    func testAChallengedCardWithTheHeadlessBrowser() throws {
+        var options = CheckoutOptions()
+        options.browser = .headless
+        let pages = PageEvents()
+        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.", pages: pages, options: options)
+        XCTAssertEqual(pages.all, [])
     }
 
     func testADeclinedCardSaysWhy() throws {
@@ -77,15 +128,56 @@ final class CheckoutAppTests: XCTestCase {
         try assertNoCardData(in: output, "4111111111111111")
     }
 
+    /// The wallet's Mastercard, which the issuer challenges: the challenge opens in the WebKit window
+    /// over the shop and the scripted buyer types the code.
+    func testTheWalletsChallengedCard() throws {
+        let pages = PageEvents()
+        let capture = try OutputCapture()
+        let ran = Result {
+            try MainActor.assumeIsolated {
+                let shop = try CheckoutWindow(
+                    options: CheckoutOptions(), buyer: CheckoutWindow.sandboxBuyer, onPageEvent: pages.record)
+                shop.present()
+                UITest.spin(timeout: 0.2)
+                click(shop, "pay-wallet")
+                UITest.spin { shop.sheet != nil }
+                let sheet = try XCTUnwrap(shop.sheet)
+                try chooseContactExpressAndSAVE10(on: sheet)
+                UITest.activate(try XCTUnwrap(UITest.find("card-1", in: sheet.window)))
+                UITest.spin { sheet.sheet?.state == .ready && sheet.sheet?.selectedCard == 1 }
+                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+                UITest.spin(timeout: 60) { shop.finished == 1 }
+                XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
+                UITest.destroy(window: shop.window)
+            }
+        }
+        let output = try capture.finish()
+        try ran.get()
+        try assertNoCardData(in: output, "5555555555554444")
+        XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
+        XCTAssertTrue(pages.all.contains(.buyerActed(PageAction.enterCode("").description)), "\(pages.all)")
+        XCTAssertEqual(pages.all.last, .dismissed)
+    }
+
+    /// The hosted checkout in the WebKit window over the shop; the scripted buyer presses Pay there.
     func testHostedCheckout() throws {
+        let pages = PageEvents()
         try MainActor.assumeIsolated {
-            let shop = try CheckoutWindow(options: CheckoutOptions())
+            let shop = try CheckoutWindow(
+                options: CheckoutOptions(), buyer: CheckoutWindow.sandboxBuyer, onPageEvent: pages.record)
             shop.present()
             click(shop, "hosted")
-            UITest.spin(timeout: 30) { shop.finished == 1 }
+            UITest.spin(timeout: 60) { shop.finished == 1 }
             XCTAssertEqual(shop.result, "Paid 20.50 EUR on the hosted page.")
+            XCTAssertEqual(text(shop, "result"), shop.result)
+            let sandbox = try XCTUnwrap(shop.sandbox)
+            XCTAssertEqual(sandbox.paymentStatus(try XCTUnwrap(shop.lastPaymentId)), "SETTLED")
             UITest.destroy(window: shop.window)
         }
+        XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
+        XCTAssertTrue(
+            pages.all.contains { if case .buyerActed(let action) = $0 { action.hasPrefix("press(") } else { false } })
+        XCTAssertEqual(pages.all.last, .dismissed)
     }
 
     func testOptions() throws {
@@ -104,15 +196,23 @@ final class CheckoutAppTests: XCTestCase {
         XCTAssertThrowsError(try CheckoutOptions.parse(["--no-sandbox"]))
         XCTAssertThrowsError(try CheckoutOptions.parse(["--api-base-url", "ftp://x"]))
         XCTAssertThrowsError(try CheckoutOptions.parse(["--what"]))
+        XCTAssertEqual(try CheckoutOptions.parse(["--browser", "headless"])?.browser, .headless)
+        XCTAssertEqual(try CheckoutOptions.parse(["--browser", "webkit"])?.browser, .webkit)
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--browser", "lynx"]))
     }
 
     /// Types a card, clicks "Pay by card", waits for the one result; `expecting` nil: a failure whose
     /// text comes from the SDK's error table. Then scans what the process wrote and the clipboards.
-    private func pay(number: String, expecting: String?, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// The sandbox must record it `SETTLED` exactly when it was paid.
+    private func pay(
+        number: String, expecting: String?, pages: PageEvents = PageEvents(), options: CheckoutOptions = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let capture = try OutputCapture()
         let ran = Result {
             try MainActor.assumeIsolated { () throws -> [String] in
-                let shop = try CheckoutWindow(options: CheckoutOptions())
+                let shop = try CheckoutWindow(
+                    options: options, buyer: CheckoutWindow.sandboxBuyer, onPageEvent: pages.record)
                 shop.present()
                 UITest.spin(timeout: 0.2)
                 UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
@@ -120,7 +220,9 @@ final class CheckoutAppTests: XCTestCase {
                 UITest.type("1235", into: shop.expiry.widget)
                 UITest.type("987", into: shop.securityCode.widget)
                 click(shop, "pay-card")
-                UITest.spin(timeout: 30) { shop.finished == 1 }
+                UITest.spin(timeout: 60) { shop.finished == 1 }
+                let status = try XCTUnwrap(shop.sandbox).paymentStatus(try XCTUnwrap(shop.lastPaymentId))
+                XCTAssertEqual(status == "SETTLED", expecting != nil, status ?? "no payment", file: file, line: line)
                 if let expecting {
                     XCTAssertEqual(shop.result, expecting, file: file, line: line)
                     // (No digits in failure messages: they go to the output scanned below.)
@@ -152,4 +254,31 @@ private func assertNoCardData(
         XCTAssertFalse(output.contains(secret), "the process wrote card digits", file: file, line: line)
     }
     XCTAssertFalse(output.contains("987\n") || output.contains("\"987\""), "the security code", file: file, line: line)
+}
+
+/// What the WebKit presenter reported (on GTK's thread).
+final class PageEvents: Sendable {
+    private let events = Mutex<[WebKitPagePresenter.Event]>([])
+
+    var all: [WebKitPagePresenter.Event] { events.withLock { $0 } }
+
+    /// The first URL of each page shown.
+    var presented: [URL] { all.compactMap { if case .presented(let url) = $0 { url } else { nil } } }
+
+    func record(_ event: WebKitPagePresenter.Event) { events.withLock { $0.append(event) } }
+}
+
+/// The toplevel window transient for `parent` (the page's window over the shop).
+@MainActor
+private func pageWindow(over parent: UnsafeMutableRawPointer) -> UnsafeMutablePointer<GtkWindow>? {
+    let toplevels = gtk_window_get_toplevels()
+    for index in 0..<g_list_model_get_n_items(toplevels) {
+        guard let object = g_list_model_get_item(toplevels, index) else { continue }
+        defer { g_object_unref(object) }  // the list keeps its own reference
+        let window = object.assumingMemoryBound(to: GtkWindow.self)
+        if let transientFor = gtk_window_get_transient_for(window), UnsafeMutableRawPointer(transientFor) == parent {
+            return window
+        }
+    }
+    return nil
 }
