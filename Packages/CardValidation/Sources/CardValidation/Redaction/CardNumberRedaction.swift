@@ -209,7 +209,16 @@ public enum CardNumberRedaction {
         var out = ""
         var copied = range.lowerBound
         for stretch in stretches {
-            out.unicodeScalars.append(contentsOf: text[copied..<stretch.range.lowerBound].unicodeScalars)
+            let before = text[copied..<stretch.range.lowerBound]
+            // What stands before is kept unless it is itself a card number (groups starting short).
+            let beforeDigits = CardNumberScanner.digitsOnly(before)
+            if (CardNumber.minimumLength...CardNumber.maximumLength).contains(beforeDigits.utf8.count),
+                CardNumber.isLuhnValid(beforeDigits)
+            {
+                out += "•••• "
+            } else {
+                out.unicodeScalars.append(contentsOf: before.unicodeScalars)
+            }
             out += stretch.masked
             copied = stretch.range.upperBound
         }
