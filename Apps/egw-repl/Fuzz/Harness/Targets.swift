@@ -32,8 +32,12 @@ enum ReplCoreFuzz {
                     "a token lies outside the line")
             }
             // The tokenizer reads Characters: a word that starts with a combining mark would join the
-            // quote put before it into one Character, so such words cannot be re-quoted.
-            if tokens.allSatisfy({ ("\"" + $0.text).count == $0.text.count + 1 }) {
+            // quote put before it into one Character, and a word that ends with a prepended
+            // concatenation mark (Grapheme_Cluster_Break=Prepend: U+0600–U+0605, U+06DD, U+070F,
+            // U+08E2, U+110BD, ...) would join the quote put after it; such words cannot be re-quoted.
+            if tokens.allSatisfy({
+                ("\"" + $0.text).count == $0.text.count + 1 && ($0.text + "\"").count == $0.text.count + 1
+            }) {
                 let quoted = tokens.map { quote($0.text) }.joined(separator: " ")
                 let again = try? Tokenizer.tokenize(quoted)
                 try fuzzRequire(again?.map(\.text) == tokens.map(\.text), "re-quoted words tokenize differently")
