@@ -26,6 +26,7 @@ import Testing
         #expect(CardNumberGrammar.isSeparator(separator))
         let text = Self.visa(separator)
         #expect(CardNumber.digits(of: text) == "4242424242424242")
+        #expect(CardBrand.detect(text) == .visa)
         let card = CardInput()
         card.cardNumber = text
         #expect(card.validationIssue(for: .cardNumber) == nil)
