@@ -126,6 +126,16 @@ import Testing
         }
     }
 
+    /// The card-number-agreement fuzz finding (its input, crash-82ed314d): digits kept beside a masked
+    /// number joined that mask's last four into a new number. Then only each number's last four is
+    /// shown, between bullets.
+    @Test func keptDigitsNeverJoinAMasksLastFour() {
+        let text = "1 4111112 44 222442 2141 24224 4111 4242 4242 4424"
+        let redacted = CardNumberRedaction.redact(text)
+        #expect(!CardNumberRedaction.containsCardNumber(redacted))
+        #expect(!redacted.contains("222442") && !redacted.contains("24224"))
+    }
+
     @Test func aStricterRuleUsesTheSameScanner() {
         // Text the SDK did not write: every run of six or more digits.
         let foreign = CardNumberRedaction.redactDigitRuns(

@@ -223,6 +223,24 @@ public enum CardNumberRedaction {
             copied = stretch.range.upperBound
         }
         if copied < range.upperBound { out += " ••••" }
+        // The digits kept beside a masked number could join its last four into a new number
+        // (`•••• 4242 44 …`): then every digit but each number's last four is `••••`, and bullets,
+        // which are no separators, keep each last four apart.
+        if scan(out).contains(where: { !numbers(in: $0).isEmpty }) {
+            var pieces: [String] = []
+            var cursor = range.lowerBound
+            for stretch in stretches {
+                if cursor < stretch.range.lowerBound,
+                    !CardNumberScanner.digitsOnly(text[cursor..<stretch.range.lowerBound]).isEmpty
+                {
+                    pieces.append("••••")
+                }
+                pieces.append(stretch.masked)
+                cursor = stretch.range.upperBound
+            }
+            if cursor < range.upperBound { pieces.append("••••") }
+            out = pieces.joined(separator: " ")
+        }
         return (whole.with(redacted: out), stretches)
     }
 
