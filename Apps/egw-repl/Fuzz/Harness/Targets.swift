@@ -36,11 +36,14 @@ enum ReplCoreFuzz {
                     "a token lies outside the line")
             }
             // The tokenizer reads Characters: a word that starts with a combining mark would join the
-            // quote put before it into one Character, and a word that ends with a prepended
-            // concatenation mark (Grapheme_Cluster_Break=Prepend: U+0600–U+0605, U+06DD, U+070F,
-            // U+08E2, U+110BD, ...) would join the quote put after it; such words cannot be re-quoted.
-            if tokens.allSatisfy({
-                ("\"" + $0.text).count == $0.text.count + 1 && ($0.text + "\"").count == $0.text.count + 1
+            // quote put before it into one Character, a word that ends with a prepended concatenation
+            // mark (Grapheme_Cluster_Break=Prepend: U+0600–U+0605, U+06DD, U+070F, U+08E2, U+110BD, ...)
+            // the quote put after it, and such a mark before a `"` or `\` inside the word the backslash
+            // put before it; such words cannot be re-quoted. Re-quoting is checked when quoting added
+            // exactly its own Characters: two quotes and one backslash per standalone `"` or `\`.
+            if tokens.allSatisfy({ token in
+                let escapes = token.text.filter { $0 == "\"" || $0 == "\\" }.count
+                return quote(token.text).count == token.text.count + 2 + escapes
             }) {
                 let quoted = tokens.map { quote($0.text) }.joined(separator: " ")
                 let again = try? Tokenizer.tokenize(quoted)
