@@ -52,7 +52,8 @@ public enum CardNumberRedaction {
         /// for a card number; for a run holding card numbers among other groups,
         /// each number masked, what stands before it as it was, and the digits
         /// after the last number `••••` (`"4242 4242 4242 4242 737"` is
-        /// `"•••• 4242 ••••"`); `nil` for a run
+        /// `"•••• 4242 ••••"`), and only the numbers' last fours between bullets
+        /// when kept digits would form or join a number; `nil` for a run
         /// holding no card number (redaction leaves it as it is).
         public let redacted: String?
 
