@@ -62,7 +62,10 @@ let package = Package(
         .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),
         .executableTarget(
             name: "ReplCoreFuzz",
-            dependencies: ["ReplCore", .product(name: "FuzzSupport", package: "FuzzSupport")],
+            dependencies: [
+                "ReplCore", .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "FuzzSupport", package: "FuzzSupport"),
+            ],
             path: "Fuzz/Harness"
         ),
         .testTarget(

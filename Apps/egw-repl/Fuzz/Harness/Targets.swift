@@ -1,10 +1,14 @@
+import CardValidation
 import FuzzSupport
 import ReplCore
 
 /// egw-repl's fuzz target: one input line through the tokenizer, the command parser and the secret
 /// policy, as the shell handles every line typed or read from a script.
 enum ReplCoreFuzz {
-    static let targets: [FuzzTarget] = [FuzzTarget("repl-line", check: checkLine)]
+    static let targets: [FuzzTarget] = [
+        FuzzTarget("repl-line", check: checkLine),
+        FuzzTarget("card-number-agreement", check: checkCardNumberAgreement),
+    ]
 
     /// The tolerant scan and the strict tokenizer agree (an error exactly when the scan saw an open
     /// quote or a trailing backslash, the same tokens otherwise); every token lies inside the line;
@@ -32,8 +36,15 @@ enum ReplCoreFuzz {
                     "a token lies outside the line")
             }
             // The tokenizer reads Characters: a word that starts with a combining mark would join the
-            // quote put before it into one Character, so such words cannot be re-quoted.
-            if tokens.allSatisfy({ ("\"" + $0.text).count == $0.text.count + 1 }) {
+            // quote put before it into one Character, a word that ends with a prepended concatenation
+            // mark (Grapheme_Cluster_Break=Prepend: U+0600–U+0605, U+06DD, U+070F, U+08E2, U+110BD, ...)
+            // the quote put after it, and such a mark before a `"` or `\` inside the word the backslash
+            // put before it; such words cannot be re-quoted. Re-quoting is checked when quoting added
+            // exactly its own Characters: two quotes and one backslash per standalone `"` or `\`.
+            if tokens.allSatisfy({ token in
+                let escapes = token.text.filter { $0 == "\"" || $0 == "\\" }.count
+                return quote(token.text).count == token.text.count + 2 + escapes
+            }) {
                 let quoted = tokens.map { quote($0.text) }.joined(separator: " ")
                 let again = try? Tokenizer.tokenize(quoted)
                 try fuzzRequire(again?.map(\.text) == tokens.map(\.text), "re-quoted words tokenize differently")
@@ -58,6 +69,65 @@ enum ReplCoreFuzz {
         if SecretPolicy.containsCardNumber(line) {
             try fuzzRequire(!SecretPolicy.shouldRecordInHistory(line), "a line with a card number goes to the history")
         }
+    }
+
+    /// The three readers of a card number agree on any line: every stretch of the line that the SDK's
+    /// parser reads as a valid card number (a maximal stretch of characters `CardNumber.digits(of:)`
+    /// takes, validated by `CardInput` as the number field) is masked by `CardNumberRedaction.redact`,
+    /// keeps the line out of the shell's history, and is shown by neither the shell's display form
+    /// nor its typed-text masking; every card number `redact` finds is one by the parser, and its
+    /// masked form shows the last four digits of that very number (never digits from beyond it).
+    static func checkCardNumberAgreement(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzViolation) {
+        let line = String(decoding: input, as: UTF8.self)
+        let numbers = parsedCardNumbers(in: line)
+        if !numbers.isEmpty {
+            try fuzzRequire(CardNumberRedaction.containsCardNumber(line), "redaction misses a number the parser reads")
+            try fuzzRequire(!SecretPolicy.shouldRecordInHistory(line), "a number the parser reads goes to the history")
+        }
+        try fuzzRequire(
+            parsedCardNumbers(in: CardNumberRedaction.redact(line)).isEmpty, "redact leaves a number the parser reads")
+        try fuzzRequire(
+            parsedCardNumbers(in: SecretPolicy.redactedForDisplay(line)).isEmpty,
+            "the shell's display shows a number the parser reads")
+        try fuzzRequire(
+            parsedCardNumbers(in: SecretPolicy.maskTypedCardNumbers(in: line)).isEmpty,
+            "the shell's typed masking shows a number the parser reads")
+        for card in CardNumberRedaction.cardNumbers(in: line) {
+            let text = String(line[card.range])
+            let field = CardInput()
+            field.cardNumber = text
+            try fuzzRequire(field.validationIssue(for: .cardNumber) == nil, "redaction masks what the parser refuses")
+            let digits = text.unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init)
+            try fuzzRequire(
+                card.masked == "•••• " + String(digits.suffix(4)), "a mask takes digits from beyond the number")
+        }
+    }
+
+    /// The stretches of `text` the parser reads as a valid card number: maximal stretches of code
+    /// points each of which `CardNumber.digits(of:)` accepts alone (a digit or a separator), trimmed
+    /// to their digits, that `CardInput` validates as a number.
+    static func parsedCardNumbers(in text: String) -> [String] {
+        var found: [String] = []
+        var stretch = String.UnicodeScalarView()
+        func close() {
+            let candidate = String(stretch)
+            stretch = String.UnicodeScalarView()
+            guard let digits = CardNumber.digits(of: candidate), digits.count >= CardNumber.minimumLength else {
+                return
+            }
+            let field = CardInput()
+            field.cardNumber = candidate
+            if field.validationIssue(for: .cardNumber) == nil { found.append(candidate) }
+        }
+        for scalar in text.unicodeScalars {
+            if CardNumber.digits(of: String(Character(scalar))) != nil {
+                stretch.append(scalar)
+            } else {
+                close()
+            }
+        }
+        close()
+        return found
     }
 
     /// `text` in double quotes, `"` and `\` escaped.

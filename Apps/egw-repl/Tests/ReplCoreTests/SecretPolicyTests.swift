@@ -18,9 +18,11 @@ import Testing
         }
         for shown in [error.description, error.rendered(line: line, lineNumber: 3)] {
             #expect(!shown.contains("4111111111111112"))
-            #expect(shown.contains("•••• 1112"))
+            // Not a card number, so no last four: its end may as well be a security code.
+            #expect(!shown.contains("1112"))
+            #expect(shown.contains("••••"))
         }
-        #expect(SecretPolicy.maskTypedCardNumbers(in: "a 4111 1111 1111 1112 b 12345") == "a •••• 1112 b 12345")
+        #expect(SecretPolicy.maskTypedCardNumbers(in: "a 4111 1111 1111 1112 b 12345") == "a •••• b 12345")
     }
 
     @Test(arguments: [
@@ -76,11 +78,17 @@ import Testing
         // One rule: a Luhn-valid run is a card number even inside an id.
         #expect(SecretPolicy.maskCardNumbers(in: "cs_4111111111111111") == "cs_•••• 1111")
         // A number followed by its code in one grouped run is still found (4242424242424242737 fails Luhn).
-        #expect(SecretPolicy.maskCardNumbers(in: "card 4242 4242 4242 4242 737") == "card •••• 4242 737")
+        // The code after it is masked too, never left in clear (issue 23).
+        #expect(SecretPolicy.maskCardNumbers(in: "card 4242 4242 4242 4242 737") == "card •••• 4242 ••••")
     }
 
-    /// Typed lines: any run of 12+ digits, Luhn or not; runs of separators count as one.
-    @Test(arguments: ["brand 4111  1111  1111  1112", "luhn 4111\t1111-1111 1112", "x 123456789012"])
+    /// Typed lines: any run of 12+ digits, Luhn or not; runs of separators count as one, and the
+    /// separators are the SDK parser's (Unicode spaces and dashes, tab, U+2212).
+    @Test(arguments: [
+        "brand 4111  1111  1111  1112", "luhn 4111\t1111-1111 1112", "x 123456789012",
+        "x 4242 \u{2013}4242 \u{2013}4242 \u{2013}4242", "x 4242\u{2212}4242\u{2212}4242\u{2212}4242",
+        "x 4242\u{3000}\t4242\u{3000}\t4242\u{3000}\t4242", "x 4242\u{00A0}-4242\u{00A0}-4242\u{00A0}-4242",
+    ])
     func typedCardNumbersStayOutOfHistory(line: String) {
         #expect(SecretPolicy.containsCardNumber(line))
         #expect(!SecretPolicy.shouldRecordInHistory(line))
@@ -100,12 +108,16 @@ import Testing
         #expect(SecretPolicy.redactedForDisplay(line) == "brand " + String(repeating: "•", count: 10) + "•••• 4444 •")
         #expect(SecretPolicy.redactedForDisplay(line).count == line.count)
         // A mistyped number the user typed is masked too.
+        // (not a card number, so no last four: 16 bullets).
         #expect(
             SecretPolicy.redactedForDisplay("luhn 4111111111111112 y")
-                == "luhn " + String(repeating: "•", count: 7) + "•••• 1112 •")
-        // Spaced out by hand: still one number (22 characters become 13 bullets and 9).
+                == "luhn " + String(repeating: "•", count: 16) + " •")
+        // Spaced out by hand: still one number (22 characters become 22 bullets).
         let spaced = "brand 4111  1111  1111  1112 x"
-        #expect(SecretPolicy.redactedForDisplay(spaced) == "brand " + String(repeating: "•", count: 13) + "•••• 1112 •")
+        #expect(SecretPolicy.redactedForDisplay(spaced) == "brand " + String(repeating: "•", count: 22) + " •")
+        // A valid number spaced out by hand keeps its last four (22 = 13 + 9).
+        let valid = "brand 4111  1111  1111  1111 x"
+        #expect(SecretPolicy.redactedForDisplay(valid) == "brand " + String(repeating: "•", count: 13) + "•••• 1111 •")
         #expect(SecretPolicy.redactedForDisplay(spaced).count == spaced.count)
         // Short digit groups that do not add up to 12 digits stay.
         #expect(SecretPolicy.redactedForDisplay("card expiry 12 30") == "card expiry 12 30")
@@ -115,6 +127,18 @@ import Testing
         #expect(SecretPolicy.containsCardNumber(cut))
         #expect(!SecretPolicy.containsCardNumber(SecretPolicy.redactedForDisplay(cut)))
         #expect(SecretPolicy.redactedForDisplay(cut).count == cut.count)
+    }
+
+    /// Issue 23: a security code typed after the number is not the last four, nor left in clear. The
+    /// seed's test card 4111 1111 1111 1111 and the code 737: 23 characters, shown as 9 bullets and
+    /// `•••• 1111 ••••` (14), never `•••• 1737`.
+    @Test func aCodeAfterTheNumberIsNeverTheLastFour() {
+        let line = "x 4111 1111 1111 1111 737"
+        let shown = SecretPolicy.redactedForDisplay(line)
+        #expect(shown == "x " + String(repeating: "•", count: 9) + "•••• 1111 ••••")
+        #expect(!shown.contains("1737") && !shown.contains("737"))
+        #expect(SecretPolicy.maskTypedCardNumbers(in: line) == "x •••• 1111 ••••")
+        #expect(!SecretPolicy.shouldRecordInHistory(line))
     }
 
     @Test func maskedKeyNeverShowsTheKey() {

@@ -66,7 +66,8 @@ let sharedSandbox: Sandbox = {
 /// (unless `sandbox: false`), with a clock that never moves.
 @MainActor
 func runShell(
-    _ lines: [String], arguments: [String] = [], interactive: Bool = false, sandbox: Bool = true
+    _ lines: [String] = [], arguments: [String] = [], interactive: Bool = false, sandbox: Bool = true,
+    source: FakeLineSource? = nil
 ) throws -> ShellTranscript {
     guard case .run(let options) = try Options.parse(arguments: arguments, environment: [:]) else {
         throw ReplError(.usage, "not a run")
@@ -80,7 +81,7 @@ func runShell(
         }
     }
     let shell = try Shell(
-        options: options, source: FakeLineSource(lines, interactive: interactive),
+        options: options, source: source ?? FakeLineSource(lines, interactive: interactive),
         console: Console(usesColor: false, isTerminal: false, sink: sink),
         interrupts: Interrupts(exitsWhenIdle: false), sandbox: sandbox ? sharedSandbox : nil,
         clock: ShellClock { 0 }, events: .privateQueue())

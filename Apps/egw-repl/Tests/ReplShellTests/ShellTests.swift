@@ -18,6 +18,26 @@ import Testing
         #expect(run.status == 1, "a failed command in a script is exit status 1")
     }
 
+    /// Issue 23: a card number with the separators the SDK's parser accepts (Unicode spaces and dashes,
+    /// tab, U+2212) is neither echoed nor kept in the history, by the shell itself on a fake line source.
+    /// The seed's test card 4242 4242 4242 4242 (Luhn by hand: eight doubled 4s give 64, eight 2s 16: 80).
+    @Test(arguments: [
+        "4242\u{2212}4242\u{2212}4242\u{2212}4242", "4242 \u{2013}4242 \u{2013}4242 \u{2013}4242",
+        "4242\u{3000}\t4242\u{3000}\t4242\u{3000}\t4242", "4242\u{FF0D}4242\u{00A0}4242\u{202F}4242",
+    ])
+    func aUnicodeSeparatedNumberIsNeitherEchoedNorKept(number: String) throws {
+        let lines = ["config set timeout " + number, "card nmber " + number, number, "config"]
+        let source = FakeLineSource(lines)
+        let run = try runShell(source: source)
+        #expect(source.remembered == ["config"])
+        for output in [run.stdout, run.stderr] {
+            #expect(!output.contains(number))
+            // No group of the number in what the shell wrote, except as the masked form's last four.
+            #expect(!output.replacingOccurrences(of: "•••• 4242", with: "").contains("4242"))
+        }
+        #expect(run.stderr.contains("••••"), "the echoed lines show the mask")
+    }
+
     @Test func aBadSettingIsAnErrorNotAFallback() throws {
         let run = try runShell(["config set log-level chatty", "config set timeout soon", "config"])
         #expect(run.stderr.contains("line 1:22: error: log-level must be one of"))

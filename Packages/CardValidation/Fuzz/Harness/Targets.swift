@@ -176,14 +176,16 @@ struct ByteReader {
     mutating func text(count: Int) -> String {
         let alphabet: [String] = [
             "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", " ", "-", "/", ".", "a", "\u{2013}", "\u{A0}",
-            "\u{663}", "\u{FF11}", "\n", "4242", "3782", "5555", "12/30", "\u{301}", "\u{1F600}",
+            "\u{663}", "\u{FF11}", "\n", "4242", "3782", "5555", "12/30", "\u{301}", "\u{1F600}", "\t", "\u{2212}",
+            "\u{3000}", "\u{200B}",
         ]
         return (0..<count).map { _ in alphabet[Int(next()) % alphabet.count] }.joined()
     }
 }
 
-/// Zs or Pd, as the README defines a separator.
+/// The README's separators: tab, Zs, Pd and the minus sign U+2212.
 private func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "\t" || scalar == "\u{2212}" { return true }
     let category = scalar.properties.generalCategory
     return category == .spaceSeparator || category == .dashPunctuation
 }
@@ -203,7 +205,7 @@ private func referenceLuhn(_ digits: [UInt8]) -> Bool {
     return sum % 10 == 0
 }
 
-/// The maximal runs of the README's grammar: ASCII digits, a single separator allowed between two digits.
+/// The maximal runs of the README's grammar: ASCII digits, any separators allowed between two digits.
 private func referenceRuns(_ text: String) -> [(range: Range<String.Index>, isCard: Bool)] {
     let scalars = Array(text.unicodeScalars.indices)
     let view = text.unicodeScalars
@@ -223,8 +225,11 @@ private func referenceRuns(_ text: String) -> [(range: Range<String.Index>, isCa
                 digits.append(UInt8(view[scalars[j]].value))
                 end = j
                 j += 1
-            } else if isSeparator(view[scalars[j]]), isDigit(j + 1) {
-                j += 1
+            } else if isSeparator(view[scalars[j]]) {
+                var k = j
+                while k < scalars.count, isSeparator(view[scalars[k]]) { k += 1 }
+                guard isDigit(k) else { break }
+                j = k
             } else {
                 break
             }

@@ -75,7 +75,7 @@ struct BrandDetectionTests {
 
     @Test(
         "another character among the leading digits is unknown",
-        arguments: ["a4", "4a", "4/2", "42x4", "４２４２", "٤٢٤٢", "4.242", "+4242", "\t4242"])
+        arguments: ["a4", "4a", "4/2", "42x4", "４２４２", "٤٢٤٢", "4.242", "+4242", "\u{200B}4242"])
     func otherCharacters(_ input: String) {
         #expect(CardBrand.detect(input) == .unknown)
     }

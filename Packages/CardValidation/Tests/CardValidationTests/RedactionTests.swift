@@ -43,16 +43,20 @@ import Testing
         Row(
             name: "id glued to letters", input: "cs_733037213230d9e4",
             expected: "cs_733037213230d9e4"),
-        Row(name: "two separators break a run", input: "4111 1111--1111", expected: "4111 1111--1111"),
+        // 4111 1111 1111 1111 as the number field reads it: separators in any number between groups.
+        Row(
+            name: "several separators join groups, as the number field joins them",
+            input: "4111  1111--1111 \t1111", expected: "•••• 1111"),
+        Row(name: "a newline ends a run", input: "4111 1111\n1111 1111", expected: "4111 1111\n1111 1111"),
         // A run written in groups that is not a card number (4242424242424242737 sums to 84;
         // 41111111111111111230 has 20 digits, its first five groups 411111111111111112 sum to 34;
         // 1234411111111111 sums to 38 and 123441111111 to 32): the longest stretch of whole groups that is.
         Row(
             name: "PAN followed by its security code", input: "log 4242 4242 4242 4242 737 end",
-            expected: "log •••• 4242 737 end"),
+            expected: "log •••• 4242 •••• end"),
         Row(
             name: "PAN followed by its expiry", input: "4111 1111 1111 1111 12 30",
-            expected: "•••• 1111 12 30"),
+            expected: "•••• 1111 ••••"),
         Row(name: "PAN after a short group", input: "1234 4111 1111 1111 1111", expected: "1234 •••• 1111"),
         Row(name: "no digits", input: "nothing here", expected: "nothing here"),
         Row(name: "empty", input: "", expected: ""),
@@ -104,7 +108,32 @@ import Testing
             except: { run in
                 run.range.lowerBound > text.startIndex && text[text.index(before: run.range.lowerBound)] == "_"
             })
-        #expect(spared == "cs_4111111111111111 paid with •••• 1111 737")
+        #expect(spared == "cs_4111111111111111 paid with •••• 1111 ••••")
+    }
+
+    @Test func aSecurityCodeAfterTheNumberIsNeitherTheLastFourNorInClear() throws {
+        // The seed's test card 4111 1111 1111 1111 (Luhn by hand: doubled 4 gives 8, seven doubled
+        // ones give 14, eight plain ones 8: 30) and the code 737 typed after it.
+        for text in [
+            "4111 1111 1111 1111 737", "4111-1111-1111-1111 737", "4111\u{2009}1111\u{2009}1111\u{2009}1111 737",
+        ] {
+            let redacted = CardNumberRedaction.redact(text)
+            #expect(redacted == "•••• 1111 ••••")
+            #expect(!redacted.contains("737"))
+            let run = try #require(CardNumberRedaction.digitRuns(in: text).first)
+            #expect(run.redacted == "•••• 1111 ••••")
+            #expect(CardNumberRedaction.cardNumbers(in: text).map(\.masked) == ["•••• 1111"])
+        }
+    }
+
+    /// The card-number-agreement fuzz finding (its input, crash-82ed314d): digits kept beside a masked
+    /// number joined that mask's last four into a new number. Then only each number's last four is
+    /// shown, between bullets.
+    @Test func keptDigitsNeverJoinAMasksLastFour() {
+        let text = "1 4111112 44 222442 2141 24224 4111 4242 4242 4424"
+        let redacted = CardNumberRedaction.redact(text)
+        #expect(!CardNumberRedaction.containsCardNumber(redacted))
+        #expect(!redacted.contains("222442") && !redacted.contains("24224"))
     }
 
     @Test func aStricterRuleUsesTheSameScanner() {

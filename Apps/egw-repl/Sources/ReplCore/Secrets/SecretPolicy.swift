@@ -4,13 +4,18 @@ import CardValidation
 /// file, error echoes and messages.
 ///
 /// - Card numbers are found and masked by CardValidation's one rule,
-///   `CardNumberRedaction`: a digit run of 12 to 19 digits (single spaces or
-///   dashes between digits) that passes Luhn, shown as `•••• 1234`. Ids,
-///   amounts and timestamps in messages and SDK output are left alone.
+///   `CardNumberRedaction`, on its one grammar (`CardNumberGrammar`: the
+///   separators the SDK's number field accepts, Unicode spaces and dashes,
+///   tab and U+2212 included): a digit run of 12 to 19 digits that passes
+///   Luhn, shown as `•••• 1234`. Ids, amounts and timestamps in messages and
+///   SDK output are left alone.
 /// - A line the user typed is stricter (the REPL did not write it, and a
-///   mistyped number is still a card number): any digit run of 12 or more
-///   digits, Luhn or not, keeps the line out of history and is masked when the
-///   line is echoed under an error. Same scanner, same masked form.
+///   mistyped number is still a card number): any digit run of the same
+///   grammar with 12 or more digits, Luhn or not, keeps the line out of
+///   history and is masked when the line is echoed under an error: a card
+///   number in it as `redact` shows it (`•••• 4242 ••••` for a number and the
+///   code after it), any other such run as `••••` (it has no number to take a
+///   last four from). Same scanner, same masked form.
 /// - Every other secret is declared once, in the command table: an argument
 ///   with `secret: true` (`card cvc CODE`, `payment use ID VERIFICATION_KEY`,
 ///   `buyer challenge CODE`, the numbers given to `card number`, `brand`,
@@ -83,35 +88,25 @@ public enum SecretPolicy {
     }
 
     /// True when `text`, as a user typed it, holds a digit run of 12 or more digits, Luhn or not (a
-    /// mistyped card number is still one). Runs of spaces, tabs and dashes count as one separator, so
-    /// `4111  1111  1111  1111` is caught too.
+    /// mistyped card number is still one), by CardValidation's grammar: any separators it accepts
+    /// between two digits, so `4111  1111 \u{2013}1111\t1111` is caught too.
     public static func containsCardNumber(_ text: String) -> Bool {
         !typedCardNumbers(in: text).isEmpty
     }
 
     /// Where `text`, as a user typed it, holds a card number: CardValidation's digit runs
-    /// (`CardNumberRedaction.digitRuns`), joined while only spaces, tabs and dashes stand between
-    /// them, that add up to 12 or more digits.
-    static func typedCardNumbers(in text: String) -> [Range<String.Index>] {
-        var found: [Range<String.Index>] = []
-        var span: Range<String.Index>?
-        var digits = 0
-        func close() {
-            if let span, digits >= CardNumber.minimumLength { found.append(span) }
-            span = nil
-            digits = 0
-        }
-        for run in CardNumberRedaction.digitRuns(in: text) {
-            if let open = span, text[open.upperBound..<run.range.lowerBound].allSatisfy({ " \t-".contains($0) }) {
-                span = open.lowerBound..<run.range.upperBound
-            } else {
-                close()
-                span = run.range
-            }
-            digits += run.digitCount
-        }
-        close()
-        return found
+    /// (`CardNumberRedaction.digitRuns`, one grammar with the SDK's parser) of 12 or more digits.
+    static func typedCardNumbers(in text: String) -> [CardNumberRedaction.DigitRun] {
+        CardNumberRedaction.digitRuns(in: text).filter { $0.digitCount >= CardNumber.minimumLength }
+    }
+
+    /// The masked form of a typed run: as `redact` shows it when it holds a card number (the last four
+    /// are the number's, what follows it `••••`), `••••` otherwise (a run that is no card number has no
+    /// last four to show, and its end may be a security code), and `••••` too when what `redact` keeps
+    /// before a number would itself be a typed card number.
+    static func maskedTypedRun(_ run: CardNumberRedaction.DigitRun) -> String {
+        guard let redacted = run.redacted, !containsCardNumber(redacted) else { return "••••" }
+        return redacted
     }
 
     /// `text` with every card number replaced by `•••• 1234`, by CardValidation's one rule
@@ -127,9 +122,9 @@ public enum SecretPolicy {
     public static func maskTypedCardNumbers(in text: String) -> String {
         var result = ""
         var rest = text.startIndex
-        for span in typedCardNumbers(in: text) {
-            result += text[rest..<span.lowerBound] + CardNumberRedaction.masked(text[span])
-            rest = span.upperBound
+        for run in typedCardNumbers(in: text) {
+            result += text[rest..<run.range.lowerBound] + maskedTypedRun(run)
+            rest = run.range.upperBound
         }
         return result + text[rest...]
     }
@@ -150,15 +145,17 @@ public enum SecretPolicy {
     private static func redactedForDisplay(_ line: String, showingLastFour: Bool) -> String {
         var characters = Array(line)
         var shownMasked = Set<Int>()  // already in the card-number form
-        for span in typedCardNumbers(in: line) {
+        for run in typedCardNumbers(in: line) {
+            let span = run.range
             let start = line.distance(from: line.startIndex, to: span.lowerBound)
             let width = line[span].count
             shownMasked.formUnion(start..<(start + width))
             // Padded on the left with mask characters, so the last four keep the neighbour the
             // whole run had on its right: a pad of spaces after them could join them to a digit
-            // run that follows.
-            let masked = showingLastFour ? Array(CardNumberRedaction.masked(line[span])) : []
-            let shown = Array(repeating: maskCharacter, count: max(0, width - masked.count)) + masked
+            // run that follows. A form wider than the run is shown as mask characters only.
+            var masked = showingLastFour ? Array(maskedTypedRun(run)) : []
+            if masked.count > width { masked = [] }
+            let shown = Array(repeating: maskCharacter, count: width - masked.count) + masked
             characters.replaceSubrange(start..<(start + width), with: shown)
         }
         let secretTokens = secretTokens(in: Tokenizer.scan(line).tokens)

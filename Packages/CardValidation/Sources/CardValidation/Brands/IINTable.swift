@@ -72,7 +72,7 @@ enum IINTable {
             if digit < 10 {
                 value = value &* 10 &+ Int(digit)
                 count &+= 1
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") {
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "\t") {
                 continue
             } else if byte >= 0x80 {
                 return -1

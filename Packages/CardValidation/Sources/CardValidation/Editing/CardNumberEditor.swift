@@ -8,8 +8,9 @@
 ///   of the number (outcome `.truncated`): typing at the end of a full field
 ///   changes nothing; turning a Visa into an Amex by editing its first digits
 ///   cuts the number to 15.
-/// - Typed or pasted text may hold digits, spaces and dashes (Unicode Zs and
-///   Pd) and surrounding whitespace; anything else (letters, `"/"`, ...) is
+/// - Typed or pasted text may hold digits, the separators of
+///   ``CardNumberGrammar`` (Unicode spaces and dashes, tab, U+2212) and
+///   surrounding whitespace; anything else (letters, `"/"`, ...) is
 ///   rejected whole and nothing changes.
 /// - Backspace over a group space deletes the digit before it.
 /// - The caret lands after the last inserted digit (after a deletion, where

@@ -1,7 +1,8 @@
 /// Helpers for card numbers as people type and paste them.
 ///
-/// "Formatting characters" throughout are spaces and dashes (Unicode
-/// categories Zs and Pd: `" "`, no-break space, `"-"`, en dash, ...). Only the
+/// "Formatting characters" throughout are the separators of
+/// ``CardNumberGrammar``: spaces and dashes (Unicode categories Zs and Pd:
+/// `" "`, no-break space, `"-"`, en dash, ...), tab and the minus sign U+2212. Only the
 /// ASCII digits `0`–`9` are card digits. Every function is pure and
 /// thread-safe.
 public enum CardNumber {

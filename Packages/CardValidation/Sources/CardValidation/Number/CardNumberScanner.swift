@@ -47,13 +47,17 @@ enum CardNumberScanner {
         return value >= 0x30 && value <= 0x39 ? Int(value - 0x30) : nil
     }
 
-    /// A space or a dash a buyer may type or paste between digit groups:
-    /// Unicode space separators (Zs: space, no-break space, thin space, ...)
-    /// and dash punctuation (Pd: hyphen-minus, hyphen, en dash, ...).
+    /// A separator a buyer may type or paste between digit groups: the one set
+    /// shared by the number field, ``CardNumberRedaction`` and every tool built
+    /// on it (``CardNumberGrammar/isSeparator(_:)``): ASCII space, tab and
+    /// hyphen-minus, every Unicode space separator (Zs: no-break space,
+    /// U+2000–U+200A, narrow no-break space, U+205F, ideographic space, ...),
+    /// every dash punctuation (Pd: hyphen, en and em dash, U+2010–U+2015,
+    /// U+FE58, U+FE63, U+FF0D, ...) and the minus sign U+2212.
     @usableFromInline
     static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x20, 0x2D:
+        case 0x09, 0x20, 0x2D, 0x2212:
             return true
         case 0..<0x80:
             return false
@@ -78,7 +82,7 @@ enum CardNumberScanner {
             let digit = byte &- UInt8(ascii: "0")
             if digit < 10 {
                 scan.add(Int(digit))
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") {
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "\t") {
                 continue
             } else if byte >= 0x80 {
                 return nil

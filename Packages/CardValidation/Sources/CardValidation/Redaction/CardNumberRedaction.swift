@@ -7,12 +7,16 @@
 /// how it is masked cannot drift apart.
 ///
 /// **What is a card number in text.** A *digit run* is a maximal sequence of
-/// ASCII digits `0`–`9` in which a single space or dash (Unicode categories Zs
-/// and Pd, as ``CardNumber`` accepts them) may stand between two digits. A run
-/// is a card number when it has 12 to 19 digits and passes the Luhn check.
+/// ASCII digits `0`–`9` in which separators (``CardNumberGrammar``: the very
+/// set the number field accepts, Unicode spaces and dashes included) may stand
+/// between two digits, one or several, as the number field takes them. A run
+/// is a card number when it has 12 to 19 digits and passes the Luhn check, that
+/// is, when ``CardInput`` would accept it as the number.
 /// A run written in groups that is not one (a number followed by its security
 /// code or expiry) is searched for the longest stretch of whole groups, starting
-/// with a group of at least four digits, that is.
+/// with a group of at least four digits, that is; ``redact(_:)`` then masks the
+/// whole run (`•••• 4242 ••••`): the last four come from the number, and the
+/// digits typed beside it (a security code) are never left in clear.
 /// Everything else (ids, amounts, timestamps, order numbers: runs shorter than
 /// 12 digits, longer than 19, or failing Luhn) is left exactly as it was,
 /// never half-masked; a run without separators is never split.
@@ -23,9 +27,11 @@
 /// CardNumberRedaction.masked("4242424242424242")                   // "•••• 4242"
 /// ```
 ///
-/// Text the SDK did not write itself may need a stricter rule; build it on the
-/// same scanner with ``redactDigitRuns(in:where:)``, e.g. every run of six or
-/// more digits: `redactDigitRuns(in: text, where: { $0.digitCount >= 6 })`.
+/// The SDK applies this one rule to every text, the gateway's and the host's
+/// included; it has no stricter rule for foreign text. A tool that wants one
+/// builds it on the same scanner with ``redactDigitRuns(in:where:)``, e.g.
+/// every run of six or more digits:
+/// `redactDigitRuns(in: text, where: { $0.digitCount >= 6 })`.
 ///
 /// Every function is pure and thread-safe.
 public enum CardNumberRedaction {
@@ -42,10 +48,23 @@ public enum CardNumberRedaction {
         public let isCardNumber: Bool
         /// The run in the one masked form (``CardNumberRedaction/masked(_:)``).
         public let masked: String
+        /// The whole run as ``CardNumberRedaction/redact(_:)`` shows it: ``masked``
+        /// for a card number; for a run holding card numbers among other groups,
+        /// each number masked, what stands before it as it was, and the digits
+        /// after the last number `••••` (`"4242 4242 4242 4242 737"` is
+        /// `"•••• 4242 ••••"`), and only the numbers' last fours between bullets
+        /// when kept digits would form or join a number; `nil` for a run
+        /// holding no card number (redaction leaves it as it is).
+        public let redacted: String?
 
         /// `"DigitRun(16 digits, card number, •••• 4242)"`.
         public var description: String {
             "DigitRun(\(digitCount) digits, \(isCardNumber ? "card number" : "not a card number"), \(masked))"
+        }
+
+        /// The same run with another ``redacted`` form.
+        func with(redacted form: String) -> DigitRun {
+            DigitRun(range: range, digitCount: digitCount, isCardNumber: isCardNumber, masked: masked, redacted: form)
         }
 
         /// Masked children only.
@@ -59,7 +78,7 @@ public enum CardNumberRedaction {
     /// Every digit run in `text`, in order (maximal runs: each as long as the
     /// grammar allows).
     public static func digitRuns(in text: String) -> [DigitRun] {
-        scan(text).map(\.run)
+        scan(text).map { $0.run }
     }
 
     /// Every card number in `text`, in order: each digit run that is one, and,
@@ -68,15 +87,12 @@ public enum CardNumberRedaction {
     /// followed by its security code, `"4242 4242 4242 4242 737"`, still hides
     /// `4242 4242 4242 4242`). A run without separators (an id) is never split.
     public static func cardNumbers(in text: String) -> [DigitRun] {
-        var found: [DigitRun] = []
-        for (run, groups) in scan(text) {
-            if run.isCardNumber {
-                found.append(run)
-            } else if groups.count > 1 {
-                found += cardNumbers(inGroups: groups)
-            }
-        }
-        return found
+        scan(text).flatMap(numbers(in:))
+    }
+
+    /// The card numbers of one scanned run: the run itself, or the stretches inside it.
+    private static func numbers(in entry: ScannedRun) -> [DigitRun] {
+        entry.run.isCardNumber ? [entry.run] : entry.stretches
     }
 
     /// Whether `text` holds a card number (see ``cardNumbers(in:)``).
@@ -87,15 +103,22 @@ public enum CardNumberRedaction {
     /// `text` with every card number (see ``cardNumbers(in:)``) replaced by
     /// its masked form (`"paid with 4242-4242-4242-4242"` becomes
     /// `"paid with •••• 4242"`); every other character is kept as it was.
+    ///
+    /// A run holding a card number among other groups is masked whole
+    /// (``DigitRun/redacted``): `"4242 4242 4242 4242 737"` becomes
+    /// `"•••• 4242 ••••"`, never `"•••• 4242 737"`.
     public static func redact(_ text: String) -> String {
-        replacing(cardNumbers(in: text), in: text)
+        replacing(digitRuns(in: text).filter { $0.redacted != nil }, in: text, with: { $0.redacted ?? $0.masked })
     }
 
-    /// As ``redact(_:)``, but a card number for which `spared` is `true` is
+    /// As ``redact(_:)``, but a run whose card numbers are all `spared` is
     /// left as it is (a tool that must keep ids readable can spare a number
     /// glued to letters, e.g. inside `cs_4111111111111111x`).
     public static func redact(_ text: String, except spared: (DigitRun) -> Bool) -> String {
-        replacing(cardNumbers(in: text).filter { !spared($0) }, in: text)
+        let masked = scan(text).filter { entry in
+            entry.run.redacted != nil && !numbers(in: entry).allSatisfy(spared)
+        }
+        return replacing(masked.map(\.run), in: text, with: { $0.redacted ?? $0.masked })
     }
 
     /// `text` with every digit run for which `shouldMask` is `true` replaced by
@@ -106,15 +129,17 @@ public enum CardNumberRedaction {
         replacing(digitRuns(in: text).filter(shouldMask), in: text)
     }
 
-    /// `text` with each of `runs` (in order, not overlapping) replaced by its masked form.
-    private static func replacing(_ runs: [DigitRun], in text: String) -> String {
+    /// `text` with each of `runs` (in order, not overlapping) replaced by `form` (by default its masked form).
+    private static func replacing(
+        _ runs: [DigitRun], in text: String, with form: (DigitRun) -> String = { $0.masked }
+    ) -> String {
         guard !runs.isEmpty else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var copied = text.startIndex
         for run in runs {
             out.unicodeScalars.append(contentsOf: text.unicodeScalars[copied..<run.range.lowerBound])
-            out += run.masked
+            out += form(run)
             copied = run.range.upperBound
         }
         out.unicodeScalars.append(contentsOf: text.unicodeScalars[copied...])
@@ -127,9 +152,14 @@ public enum CardNumberRedaction {
         var digits: [Int]
     }
 
-    /// The maximal digit runs of `text`, each with its groups.
-    private static func scan(_ text: String) -> [(run: DigitRun, groups: [Group])] {
-        var found: [(run: DigitRun, groups: [Group])] = []
+    /// A maximal run with the card numbers found among its groups.
+    private typealias ScannedRun = (run: DigitRun, stretches: [DigitRun])
+
+    /// The maximal digit runs of `text` (digits joined across any sequence of
+    /// separators that a digit follows), each with the card-number stretches of
+    /// its groups when the run as a whole is not one.
+    private static func scan(_ text: String) -> [ScannedRun] {
+        var found: [ScannedRun] = []
         let scalars = text.unicodeScalars
         var index = scalars.startIndex
         while index < scalars.endIndex {
@@ -147,10 +177,12 @@ public enum CardNumberRedaction {
                     group.range = group.range.lowerBound..<cursor
                     continue
                 }
-                // One separator, and only when a digit follows it.
-                let next = scalars.index(after: cursor)
-                guard CardNumberScanner.isSeparator(scalars[cursor]), next < scalars.endIndex,
-                    CardNumberScanner.asciiDigit(scalars[next]) != nil
+                // Separators, and only when a digit follows them.
+                var next = cursor
+                while next < scalars.endIndex, CardNumberScanner.isSeparator(scalars[next]) {
+                    next = scalars.index(after: next)
+                }
+                guard next > cursor, next < scalars.endIndex, CardNumberScanner.asciiDigit(scalars[next]) != nil
                 else { break }
                 groups.append(group)
                 group = Group(range: next..<next, digits: [])
@@ -158,13 +190,62 @@ public enum CardNumberRedaction {
             }
             groups.append(group)
             let range = index..<group.range.upperBound
-            found.append((run(range, groups[...]), groups))
+            found.append(scannedRun(range, groups, in: text))
             index = range.upperBound
         }
         return found
     }
 
-    /// A run of the whole of `groups`, spanning `range`.
+    /// A whole run and its card numbers, with the form redaction shows it in.
+    private static func scannedRun(_ range: Range<String.Index>, _ groups: [Group], in text: String) -> ScannedRun {
+        let whole = run(range, groups[...])
+        if whole.isCardNumber {
+            return (whole.with(redacted: whole.masked), [])
+        }
+        let stretches = groups.count > 1 ? cardNumbers(inGroups: groups) : []
+        guard !stretches.isEmpty else { return (whole, []) }
+        // Each number masked, and the digits after the last one (a security code, an expiry) `••••`:
+        // the last four are the number's, and a code typed after it never stays in clear. Digits
+        // before a number (a quantity, a short id) stay as they were.
+        var out = ""
+        var copied = range.lowerBound
+        for stretch in stretches {
+            let before = text[copied..<stretch.range.lowerBound]
+            // What stands before is kept unless it is itself a card number (groups starting short).
+            let beforeDigits = CardNumberScanner.digitsOnly(before)
+            if (CardNumber.minimumLength...CardNumber.maximumLength).contains(beforeDigits.utf8.count),
+                CardNumber.isLuhnValid(beforeDigits)
+            {
+                out += "•••• "
+            } else {
+                out.unicodeScalars.append(contentsOf: before.unicodeScalars)
+            }
+            out += stretch.masked
+            copied = stretch.range.upperBound
+        }
+        if copied < range.upperBound { out += " ••••" }
+        // The digits kept beside a masked number could join its last four into a new number
+        // (`•••• 4242 44 …`): then every digit but each number's last four is `••••`, and bullets,
+        // which are no separators, keep each last four apart.
+        if scan(out).contains(where: { !numbers(in: $0).isEmpty }) {
+            var pieces: [String] = []
+            var cursor = range.lowerBound
+            for stretch in stretches {
+                if cursor < stretch.range.lowerBound,
+                    !CardNumberScanner.digitsOnly(text[cursor..<stretch.range.lowerBound]).isEmpty
+                {
+                    pieces.append("••••")
+                }
+                pieces.append(stretch.masked)
+                cursor = stretch.range.upperBound
+            }
+            if cursor < range.upperBound { pieces.append("••••") }
+            out = pieces.joined(separator: " ")
+        }
+        return (whole.with(redacted: out), stretches)
+    }
+
+    /// A run of the whole of `groups`, spanning `range` (``DigitRun/redacted`` as for a lone number).
     private static func run(_ range: Range<String.Index>, _ groups: ArraySlice<Group>) -> DigitRun {
         var scan = NumberScan()
         var lastFour: [Int] = []
@@ -175,9 +256,10 @@ public enum CardNumberRedaction {
         }
         let isCardNumber =
             (CardNumber.minimumLength...CardNumber.maximumLength).contains(scan.digitCount) && scan.isLuhnValid
+        let masked = masked(digitCount: scan.digitCount, lastFour: lastFour)
         return DigitRun(
-            range: range, digitCount: scan.digitCount, isCardNumber: isCardNumber,
-            masked: masked(digitCount: scan.digitCount, lastFour: lastFour))
+            range: range, digitCount: scan.digitCount, isCardNumber: isCardNumber, masked: masked,
+            redacted: isCardNumber ? masked : nil)
     }
 
     /// Left to right, the longest stretches of whole groups that are card
