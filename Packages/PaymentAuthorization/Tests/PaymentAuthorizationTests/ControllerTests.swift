@@ -670,8 +670,8 @@ final class DelegateFormTests: XCTestCase {
 /// concurrent callback queue.
 final class ExecutorTests: XCTestCase {
     /// Before the change timers were armed inside the controller's lock, so a clock that fires at once
-    /// re-entered it: a deadlock (this test then never returns within its 5 s bound). Now the present's
-    /// deadline fires at once and the sheet ends unshown, as a deadline of zero should.
+    /// re-entered it: a deadlock (this test then never returns within its 5 s bound). Now `present`
+    /// returns and answers once (unshown when the zero deadline wins the race with the sheet).
     func testAClockThatFiresAtOnceDoesNotDeadlock() {
         var options = PaymentAuthorizationController.Options()
         options.clock = SheetClock { _, fire in fire() }
@@ -690,8 +690,12 @@ final class ExecutorTests: XCTestCase {
         }
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "present returned")
         callbacks.drain()
-        XCTAssertEqual(answers.all, [false])
-        XCTAssertEqual(reports.all.first, .deadlinePassed("present"))
+        // Exactly one answer. Which comes first, the sheet's own answer or the zero deadline, is a race
+        // between two threads (seen both ways on a loaded machine); when the deadline wins, it says so.
+        XCTAssertEqual(answers.all.count, 1, "\(answers.all)")
+        if answers.all == [false] {
+            XCTAssertEqual(reports.all.first, .deadlinePassed("present"))
+        }
     }
 
     /// A concurrent `callbackQueue` still gets the controller's calls one at a time, in order: the
