@@ -73,7 +73,16 @@ class PipedSheet(unittest.TestCase):
         # The sandbox is gone with the process; what it charged was printed by the shell as the
         # payment it made, and the sandbox's merchant API is checked in the tmux test below.
         self.assertRegex(out, r"EGW payment pay_[0-9a-f]+ for 16\.24 EUR \(1624 minor units\)")
-        assert_no_card_data(self, out + done.stderr, extra_secrets=["Lovelace", "Main St", "Berzins", "Brivibas"])
+        # Issue 21: once authorized, the result hands the merchant the order it must ship: the shipping
+        # contact the buyer chose (contact 1) and the method. Until then, and everywhere else in the
+        # transcript (the typed contact lines, the sheet, the delegate's calls), contacts stay redacted.
+        self.assertEqual(wallet["shippingMethod"], "express")
+        self.assertEqual(wallet["shippingContact"]["city"], "Riga")
+        self.assertEqual(wallet["shippingContact"]["countryCode"], "LV")
+        transcript = "\n".join(line for line in out.splitlines() if not (line.startswith("{") and "wallet" in line))
+        assert_no_card_data(
+            self, transcript + done.stderr, extra_secrets=["Lovelace", "Main St", "Berzins", "Brivibas"])
+        assert_no_card_data(self, out + done.stderr)
 
     def test_busy_refused_and_cancel(self):
         script = "\n".join(SETUP + [
