@@ -47,17 +47,18 @@ final class WebPage: @unchecked Sendable {
             policy: { context, decision, type, uri, status, mainFrame in
                 guard let context else { return }
                 WebPage.from(context).policy(
-                    decision, type: type, uri: String(cString: uri!), status: Int(status),
+                    decision, type: type, uri: uri.map { String(cString: $0) } ?? "", status: Int(status),
                     mainFrame: mainFrame)
             },
             load: { context, event, uri in
                 guard let context else { return }
-                WebPage.from(context).load(event: event, uri: String(cString: uri!))
+                WebPage.from(context).load(event: event, uri: uri.map { String(cString: $0) } ?? "")
             },
             fail: { context, kind, uri, message, certificate, flags in
                 guard let context else { return }
                 WebPage.from(context).fail(
-                    kind: kind, uri: String(cString: uri!), message: message.map { String(cString: $0) } ?? "",
+                    kind: kind, uri: uri.map { String(cString: $0) } ?? "",
+                    message: message.map { String(cString: $0) } ?? "",
                     certificate: certificate, flags: flags)
             },
             event: { context, event in
