@@ -9,7 +9,7 @@ ROOT := $(CURDIR)
 # TestSupport and FuzzSupport depend on nothing; the SDK's products on each other only; the sandbox on
 # EGWWire, StatusMapping and JWE; the apps after the packages; Tests/* (EndToEnd: every suite that pays
 # across packages; UIEndToEnd: the GTK sheet against the sandbox) last.
-SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
+SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
               Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
               Packages/PaymentAuthorization Packages/WebKitPresenter Packages/PaymentUI Apps/egw-repl Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))

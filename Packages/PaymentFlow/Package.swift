@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// PaymentFlow: the SDK integrators ship. The library links EGWWire, CardValidation, StatusMapping,
-// JWE and the system libcurl, and nothing else, in any target: its tests are the machines, the
-// transport against TestSupport's loopback server, the driver with stubs and the exploration. The
+// PaymentFlow: the SDK integrators ship. The library links BuyerText (its errors' words), EGWWire,
+// CardValidation, StatusMapping, JWE and the system libcurl, and nothing else, in any target: its
+// tests are the machines, the transport against TestSupport's loopback server, the driver with stubs
+// and the exploration. The
 // suites that pay against the sandbox through the browser, and the benchmark, live in Tests/EndToEnd.
 let package = Package(
     name: "PaymentFlow",
@@ -11,6 +12,7 @@ let package = Package(
         .library(name: "PaymentFlow", targets: ["PaymentFlow"])
     ],
     dependencies: [
+        .package(path: "../BuyerText"),
         .package(path: "../EGWWire"),
         .package(path: "../StatusMapping"),
         .package(path: "../CardValidation"),
@@ -31,6 +33,7 @@ let package = Package(
             name: "PaymentFlow",
             dependencies: [
                 "CCurlShim",
+                .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "StatusMapping", package: "StatusMapping"),
                 .product(name: "CardValidation", package: "CardValidation"),
@@ -49,6 +52,7 @@ let package = Package(
             dependencies: [
                 "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
+                .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "LoopbackTestServer", package: "TestSupport"),

@@ -16,37 +16,40 @@ let package = Package(
         .library(name: "PaymentUITesting", targets: ["PaymentUITesting"]),
     ],
     dependencies: [
+        .package(path: "../BuyerText"),
         .package(path: "../CardValidation"),
         .package(path: "../PaymentAuthorization"),
     ],
     targets: [
         .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"]),
-        // The buyer-facing text: one table per language (Resources/en.json, lv.json), chosen from the locale.
-        .target(name: "PaymentUIText", resources: [.copy("Resources")]),
         .target(
             name: "CardFields",
             dependencies: [
-                "CGtk4", "CPaymentUIGtk", "PaymentUIText",
+                "CGtk4", "CPaymentUIGtk", .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "CardValidation", package: "CardValidation"),
             ]
         ),
         .target(
             name: "PaymentSheetWindow",
             dependencies: [
-                "CGtk4", "CPaymentUIGtk", "PaymentUIText",
+                "CGtk4", "CPaymentUIGtk", .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),
         .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk"]),
         .testTarget(
             name: "CardFieldsTests",
-            dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUIText", "PaymentUITesting"]
+            dependencies: [
+                "CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUITesting",
+                .product(name: "BuyerText", package: "BuyerText"),
+            ]
         ),
         .testTarget(
             name: "PaymentSheetWindowTests",
             dependencies: [
-                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUIText", "PaymentUITesting",
+                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUITesting",
+                .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),

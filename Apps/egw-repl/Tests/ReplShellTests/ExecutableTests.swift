@@ -42,4 +42,19 @@ import Testing
         #expect(!run.stdout.contains("⇄"), "-q prints results only")
         #expect(!run.stdout.contains("4242424242424242") && !run.stdout.contains("4111111111111111"))
     }
+
+    /// Issue 22: the SDK's errors speak the locale's language (LANG, as gettext reads it), from the same
+    /// table as the GTK fields; the expected Latvian words are the table's, written out here.
+    @Test func anSDKErrorIsInTheLocalesLanguage() throws {
+        let input = "payment create\ncard test visa-frictionless\ncard expiry 01/20\npay card\nresult --json\n"
+        let latvian = try runExecutable(["-q"], input: input, environment: ["LANG": "lv_LV.UTF-8"])
+        #expect(latvian.stdout.contains(#""outcome":"failed""#), "\(latvian.stdout) \(latvian.stderr)")
+        #expect(
+            latvian.stdout.contains(
+                "Kartes dati nav derīgi: Kartes derīguma termiņš ir beidzies. Palūdziet pircējam izlabot kartes datus."),
+            "\(latvian.stdout)")
+        let english = try runExecutable(["-q"], input: input, environment: ["LANG": "C.UTF-8"])
+        #expect(english.stdout.contains("The card details are invalid: "), "\(english.stdout)")
+        #expect(!english.stdout.contains("Kartes"))
+    }
 }

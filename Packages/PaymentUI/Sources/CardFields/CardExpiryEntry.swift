@@ -1,8 +1,8 @@
+import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
 import CardValidation
 import Foundation
-import PaymentUIText
 
 /// The expiry field as a GTK 4 widget: a real `GtkEntry` that formats `MM/YY` as the buyer types and
 /// offers ``month`` and ``year`` for `CardInput`, as `CardExpiryEditor` decides (a

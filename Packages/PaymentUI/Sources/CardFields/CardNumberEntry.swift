@@ -1,8 +1,8 @@
+import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
 import CardValidation
 import Foundation
-import PaymentUIText
 
 /// The card-number field as a GTK 4 widget: a real `GtkEntry` that groups digits as the buyer types
 /// (4-4-4-4, Amex 4-6-5), limits the length by brand and keeps the caret where a person expects it, all

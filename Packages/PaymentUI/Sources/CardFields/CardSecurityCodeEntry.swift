@@ -1,8 +1,8 @@
+import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
 import CardValidation
 import Foundation
-import PaymentUIText
 
 /// The security-code field as a GTK 4 widget: a real `GtkEntry` with visibility off (GTK shows a mask
 /// character per digit), input purpose PIN, digits only, at most ``brand``'s length

@@ -1,8 +1,8 @@
+import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
 import CardValidation
 import Foundation
-import PaymentUIText
 
 /// One `GtkEntry` whose every edit (typing, deleting, pasting, `gtk_editable_set_text`) is handed to
 /// `edit` before GTK applies it; what `edit` answers is what the entry shows. Owns a reference to the

@@ -1,6 +1,6 @@
+import BuyerText
 import CardValidation
 import Foundation
-import PaymentUIText
 
 /// The SDK's errors (domain `com.egw.egwpay`, the twelve codes) in the buyer's language, from the same
 /// tables as the entries' text. A card validation error (code 7) naming a field and a reason gets that

@@ -1,9 +1,9 @@
+import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
 import Dispatch
 import Foundation
 import PaymentAuthorization
-import PaymentUIText
 
 /// The payment sheet as a GTK 4 window: a `WalletSheetPresenter` that shows each
 /// `WalletSheet` in a window modal over the app's window, and passes the buyer's

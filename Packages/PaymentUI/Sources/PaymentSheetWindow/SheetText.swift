@@ -1,5 +1,5 @@
+import BuyerText
 import PaymentAuthorization
-import PaymentUIText
 
 /// Where the sheet shows a delegate's error, and in which words.
 enum SheetErrorPlacement: Equatable {

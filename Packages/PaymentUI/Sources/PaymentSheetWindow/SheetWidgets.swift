@@ -1,8 +1,8 @@
+import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
 import Foundation
 import PaymentAuthorization
-import PaymentUIText
 
 /// The widget tree of one shown sheet, and how a ``WalletSheet`` is drawn on it. Thin: every decision is
 /// the sheet controller's; this only binds its renderings to GTK and the buyer's clicks to actions.

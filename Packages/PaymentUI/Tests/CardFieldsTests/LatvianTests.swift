@@ -1,9 +1,9 @@
+import BuyerText
 import CGtk4
 import CPaymentUIGtk
 import CardFields
 import CardValidation
 import Foundation
-import PaymentUIText
 import XCTest
 
 /// The entries speak the locale's language. The table is chosen once per process, so the test runs this

@@ -54,7 +54,9 @@ final class PaymentSheetWindowTests: XCTestCase {
 
             var names = [CChar](repeating: 0, count: 512)
             let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
-            XCTAssertEqual(egwui_count_unlabelled_controls(root, &names, 512), 0, String(cString: names))
+            XCTAssertEqual(
+                egwui_count_unlabelled_controls(root, &names, 512), 0,
+                String(decoding: names.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             spin(timeout: 0.3)
             saveScreenshot(window, "sheet-shipping-coupon")
 

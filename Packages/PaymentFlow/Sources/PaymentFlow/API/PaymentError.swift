@@ -1,3 +1,4 @@
+internal import BuyerText
 import CardValidation
 import Foundation
 
@@ -11,8 +12,16 @@ import Foundation
 /// if result.error?.paymentErrorCode == .cardBrandNotAccepted { ... }
 /// ```
 ///
-/// Every error carries a `localizedDescription` a developer can act on. It never
-/// contains card data or the verification key.
+/// Every error carries a `localizedDescription` a developer can act on: what went
+/// wrong, why, and what to do (`"<summary>: <reason>. <advice>"`). It never
+/// contains card data or the verification key. The summary and the advice
+/// (also `localizedRecoverySuggestion`) come from BuyerText's table for the
+/// process's locale (English or Latvian, chosen as gettext chooses); the reason
+/// (`localizedFailureReason`) is developer detail written in English, so a
+/// description in another language carries it only where the table has its
+/// words (a card field's problem) and leaves it in `localizedFailureReason`
+/// otherwise. A program shipped without BuyerText's resource folder gets the
+/// code's name for the summary and no advice, never a crash.
 public enum PaymentError {
     /// `"com.egw.egwpay"`, the domain of every error the SDK reports.
     public static let domain = "com.egw.egwpay"
@@ -66,43 +75,6 @@ public enum PaymentError {
             case .cardSessionFailed: "cardSessionFailed"
             case .authenticationFailed: "authenticationFailed"
             case .cardBrandNotAccepted: "cardBrandNotAccepted"
-            }
-        }
-
-        /// A one-line summary of what went wrong, the start of every `localizedDescription`.
-        var summary: String {
-            switch self {
-            case .invalidRequest: "The payment request or configuration is unusable"
-            case .presentationFailed: "The presenter could not show the page"
-            case .pageLoadFailed: "The page failed to load"
-            case .networkError: "The network request failed"
-            case .statusLookupFailed: "The payment status lookup failed"
-            case .invalidResponse: "The gateway sent a response the SDK cannot use"
-            case .cardValidationFailed: "The card details are invalid"
-            case .encryptionKeyUnavailable: "The card-encryption key is unavailable"
-            case .encryptionFailed: "The card data could not be encrypted"
-            case .cardSessionFailed: "The card session failed"
-            case .authenticationFailed: "3-D Secure authentication failed"
-            case .cardBrandNotAccepted: "This card brand is not accepted for this store"
-            }
-        }
-
-        /// What a developer can do about it.
-        var advice: String {
-            switch self {
-            case .invalidRequest:
-                "Check the configuration URLs, the request fields and the verification key; start one payment at a time."
-            case .presentationFailed: "Make sure the presenter can show a page now (nothing else on screen)."
-            case .pageLoadFailed: "Check connectivity and that the checkout URL is the one your backend received."
-            case .networkError: "Check connectivity and the configured base URLs, then retry."
-            case .statusLookupFailed: "Ask your backend for the payment status with the paymentId."
-            case .invalidResponse: "Check that the base URLs point at the gateway API the SDK expects."
-            case .cardValidationFailed: "Ask the buyer to correct the card details."
-            case .encryptionKeyUnavailable: "Check checkoutBaseURL and that its key endpoint is reachable."
-            case .encryptionFailed: "Retry; if it persists, report it with the time of the failure."
-            case .cardSessionFailed: "The gateway refused the card session: ask the buyer to use another card."
-            case .authenticationFailed: "Ask the buyer to retry or to use another card."
-            case .cardBrandNotAccepted: "Ask the buyer to use a card of another brand."
             }
         }
     }
@@ -185,8 +157,9 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
     var description: String { "\(code) (\(code.rawValue)): \(reason)" }
 
     /// The advice of every error that comes with an `.unresolved` outcome where money may have moved.
-    static let inDoubtAdvice =
-        "The payment may have gone through: ask your backend for its status; do not ask the buyer to pay again."
+    static func inDoubtAdvice(in text: BuyerText = .current) -> String {
+        text.text("sdk.error.inDoubt.advice") ?? ""
+    }
 
     /// This error, marked as leaving the payment in doubt.
     var markedInDoubt: FlowError {
@@ -195,11 +168,37 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// The `NSError` the app sees.
-    var nsError: NSError {
-        let advice = inDoubt ? Self.inDoubtAdvice : code.advice
+    /// The `NSError` the app sees, in the locale's language.
+    var nsError: NSError { nsError(in: .current) }
+
+    /// What the description says in `text`'s language: the summary, the reason where that language has
+    /// words for it, the advice.
+    func localizedDescription(in text: BuyerText) -> String {
+        let summary = text.text("sdk.error.\(code.rawValue).summary") ?? "\(code)"
+        let advice = advice(in: text)
+        let shownReason: String? =
+            if text.language == "en" {
+                reason
+            } else if let cardIssue, let field = CardField(rawValue: cardIssue.field) {
+                text.text("card.error.\(field).\(cardIssue.reason)").map {
+                    String($0.dropLast($0.hasSuffix(".") ? 1 : 0))
+                }
+            } else {
+                nil
+            }
+        let head = shownReason.map { "\(summary): \($0)" } ?? summary
+        return advice.isEmpty ? "\(head)." : "\(head). \(advice)"
+    }
+
+    private func advice(in text: BuyerText) -> String {
+        inDoubt ? Self.inDoubtAdvice(in: text) : text.text("sdk.error.\(code.rawValue).advice") ?? ""
+    }
+
+    /// The `NSError` the app sees, its description and advice in `text`'s language.
+    func nsError(in text: BuyerText) -> NSError {
+        let advice = advice(in: text)
         var info: [String: Any] = [
-            NSLocalizedDescriptionKey: "\(code.summary): \(reason). \(advice)",
+            NSLocalizedDescriptionKey: localizedDescription(in: text),
             NSLocalizedFailureReasonErrorKey: reason,
             NSLocalizedRecoverySuggestionErrorKey: advice,
         ]
@@ -211,7 +210,7 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
             info[CardValidationIssue.reasonUserInfoKey] = cardIssue.reason
         }
         switch underlying {
-        case .flow(let box): info[NSUnderlyingErrorKey] = box.error.nsError
+        case .flow(let box): info[NSUnderlyingErrorKey] = box.error.nsError(in: text)
         case .foreign(let domain, let code, let message):
             info[NSUnderlyingErrorKey] = NSError(
                 domain: domain, code: code, userInfo: [NSLocalizedDescriptionKey: message])

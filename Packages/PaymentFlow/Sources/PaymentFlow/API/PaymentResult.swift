@@ -42,7 +42,7 @@ public final class PaymentResult: Sendable, CustomStringConvertible, CustomDebug
     /// there is nothing to do (succeeded, or cancelled by the buyer).
     public var advice: String? {
         if let suggestion = error?.localizedRecoverySuggestion { return suggestion }
-        return outcome == .unresolved ? FlowError.inDoubtAdvice : nil
+        return outcome == .unresolved ? FlowError.inDoubtAdvice() : nil
     }
 
     /// E.g. `PaymentResult(succeeded, paymentId: p_1, paymentStatus: SETTLED)`.

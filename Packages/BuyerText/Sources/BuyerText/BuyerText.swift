@@ -1,10 +1,18 @@
 import Foundation
 
-/// The buyer-facing text of PaymentUI: one table per language, shipped as package resources
-/// (`Resources/en.json`, `Resources/lv.json`), the language chosen from the locale.
+/// The text a buyer reads: one table per language, shipped as package resources (`Resources/en.json`,
+/// `Resources/lv.json`), the language chosen from the locale.
 ///
-/// Lookup never fails at run time: a key missing from the chosen table falls back to English, then to
-/// the key itself; the package's tests fail when a key is missing from either table.
+/// PaymentFlow takes the `localizedDescription` of its twelve error codes from these tables
+/// (`sdk.error.<code>.summary` and `.advice`), and PaymentUI its labels and messages, so an app's
+/// fields and the SDK's errors speak one language.
+///
+/// Lookup never fails at run time and never stops the program: a key missing from the chosen table
+/// falls back to English; ``text(_:)`` then gives `nil` and the subscript the key itself. The tables
+/// are read from the resource folder SwiftPM builds beside the executable
+/// (`BuyerText_BuyerText.resources`); a program shipped without that folder gets no table (and the
+/// SDK's errors fall back to their code names) rather than a crash. The package's tests fail when a key
+/// is missing from either table.
 ///
 /// A value; safe to use from any thread.
 public struct BuyerText: Sendable {
@@ -45,9 +53,14 @@ public struct BuyerText: Sendable {
         return "en"
     }
 
-    /// The text for `key`.
+    /// The text for `key`, or the key itself when no table has it.
     public subscript(key: String) -> String {
-        table[key] ?? fallback[key] ?? key
+        text(key) ?? key
+    }
+
+    /// The text for `key` in this language, else in English, else `nil`.
+    public func text(_ key: String) -> String? {
+        table[key] ?? fallback[key]
     }
 
     /// The text for `key` with `%@` replaced by `argument`.
@@ -55,14 +68,25 @@ public struct BuyerText: Sendable {
         self[key].replacingOccurrences(of: "%@", with: argument)
     }
 
-    /// Every key of `language`'s own table (for the completeness test).
+    /// Every key of `language`'s own table (for completeness tests).
     public static func keys(of language: String) -> Set<String> {
         Set(load(language).keys)
     }
 
+    /// The folder holding the tables: SwiftPM's resource bundle for this target, looked for beside the
+    /// main executable (where `swift build` and `swift test` put it). Not SwiftPM's `Bundle.module`,
+    /// which stops the program when the folder is missing.
+    private static let resources: URL? = {
+        let name = "BuyerText_BuyerText.resources"
+        var places = [Bundle.main.bundleURL]
+        if let executable = Bundle.main.executableURL { places.append(executable.deletingLastPathComponent()) }
+        return places.lazy.map { $0.appendingPathComponent(name).appendingPathComponent("Resources") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }()
+
     private static func load(_ language: String) -> [String: String] {
-        guard let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Resources"),
-            let data = try? Data(contentsOf: url),
+        guard let folder = resources,
+            let data = try? Data(contentsOf: folder.appendingPathComponent("\(language).json")),
             let table = try? JSONDecoder().decode([String: String].self, from: data)
         else { return [:] }
         return table
