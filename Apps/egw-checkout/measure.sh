@@ -3,6 +3,8 @@
 # run on the same virtual display: release builds, RUNS runs each (default 7), interleaved; medians.
 # "egw-checkout --no-sandbox" is the shop without its embedded gateway (URLs that are never called before
 # the first frame): the difference to the plain run is the sandbox's start (its RSA key among it).
+# "egw-checkout --browser headless" shows pages with the scripted headless browser instead of WebKit:
+# the difference to the plain run is what getting WebKit ready costs before the first frame.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ -z "${EGW_MEASURE_ON_XVFB:-}" ]; then
@@ -26,12 +28,13 @@ work=$(mktemp -d)
 for _ in $(seq "$RUNS"); do
     run "$work/bare-gtk-window" "$bin/bare-gtk-window"
     run "$work/egw-checkout" "$bin/egw-checkout"
+    run "$work/egw-checkout --browser headless" "$bin/egw-checkout" --browser headless
     run "$work/egw-checkout --no-sandbox" "$bin/egw-checkout" --no-sandbox --checkout-api-base-url http://127.0.0.1:9 \
         --checkout-base-url http://127.0.0.1:9 --merchant-base-url http://127.0.0.1:9
 done
-for label in bare-gtk-window egw-checkout "egw-checkout --no-sandbox"; do
+for label in bare-gtk-window egw-checkout "egw-checkout --browser headless" "egw-checkout --no-sandbox"; do
     f="$work/$label"
-    printf "%-27s first frame %5s ms   exit %5s ms   max RSS %6s KiB   (median of %s)\n" "$label" \
+    printf "%-34s first frame %5s ms   exit %5s ms   max RSS %6s KiB   (median of %s)\n" "$label" \
         "$(cut -d' ' -f1 "$f" | median)" "$(cut -d' ' -f2 "$f" | median)" "$(cut -d' ' -f3 "$f" | median)" "$RUNS"
 done
 rm -rf "$work"
