@@ -64,6 +64,7 @@ let package = Package(
             name: "GatewaySandboxTests",
             dependencies: [
                 "GatewaySandbox", "GatewaySandboxFuzz", "CSandboxTestSSL",
+                .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "LatencyProxy", package: "TestSupport"),

@@ -93,6 +93,17 @@ import Testing
         #expect(run.stdout.contains(#""outcome":"cancelled""#))
     }
 
+    /// `--json` lines are EGWWire's compact writer's bytes with the members in the order the command lists
+    /// them (expected lines written by hand: a client may read the first member, as Tests/Interop reads
+    /// `{"outcome"`). Numbers are integers.
+    @Test func jsonLinesAreCompactWithTheirMembersInOrder() throws {
+        let run = try runShell(["luhn 4242424242424242", "brand 5555555555554444"], arguments: ["--json"])
+        #expect(
+            run.stdout.split(separator: "\n") == [
+                #"{"luhnValid":true,"digits":16}"#, #"{"brand":"mastercard","displayName":"Mastercard","rawValue":2}"#,
+            ])
+    }
+
     @Test func withJSONEveryLineIsOneObject() throws {
         let run = try runShell(
             [

@@ -32,4 +32,15 @@ import Testing
         #expect(JSONValue.int(7).intValue == 7)
         #expect(JSONValue.string("7").intValue == nil)
     }
+
+    @Test func theLiteralFormLeavesOutNilAndKeepsOrder() {
+        let optional: JSONValue? = nil
+        let builder = JSONObjectBuilder([
+            "b": .string("q\"\n\u{01}"), "gone": optional, "a": .array([.int(1), .null, .bool(true)]),
+            // `.null` here is JSON null (a value), not a missing one.
+            "n": .null, "b": .int(2),
+        ])
+        #expect(builder.value.jsonText == #"{"b":2,"a":[1,null,true],"n":null}"#)
+        #expect(JSONObjectBuilder(["only": nil]).value.jsonText == "{}")
+    }
 }

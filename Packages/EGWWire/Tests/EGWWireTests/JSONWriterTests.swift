@@ -46,6 +46,54 @@ import Testing
         #expect(JSONWriter.object([("n", "x\u{7F}"), ("e", "AQAB")]) == #"{"n":"x\u007f","e":"AQAB"}"#)
     }
 
+    /// One scalar at a time, as a caller writing into its own wiped buffer sees it: the bytes written by hand
+    /// from RFC 8259 section 7 (two-character escapes for `"` and `\\`, `\\u` with four hex digits) and the
+    /// UTF-8 of RFC 3629 for what is written as itself.
+    static let scalarCases: [(scalar: Unicode.Scalar, bytes: [UInt8])] = [
+        ("a", [0x61]),
+        ("/", [0x2F]),
+        ("\"", [0x5C, 0x22]),
+        ("\\", [0x5C, 0x5C]),
+        ("\u{0}", [0x5C, 0x75, 0x30, 0x30, 0x30, 0x30]),
+        ("\u{1F}", [0x5C, 0x75, 0x30, 0x30, 0x31, 0x66]),
+        ("\u{7F}", [0x5C, 0x75, 0x30, 0x30, 0x37, 0x66]),
+        ("\u{85}", [0x5C, 0x75, 0x30, 0x30, 0x38, 0x35]),
+        ("\u{A0}", [0xC2, 0xA0]),
+        ("\u{E9}", [0xC3, 0xA9]),
+        ("\u{2028}", [0x5C, 0x75, 0x32, 0x30, 0x32, 0x38]),
+        ("\u{202E}", [0x5C, 0x75, 0x32, 0x30, 0x32, 0x65]),
+        ("\u{2069}", [0x5C, 0x75, 0x32, 0x30, 0x36, 0x39]),
+        ("\u{20AC}", [0xE2, 0x82, 0xAC]),
+        ("\u{1F600}", [0xF0, 0x9F, 0x98, 0x80]),
+    ]
+
+    @Test(arguments: 0..<15)
+    func oneScalarIsWrittenAsTheStandardsSay(index: Int) {
+        let (scalar, expected) = Self.scalarCases[index]
+        var bytes: [UInt8] = []
+        JSONWriter.writeEscaped(scalar) { bytes.append($0) }
+        #expect(bytes == expected)
+        #expect(JSONWriter.escapedByteCount(of: scalar) == expected.count)
+    }
+
+    /// Every scalar of the Basic Multilingual Plane and a sample of the others: the count matches what is
+    /// written, and the strict parser (its own decoder) reads the written literal back as that one scalar.
+    @Test func everyScalarWrittenAloneIsReadBackAsItself() throws {
+        let values = Array(UInt32(0)..<0xD800) + Array(UInt32(0xE000)...0xFFFF) + [0x10000, 0x1F600, 0x10FFFF]
+        for value in values {
+            let scalar = try #require(Unicode.Scalar(value))
+            var literal: [UInt8] = [UInt8(ascii: "\"")]
+            JSONWriter.writeEscaped(scalar) { literal.append($0) }
+            literal.append(UInt8(ascii: "\""))
+            guard literal.count == JSONWriter.escapedByteCount(of: scalar) + 2,
+                try StrictJSONParser.parse(literal) == .string(String(Character(scalar)))
+            else {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true)) is not written as itself")
+                return
+            }
+        }
+    }
+
     @Test func everyScalarBelowU00A0IsEscapedOrPrintableASCII() {
         for value in UInt32(0)..<0xA0 {
             let scalar = Unicode.Scalar(value)!

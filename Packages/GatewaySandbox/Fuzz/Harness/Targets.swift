@@ -127,7 +127,7 @@ enum GatewaySandboxFuzz {
             headers: headers, body: Array(bodyBytes.prefix(16 * 1024)), bodyExceededLimit: bodyBytes.count > 16 * 1024)
     }
 
-    private static func collectIds(_ value: EGWWire.JSONValue, into ids: inout [String]) {
+    private static func collectIds(_ value: JSONValue, into ids: inout [String]) {
         switch value {
         case .object(let members):
             for member in members {
@@ -153,7 +153,7 @@ final class FixedKeys: CardKeyService {
         inner = JWECardKeys(key: key)
     }
     var currentKid: String { inner.currentKid }
-    func jwks() -> GatewaySandbox.JSONValue { inner.jwks() }
+    func jwks() -> JSONValue { inner.jwks() }
     func withPlaintext<R>(of compact: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> Result<R, CardKeyFailure> {
         inner.withPlaintext(of: compact, body)
     }

@@ -231,17 +231,18 @@ final class SandboxCore: Sendable {
         return .success(payment)
     }
 
-    /// The request body as a JSON object, or the 400 answer. An empty body reads as `{}` when `emptyIsObject`.
-    func jsonObjectBody(_ request: HTTPRequest, emptyIsObject: Bool = false) -> Result<JSONObject, ErrorResponse> {
+    /// The request body as a JSON object (always `.object`, read by EGWWire's strict parser), or the 400
+    /// answer. An empty body reads as `{}` when `emptyIsObject`.
+    func jsonObjectBody(_ request: HTTPRequest, emptyIsObject: Bool = false) -> Result<JSONValue, ErrorResponse> {
         if request.bodyExceededLimit {
             return .failure(
                 ErrorResponse(
                     .error(400, "INVALID_REQUEST", "the request body is larger than \(settings.bodyLimit) bytes")))
         }
-        if request.body.isEmpty, emptyIsObject { return .success(JSONObject()) }
+        if request.body.isEmpty, emptyIsObject { return .success(.object([])) }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(request.body)
+            value = try StrictJSONParser.parse(request.body)
         } catch {
             return .failure(
                 ErrorResponse(
@@ -249,11 +250,11 @@ final class SandboxCore: Sendable {
                         400, "INVALID_REQUEST",
                         "the body is not valid JSON: \(error.replyReason) at byte \(error.offset)")))
         }
-        guard let object = value.objectValue else {
+        guard case .object = value else {
             return .failure(
                 ErrorResponse(.error(400, "INVALID_REQUEST", "the body must be a JSON object, not \(value.typeName)")))
         }
-        return .success(object)
+        return .success(value)
     }
 
     /// A form body (`application/x-www-form-urlencoded`), or the 400 page.

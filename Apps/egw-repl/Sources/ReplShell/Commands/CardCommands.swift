@@ -1,4 +1,5 @@
 import CardValidation
+import EGWWire
 import ReplCore
 
 extension Shell {
@@ -62,12 +63,12 @@ extension Shell {
         let code = card.securityCode
         if options.json {
             console.out(
-                JSONValue.object([
+                JSONValue.members([
                     ("cardholderName", .string(name)), ("cardNumber", .string(CardNumber.masked(number))),
                     ("brand", .string(card.brand.description)), ("expiry", .string(expiry)),
                     ("securityCode", .string(String(repeating: "•", count: code.count))),
                     ("isValid", .bool(card.isValid)),
-                ]).text)
+                ]).jsonText)
             return
         }
         console.table([
@@ -87,9 +88,9 @@ extension Shell {
                 let issue = card.validationIssue(for: field)
                 var entry: [(String, JSONValue)] = [("state", .string(card.fieldState(for: field).description))]
                 entry.append(("message", issue.map { .string($0.message) } ?? .null))
-                return (field.description, .object(entry))
+                return (field.description, .members(entry))
             }
-            console.out(JSONValue.object(members + [("isValid", .bool(card.isValid))]).text)
+            console.out(JSONValue.members(members + [("isValid", .bool(card.isValid))]).jsonText)
             return
         }
         var rows: [(String, String)] = []
@@ -122,10 +123,10 @@ extension Shell {
         let brand = CardBrand.detect(digits)
         if options.json {
             console.out(
-                JSONValue.object([
+                JSONValue.members([
                     ("brand", .string(brand.description)), ("displayName", .string(brand.displayName)),
-                    ("rawValue", .number(brand.rawValue)),
-                ]).text)
+                    ("rawValue", .int(brand.rawValue)),
+                ]).jsonText)
             return
         }
         console.out("\(brand.displayName) (\(brand.description), raw value \(brand.rawValue))")
@@ -135,7 +136,7 @@ extension Shell {
         let digits = try digits(of: number)
         let valid = CardNumber.isLuhnValid(digits)
         if options.json {
-            console.out(JSONValue.object([("luhnValid", .bool(valid)), ("digits", .number(digits.count))]).text)
+            console.out(JSONValue.members([("luhnValid", .bool(valid)), ("digits", .int(digits.count))]).jsonText)
             return
         }
         let verdict = valid ? console.styled("valid", .green) : console.styled("invalid", .red)
@@ -150,10 +151,10 @@ extension Shell {
         let pattern = brand.numberGrouping.map(String.init).joined(separator: "-")
         if options.json {
             console.out(
-                JSONValue.object([
+                JSONValue.members([
                     ("formatted", .string(formatted)), ("grouping", .string(pattern)),
                     ("brand", .string(brand.description)),
-                ]).text)
+                ]).jsonText)
             return
         }
         console.out("\(formatted)  (\(brand.displayName) grouping \(pattern))")

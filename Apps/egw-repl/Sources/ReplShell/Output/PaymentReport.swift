@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import HeadlessBrowser
 import PaymentFlow
@@ -59,7 +60,7 @@ struct ReportRenderer {
         guard let rendered = rendered(report), verbosity >= rendered.level else {
             return nil
         }
-        return json ? JSONValue.object(rendered.json).text : rendered.text
+        return json ? JSONValue.members(rendered.json).jsonText : rendered.text
     }
 
     private func rendered(_ report: PaymentReport) -> Rendered? {
@@ -118,7 +119,7 @@ struct ReportRenderer {
                 text: "  🔒 card encrypted to kid \(kid.map(redact) ?? "(none)") in \(micros) µs" + detail,
                 json: [
                     ("event", .string("cardEncrypted")), ("kid", kid.map(JSONValue.string) ?? .null),
-                    ("microseconds", .number(micros)),
+                    ("microseconds", .int(micros)),
                 ])
         case .log(let record):
             return Rendered(
@@ -133,7 +134,7 @@ struct ReportRenderer {
                 text: style("⏸ step \(number)", .magenta) + " \(step.state): " + style(redact(step.action), .bold)
                     + style("   (step, continue, cancel)", .dim),
                 json: [
-                    ("event", .string("step")), ("number", .number(number)), ("state", .string(step.state)),
+                    ("event", .string("step")), ("number", .int(number)), ("state", .string(step.state)),
                     ("action", .string(redact(step.action))),
                 ])
         case .buyer(let action, let scripted):
@@ -179,7 +180,7 @@ struct ReportRenderer {
         var json: [(String, JSONValue)] = [
             ("event", .string("http")), ("method", .string(exchange.method)),
             ("url", .string(redact(exchange.url.absoluteString))),
-            ("status", exchange.status.map(JSONValue.number) ?? .null), ("milliseconds", .number(milliseconds)),
+            ("status", exchange.status.map(JSONValue.int) ?? .null), ("milliseconds", .int(milliseconds)),
             ("failure", exchange.failure.map { .string(redact($0)) } ?? .null),
         ]
         if verbose {
@@ -242,8 +243,8 @@ struct ReportRenderer {
         func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         var error = JSONValue.null
         if let nsError = result.error {
-            error = .object([
-                ("domain", .string(nsError.domain)), ("code", .number(nsError.code)),
+            error = .members([
+                ("domain", .string(nsError.domain)), ("code", .int(nsError.code)),
                 ("name", optional(PaymentError.code(of: nsError)?.description)),
                 ("message", .string(redact(nsError.localizedDescription))),
                 ("gatewayCode", optional(nsError.userInfo[PaymentError.gatewayCodeKey] as? String)),

@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import PaymentFlow
 import ReplCore
@@ -10,7 +11,7 @@ extension Shell {
         let sheet = walletResultMember()
         guard let result = lastResult else {
             if let sheet, json || options.json {
-                console.out(JSONValue.object([sheet]).text)
+                console.out(JSONValue.members([sheet]).jsonText)
                 return
             }
             throw ReplError(.notAvailable, "no payment has finished yet (pay card or pay hosted)")
@@ -20,7 +21,7 @@ extension Shell {
             if let sheet {
                 members.append(sheet)
             }
-            console.out(JSONValue.object(members).text)
+            console.out(JSONValue.members(members).jsonText)
             return
         }
         console.table([
@@ -61,11 +62,11 @@ extension Shell {
         case .some(.success(let report)):
             if options.json {
                 console.out(
-                    JSONValue.object([
+                    JSONValue.members([
                         ("paymentId", .string(report.paymentId)), ("paymentStatus", .string(report.paymentStatus)),
                         ("orderNumber", report.orderNumber.map(JSONValue.string) ?? .null),
                         ("outcome", .string(report.outcome.description)),
-                    ]).text)
+                    ]).jsonText)
                 return
             }
             console.out(

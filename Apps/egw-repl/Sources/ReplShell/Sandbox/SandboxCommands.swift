@@ -54,11 +54,11 @@ extension Shell {
         guard let url = URL(string: merchant + "/sandbox/payments") else {
             throw ReplError(.commandFailed, "merchant-base-url is not a usable URL")
         }
-        var members: [(String, JSONValue)] = [("amount", .number(amount)), ("currency", .string(currency))]
+        var members: [(String, JSONValue)] = [("amount", .int(amount)), ("currency", .string(currency))]
         if let orderNumber {
             members.append(("orderNumber", .string(orderNumber)))
         }
-        let bytes = Array(JSONValue.object(members).text.utf8)
+        let bytes = JSONValue.members(members).jsonBytes
         let request = HTTPRequest(
             method: "POST", url: url,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
@@ -128,13 +128,13 @@ extension Shell {
     func showTestCards(numbers: Bool) {
         if options.json {
             let cards = Sandbox.testCards.map { testCard -> JSONValue in
-                .object([
+                .members([
                     ("name", .string(testCard.name)), ("brand", .string(testCard.brand)),
                     ("number", .string(numbers ? testCard.number : CardNumber.masked(testCard.number))),
                     ("behaviour", .string(testCard.behaviour)),
                 ])
             }
-            console.out(JSONValue.array(cards).text)
+            console.out(JSONValue.array(cards).jsonText)
             return
         }
         console.table(
@@ -178,7 +178,7 @@ extension Shell {
     func showFaults() throws(ReplError) {
         let faults = try requireSandbox().activeFaults
         if options.json {
-            console.out(JSONValue.array(faults.map { .string($0.description) }).text)
+            console.out(JSONValue.array(faults.map { .string($0.description) }).jsonText)
             return
         }
         if faults.isEmpty {
@@ -194,14 +194,14 @@ extension Shell {
         let log = try requireSandbox().requestLog
         if options.json {
             let entries = log.map { entry -> JSONValue in
-                .object([
-                    ("sequence", .number(entry.sequence)), ("method", .string(entry.method)),
-                    ("path", .string(entry.path)), ("status", entry.status.map { .number($0) } ?? .null),
-                    ("milliseconds", .number(Self.milliseconds(entry.duration))),
+                .members([
+                    ("sequence", .int(entry.sequence)), ("method", .string(entry.method)),
+                    ("path", .string(entry.path)), ("status", entry.status.map { .int($0) } ?? .null),
+                    ("milliseconds", .int(Self.milliseconds(entry.duration))),
                     ("faults", .array(entry.faults.map { .string($0) })),
                 ])
             }
-            console.out(JSONValue.array(entries).text)
+            console.out(JSONValue.array(entries).jsonText)
             return
         }
         if log.isEmpty {

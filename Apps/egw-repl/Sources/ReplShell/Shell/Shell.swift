@@ -1,4 +1,5 @@
 import CardValidation
+import EGWWire
 import Foundation
 import GatewaySandbox
 import PaymentFlow
@@ -133,7 +134,7 @@ final class Shell {
 
     /// A short acknowledgement: text, or `{"message": ...}` with `--json`.
     func note(_ text: String) {
-        console.out(options.json ? JSONValue.object([("message", .string(text))]).text : text)
+        console.out(options.json ? JSONValue.members([("message", .string(text))]).jsonText : text)
     }
 
     func fail(_ error: ReplError, line: String, lineNumber: Int) {
@@ -267,7 +268,7 @@ final class Shell {
                 object.append((key.rawValue, .string(configuration.value(of: key))))
             }
             object += trust.map { ($0.0, .string($0.1)) }
-            console.out(JSONValue.object(object).text)
+            console.out(JSONValue.members(object).jsonText)
             return
         }
         console.table(ConfigKey.allCases.map { ($0.rawValue, configuration.value(of: $0)) } + trust)
@@ -290,12 +291,12 @@ final class Shell {
         }
         if options.json {
             console.out(
-                JSONValue.object([
+                JSONValue.members([
                     ("paymentId", .string(payment.paymentId)),
                     ("verificationKey", .string(SecretPolicy.maskedKey(payment.verificationKey))),
                     ("checkoutURL", payment.checkoutURL.map { .string($0.absoluteString) } ?? .null),
                     ("returnURL", payment.returnURL.map { .string($0.absoluteString) } ?? .null),
-                ]).text)
+                ]).jsonText)
             return
         }
         var rows = [
@@ -321,7 +322,7 @@ final class Shell {
 
     func showBuyer() {
         if options.json {
-            console.out(JSONValue.array(buyer.queued.map { .string($0.description) }).text)
+            console.out(JSONValue.array(buyer.queued.map { .string($0.description) }).jsonText)
             return
         }
         if buyer.queued.isEmpty {

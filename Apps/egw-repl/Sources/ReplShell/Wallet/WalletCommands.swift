@@ -1,4 +1,5 @@
 import CardValidation
+import EGWWire
 import Foundation
 import GatewaySandbox
 import HeadlessBrowser
@@ -150,10 +151,10 @@ extension Shell {
         let place = { (contact: Contact) in "\(contact.city ?? "-"), \(contact.countryCode ?? "-")" }
         if options.json {
             console.out(
-                JSONValue.object([
+                JSONValue.members([
                     ("cards", .array(cards.map { .string($0.displayName) })),
                     ("contacts", .array(contacts.map { .string(place($0)) })),
-                ]).text)
+                ]).jsonText)
             return
         }
         if cards.isEmpty && contacts.isEmpty {
@@ -377,7 +378,7 @@ extension Shell {
                 "  · EGW payment \(paymentId) for \(amount) (\(amount.minorUnits) minor units)",
                 json: [
                     ("event", .string("sheetPayment")), ("paymentId", .string(paymentId)),
-                    ("minorUnits", .number(amount.minorUnits)), ("currency", .string(amount.currencyCode)),
+                    ("minorUnits", .int(amount.minorUnits)), ("currency", .string(amount.currencyCode)),
                 ])
         case .report(let report):
             sheetLine("  ! \(report)", json: [("event", .string("sheetReport")), ("report", .string("\(report)"))])
@@ -407,7 +408,7 @@ extension Shell {
 
     /// One line of the sheet's story: text, or one JSON object with `--json`.
     private func sheetLine(_ text: String, json: [(String, JSONValue)]) {
-        console.out(options.json ? JSONValue.object(json).text : redact(text))
+        console.out(options.json ? JSONValue.members(json).jsonText : redact(text))
     }
 
     /// `("wallet", {...})` when the last result is a sheet's (its EGW payment is the last payment, or
@@ -416,7 +417,7 @@ extension Shell {
         guard let result = wallet.lastResult, result.payment?.paymentId == lastResult?.paymentId else {
             return nil
         }
-        return ("wallet", .object(walletMembers(result)))
+        return ("wallet", .members(walletMembers(result)))
     }
 
     /// The `"wallet"` object of `result --json`: outcome, status, finishReason, attempts, total and the
@@ -425,10 +426,10 @@ extension Shell {
         [
             ("outcome", .string("\(result.outcome)")),
             ("status", result.shownStatus.map { .string("\($0)") } ?? .null),
-            ("finishReason", .string(result.finishReason.rawValue)), ("attempts", .number(result.attempts)),
+            ("finishReason", .string(result.finishReason.rawValue)), ("attempts", .int(result.attempts)),
             ("total", .string(amountText(result.total, result.currencyCode))),
             ("currency", .string(result.currencyCode)),
-            ("payment", result.payment.map { .object(renderer.resultMembers($0)) } ?? .null),
+            ("payment", result.payment.map { .members(renderer.resultMembers($0)) } ?? .null),
             // What the buyer authorized: the requested contact fields and the method (null before).
             ("shippingContact", result.shippingContact.map(Self.contactJSON) ?? .null),
             ("shippingMethod", result.shippingMethod.map { .string($0.identifier) } ?? .null),
@@ -442,7 +443,7 @@ extension Shell {
             ("postalCode", contact.postalCode), ("countryCode", contact.countryCode),
             ("emailAddress", contact.emailAddress), ("phoneNumber", contact.phoneNumber),
         ]
-        return .object(fields.compactMap { key, value in value.map { (key, JSONValue.string($0)) } })
+        return .members(fields.compactMap { key, value in value.map { (key, JSONValue.string($0)) } })
     }
 
     private func showSheet(json: Bool) throws(ReplError) {
@@ -455,21 +456,21 @@ extension Shell {
         }
         let amount = { (value: Decimal) in JSONValue.string(self.amountText(value, sheet.currencyCode)) }
         console.out(
-            JSONValue.object([
+            JSONValue.members([
                 ("state", .string(sheet.state.description)), ("currency", .string(sheet.currencyCode)),
                 ("total", amount(sheet.total)),
                 (
                     "items",
                     .array(
                         sheet.summaryItems.map {
-                            .object([("label", .string($0.label)), ("amount", amount($0.amount))])
+                            .members([("label", .string($0.label)), ("amount", amount($0.amount))])
                         })
                 ),
                 (
                     "methods",
                     .array(
                         sheet.shippingMethods.map {
-                            .object([
+                            .members([
                                 ("id", .string($0.identifier)), ("label", .string($0.label)),
                                 ("amount", amount($0.amount)),
                             ])
@@ -477,7 +478,7 @@ extension Shell {
                 ),
                 ("selectedMethod", sheet.selectedShippingMethod.map(JSONValue.string) ?? .null),
                 ("contacts", .array(sheet.contacts.map(JSONValue.string))),
-                ("selectedContact", sheet.selectedContact.map(JSONValue.number) ?? .null),
+                ("selectedContact", sheet.selectedContact.map(JSONValue.int) ?? .null),
                 // Before authorization the sheet holds only the redacted contact (city, state, postal
                 // code, country), as the delegate sees it.
                 (
@@ -491,12 +492,12 @@ extension Shell {
                     "cards",
                     .array(
                         sheet.cards.map {
-                            .object([("name", .string($0.displayName)), ("accepted", .bool($0.accepted))])
+                            .members([("name", .string($0.displayName)), ("accepted", .bool($0.accepted))])
                         })
                 ),
-                ("selectedCard", sheet.selectedCard.map(JSONValue.number) ?? .null),
+                ("selectedCard", sheet.selectedCard.map(JSONValue.int) ?? .null),
                 ("coupon", sheet.couponCode.map(JSONValue.string) ?? .null),
                 ("errors", .array(sheet.errors.map(JSONValue.string))),
-            ]).text)
+            ]).jsonText)
     }
 }

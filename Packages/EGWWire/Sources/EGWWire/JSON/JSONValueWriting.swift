@@ -68,6 +68,15 @@ public struct JSONObjectBuilder: Sendable {
         for (name, value) in members { self[name] = value }
     }
 
+    /// An object with these members, in order, written as a literal: `["id": .string(id), "note": note]`.
+    /// A member whose value is nil is left out (so an optional field is written only when present); a
+    /// repeated name keeps its first place, its last non-nil value.
+    public init(_ members: KeyValuePairs<String, JSONValue?>) {
+        for (name, value) in members {
+            if let value { self[name] = value }
+        }
+    }
+
     /// The value of `name`; setting `nil` removes the member.
     public subscript(name: String) -> JSONValue? {
         get { members.first { JSONMember.namesMatch($0.name, name) }?.value }

@@ -21,25 +21,56 @@ public enum JSONWriter {
         }
     }
 
+    /// How many UTF-8 bytes `scalar` takes inside a JSON string literal under this policy: 2 for `"` and
+    /// `\`, 6 for a `\uXXXX` escape, otherwise the scalar's own UTF-8 length (1 to 4).
+    @inlinable
+    public static func escapedByteCount(of scalar: Unicode.Scalar) -> Int {
+        switch scalar {
+        case "\"", "\\": 2
+        default: escapesAsHex(scalar) ? 6 : UTF8.width(scalar)
+        }
+    }
+
+    /// Hands `emit`, in order, the UTF-8 bytes of `scalar` as it stands inside a JSON string literal under
+    /// this policy (``escapedByteCount(of:)`` of them).
+    ///
+    /// Allocates nothing and keeps no copy, so a caller can write text it must wipe (card data) straight into
+    /// storage it owns: iterate the text's `unicodeScalars` and call this for each one (the byte form of
+    /// `appendQuoted` is exactly that between two quotes). `emit` is called synchronously, on the caller's
+    /// thread, and never stored.
+    @inlinable
+    public static func writeEscaped(_ scalar: Unicode.Scalar, _ emit: (UInt8) -> Void) {
+        switch scalar {
+        case "\"", "\\":
+            emit(UInt8(ascii: "\\"))
+            emit(UInt8(truncatingIfNeeded: scalar.value))
+        default:
+            if escapesAsHex(scalar) {
+                // Every escaped scalar is at most U+FFFF: four hex digits, lower case.
+                emit(UInt8(ascii: "\\"))
+                emit(UInt8(ascii: "u"))
+                emit(hexDigit(scalar.value >> 12 & 0xF))
+                emit(hexDigit(scalar.value >> 8 & 0xF))
+                emit(hexDigit(scalar.value >> 4 & 0xF))
+                emit(hexDigit(scalar.value & 0xF))
+            } else {
+                for byte in scalar.utf8 { emit(byte) }
+            }
+        }
+    }
+
+    /// The lower-case hex digit for `nibble` (0 to 15).
+    @usableFromInline
+    static func hexDigit(_ nibble: UInt32) -> UInt8 {
+        UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10)
+    }
+
     /// Appends `text` as a JSON string literal, quotes included, to UTF-8 `output`.
     public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.reserveCapacity(output.count + text.utf8.count + 2)
         output.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case "\\": output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            default:
-                if escapesAsHex(scalar) {
-                    let value = Int(scalar.value)
-                    output += [
-                        UInt8(ascii: "\\"), UInt8(ascii: "u"), hexDigits[value >> 12 & 0xF],
-                        hexDigits[value >> 8 & 0xF], hexDigits[value >> 4 & 0xF], hexDigits[value & 0xF],
-                    ]
-                } else {
-                    output.append(contentsOf: scalar.utf8)
-                }
-            }
+            writeEscaped(scalar) { output.append($0) }
         }
         output.append(UInt8(ascii: "\""))
     }
@@ -57,18 +88,8 @@ public enum JSONWriter {
     }
 
     /// An object of string members in the given order, compact: `{"a":"1","b":"2"}` (the caller keeps
-    /// member names unique).
+    /// member names unique). The same text as ``JSONValue/jsonText`` of the object.
     public static func object(_ members: [(String, String)]) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        for (index, member) in members.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendQuoted(member.0, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            appendQuoted(member.1, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        JSONValue.members(members.map { ($0.0, .string($0.1)) }).jsonText
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -33,11 +33,11 @@ struct CardData: Sendable, CustomStringConvertible {
     /// GATEWAY.md, `cardNumber` 12–19 digits, `expiryMonth` "01"–"12", `expiryYear` two digits,
     /// `securityCode` 3 or 4 digits, `cardholderName` not blank, at most 45 characters, no
     /// control characters. The JSON is checked in full by the sandbox's one strict reader
-    /// (`JSONValue.scanShallow`) before any member is looked at; the caller wipes `plaintext`.
+    /// (EGWWire's `StrictJSONParser.scanShallow`) before any member is looked at; the caller wipes `plaintext`.
     static func parse(_ plaintext: UnsafeBufferPointer<UInt8>) throws(Problem) -> CardData {
         let document: JSONShallowDocument
         do {
-            document = try JSONValue.scanShallow(plaintext)
+            document = try StrictJSONParser.scanShallow(plaintext)
         } catch {
             throw Problem(reason: "the card data is not valid JSON (\(error.replyReason))")
         }
@@ -54,7 +54,7 @@ struct CardData: Sendable, CustomStringConvertible {
                 throw Problem(reason: "\"\(key)\" must be a string, not \(document[key]?.kind.typeName ?? "missing")")
             }
             do {
-                try JSONValue.decodeString(at: start, in: plaintext, into: &sink)
+                try StrictJSONParser.decodeString(at: start, in: plaintext, into: &sink)
             } catch {  // scanShallow has already checked this string
                 throw Problem(reason: "the card data is not valid JSON (\(error.replyReason))")
             }

@@ -1,3 +1,5 @@
+import EGWWire
+
 /// The card-encryption key as the sandbox uses it: serve it as a JWKS, decrypt with it, rotate it.
 ///
 /// Implementations are thread-safe; `withPlaintext` uses one consistent key even while `rotate` runs.

@@ -1,3 +1,4 @@
+import EGWWire
 import StatusMapping
 
 extension SandboxCore {
@@ -13,12 +14,12 @@ extension SandboxCore {
         case .success(let found): payment = found
         case .failure(let error): return error.response
         }
-        let body: JSONObject
+        let body: JSONValue
         switch jsonObjectBody(request) {
         case .success(let object): body = object
         case .failure(let error): return error.response
         }
-        guard let value = body["encryptedCard"] else {
+        guard let value = body[member: "encryptedCard"] else {
             return .error(400, "INVALID_REQUEST", "\"encryptedCard\" is required")
         }
         guard let compact = value.stringValue else {
@@ -74,7 +75,7 @@ extension SandboxCore {
             state.sessionIDsByPayment[paymentId, default: []].append(sessionId)
             return session
         }
-        return .json(201, sessionView(session))
+        return .json(201, sessionView(session).value)
     }
 
     /// `GET .../card-sessions/{sessionId}`: the session as it stands.
@@ -83,13 +84,13 @@ extension SandboxCore {
         guard let session = state.withLock({ $0.sessions[sessionId] }), session.paymentId == paymentId else {
             return Self.sessionNotFound(sessionId)
         }
-        return .json(200, sessionView(session))
+        return .json(200, sessionView(session).value)
     }
 
     /// `POST .../card-sessions/{sessionId}/authentication` `{"notificationUrl", "browser"}`.
     func authenticate(_ request: HTTPRequest, _ paymentId: String, _ sessionId: String) -> HTTPResponse {
         if case .failure(let error) = authorize(request, paymentId: paymentId) { return error.response }
-        let body: JSONObject
+        let body: JSONValue
         switch jsonObjectBody(request) {
         case .success(let object): body = object
         case .failure(let error): return error.response
@@ -97,7 +98,7 @@ extension SandboxCore {
         guard state.withLock({ $0.sessions[sessionId]?.paymentId == paymentId }) else {
             return Self.sessionNotFound(sessionId)
         }
-        guard let notificationURL = body["notificationUrl"]?.stringValue else {
+        guard let notificationURL = body[member: "notificationUrl"]?.stringValue else {
             return .error(400, "INVALID_REQUEST", "\"notificationUrl\" is required and must be a string")
         }
         let expectedPath = "/\(Route.checkoutPrefix)/checkout/3ds/notification/\(sessionId)"
@@ -107,15 +108,15 @@ extension SandboxCore {
                 "\"notificationUrl\" must be {checkoutBaseURL}/checkout/3ds/notification/\(sessionId) (path \(expectedPath))"
             )
         }
-        guard let browser = body["browser"]?.objectValue else {
+        guard let browser = body[member: "browser"], case .object = browser else {
             return .error(400, "INVALID_REQUEST", "\"browser\" is required and must be an object")
         }
         for key in ["userAgent", "acceptHeader", "language"] {
-            if let value = browser[key], value.stringValue == nil {
+            if let value = browser[member: key], value.stringValue == nil {
                 return .error(400, "INVALID_REQUEST", "\"browser.\(key)\" must be a string")
             }
         }
-        if let value = browser["timeZoneOffsetMinutes"], value.intValue == nil {
+        if let value = browser[member: "timeZoneOffsetMinutes"], value.intValue == nil {
             return .error(400, "INVALID_REQUEST", "\"browser.timeZoneOffsetMinutes\" must be an integer")
         }
         return transition(sessionId) { $0.authenticate(notificationURL: notificationURL) }
@@ -151,7 +152,7 @@ extension SandboxCore {
             return .success(session)
         }
         switch outcome {
-        case .success(let session): return .json(200, sessionView(session))
+        case .success(let session): return .json(200, sessionView(session).value)
         case .failure(let error): return error.response
         }
     }
@@ -183,20 +184,21 @@ extension SandboxCore {
     }
 
     /// `{"sessionId", "status", "transStatus"?, "challenge"?: {"acsUrl", "creq"}, "failure"?: {"code", "message"}}`.
-    func sessionView(_ session: CardSession) -> JSONValue {
-        var object = JSONObject(["sessionId": .string(session.id), "status": .string(session.status)])
+    func sessionView(_ session: CardSession) -> JSONObjectBuilder {
+        var object = JSONObjectBuilder(["sessionId": .string(session.id), "status": .string(session.status)])
         object["transStatus"] = session.transStatus.map { .string($0) }
         if case .challengeRequired = session.state {
-            object["challenge"] = .object(
-                JSONObject([
+            object["challenge"] =
+                JSONObjectBuilder([
                     "acsUrl": .string("\(acsBase)/challenge"), "creq": .string(ThreeDSMessages.creq(for: session)),
-                ]))
+                ]).value
         }
         if let failure = session.failure {
-            object["failure"] = .object(
-                JSONObject(["code": .string(failure.code), "message": .string(failure.message)]))
+            object["failure"] =
+                JSONObjectBuilder(["code": .string(failure.code), "message": .string(failure.message)])
+                .value
         }
-        return .object(object)
+        return object
     }
 
     static func path(of url: String) -> String? {

@@ -1,3 +1,4 @@
+import EGWWire
 import JWE
 import Synchronization
 
@@ -49,12 +50,12 @@ final class JWECardKeys: CardKeyService {
     func jwks() -> JSONValue {
         let key = key
         // The JWE package writes {"e","kid","kty","n"}; the JWKS adds what GATEWAY.md promises.
-        let exported = (try? JSONValue.parse(key.publicKey.jwkJSON()).objectValue) ?? JSONObject()
-        let entry = JSONObject([
+        let exported = try? StrictJSONParser.parse(Array(key.publicKey.jwkJSON().utf8))
+        let entry = JSONObjectBuilder([
             "kty": .string("RSA"), "kid": .string(key.kid ?? key.publicKey.thumbprint), "use": .string("enc"),
-            "alg": .string("RSA-OAEP-256"), "n": exported["n"], "e": exported["e"],
+            "alg": .string("RSA-OAEP-256"), "n": exported?[member: "n"], "e": exported?[member: "e"],
         ])
-        return .object(JSONObject(["keys": .array([.object(entry)])]))
+        return JSONObjectBuilder(["keys": .array([entry.value])]).value
     }
 
     func withPlaintext<R>(

@@ -1,3 +1,5 @@
+import EGWWire
+
 /// The injected faults of one sandbox and the decision, per request, of which fire.
 struct FaultSchedule: Sendable {
     struct Active: Sendable {
@@ -89,7 +91,8 @@ extension SandboxFault {
     /// when the request was processed.
     func apply(to handled: HTTPResponse?) -> HTTPResponse {
         let base =
-            handled ?? .json(200, .object(JSONObject(["sandbox": .string("this response was replaced by a fault")])))
+            handled
+            ?? .json(200, JSONObjectBuilder(["sandbox": .string("this response was replaced by a fault")]).value)
         switch kind.storage {
         case .status(let status, let errorCode, let message):
             return .error(

@@ -1,14 +1,17 @@
+import EGWWire
+
 extension SandboxFault {
-    /// Reads the JSON form the `/sandbox/faults` endpoint takes (README.md, "Fault API").
-    init(json object: JSONObject) throws(FaultJSONError) {
+    /// Reads the JSON form the `/sandbox/faults` endpoint takes (README.md, "Fault API"); `object` is the
+    /// strictly parsed object (a value of another type lacks `endpoint` and is refused).
+    init(json object: JSONValue) throws(FaultJSONError) {
         let known: Set<String> = [
             "endpoint", "kind", "milliseconds", "status", "errorCode", "message", "next", "probability", "seed",
             "processesRequest",
         ]
-        if let unknown = object.keys.first(where: { !known.contains($0) }) {
+        if let unknown = object.memberNames.first(where: { !known.contains($0) }) {
             throw FaultJSONError("unknown member \"\(unknown)\"")
         }
-        guard let endpointName = object["endpoint"]?.stringValue else {
+        guard let endpointName = object[member: "endpoint"]?.stringValue else {
             throw FaultJSONError(
                 "\"endpoint\" is required: one of \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -16,25 +19,25 @@ extension SandboxFault {
             throw FaultJSONError(
                 "unknown endpoint; use one of \(SandboxEndpoint.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard let kindName = object["kind"]?.stringValue else {
+        guard let kindName = object[member: "kind"]?.stringValue else {
             throw FaultJSONError(
                 "\"kind\" is required: latency, status, status-no-body, malformed, truncated, drop or rotate-key")
         }
         func status() throws(FaultJSONError) -> Int {
-            guard let status = object["status"]?.intValue, (100...599).contains(status) else {
+            guard let status = object[member: "status"]?.intValue, (100...599).contains(status) else {
                 throw FaultJSONError("\"status\" must be an integer from 100 to 599")
             }
             return status
         }
         func optionalString(_ key: String) throws(FaultJSONError) -> String? {
-            guard let value = object[key] else { return nil }
+            guard let value = object[member: key] else { return nil }
             guard let text = value.stringValue else { throw FaultJSONError("\"\(key)\" must be a string") }
             return text
         }
         let kind: Kind
         switch kindName {
         case "latency":
-            guard let ms = object["milliseconds"]?.intValue, (0...600_000).contains(ms) else {
+            guard let ms = object[member: "milliseconds"]?.intValue, (0...600_000).contains(ms) else {
                 throw FaultJSONError("\"milliseconds\" must be an integer from 0 to 600000")
             }
             kind = .latency(.milliseconds(ms))
@@ -51,7 +54,7 @@ extension SandboxFault {
                 "unknown kind; use latency, status, status-no-body, malformed, truncated, drop or rotate-key")
         }
         let schedule: Schedule
-        switch (object["next"], object["probability"]) {
+        switch (object[member: "next"], object[member: "probability"]) {
         case (nil, nil):
             schedule = .next(1)
         case (let next?, nil):
@@ -64,7 +67,7 @@ extension SandboxFault {
                 throw FaultJSONError("\"probability\" must be a number from 0 to 1")
             }
             var seed: UInt64?
-            if let value = object["seed"] {
+            if let value = object[member: "seed"] {
                 guard case .number(let literal) = value, let parsed = UInt64(literal) else {
                     throw FaultJSONError("\"seed\" must be a non-negative integer")
                 }
@@ -74,11 +77,11 @@ extension SandboxFault {
         case (.some, .some):
             throw FaultJSONError("give either \"next\" or \"probability\", not both")
         }
-        if object["seed"] != nil, case .next = schedule.storage {
+        if object[member: "seed"] != nil, case .next = schedule.storage {
             throw FaultJSONError("\"seed\" goes with \"probability\"")
         }
         var processes: Bool?
-        if let value = object["processesRequest"] {
+        if let value = object[member: "processesRequest"] {
             guard let flag = value.boolValue else { throw FaultJSONError("\"processesRequest\" must be a boolean") }
             processes = flag
         }
@@ -86,8 +89,8 @@ extension SandboxFault {
     }
 
     /// The JSON form, as `GET /sandbox/faults` lists it.
-    var json: JSONObject {
-        var object = JSONObject(["endpoint": .string(endpoint.rawValue), "kind": .string(kind.name)])
+    var json: JSONObjectBuilder {
+        var object = JSONObjectBuilder(["endpoint": .string(endpoint.rawValue), "kind": .string(kind.name)])
         switch kind.storage {
         case .latency(let delay): object["milliseconds"] = .number(String(Kind.milliseconds(delay)))
         case .status(let status, let code, let message):
@@ -124,29 +127,29 @@ extension SandboxCore {
             var object = entry.fault.json
             object["id"] = .int(entry.id)
             object["remaining"] = entry.remaining.map { .int($0) }
-            return .object(object)
+            return object.value
         }
-        return .json(200, .object(JSONObject(["seed": .number(String(settings.seed)), "faults": .array(list)])))
+        return .json(200, JSONObjectBuilder(["seed": .number(String(settings.seed)), "faults": .array(list)]).value)
     }
 
     /// `POST /sandbox/faults` with one fault object (or `{"faults": [...]}`).
     func faultsAdd(_ request: HTTPRequest) -> HTTPResponse {
-        let body: JSONObject
+        let body: JSONValue
         switch jsonObjectBody(request) {
         case .success(let object): body = object
         case .failure(let error): return error.response
         }
-        var objects: [JSONObject] = [body]
-        if body.keys == ["faults"] {
-            guard case .array(let elements)? = body["faults"] else {
+        var objects: [JSONValue] = [body]
+        if body.memberNames == ["faults"] {
+            guard case .array(let elements)? = body[member: "faults"] else {
                 return .error(400, "INVALID_REQUEST", "\"faults\" must be an array of fault objects")
             }
             objects = []
             for element in elements {
-                guard let object = element.objectValue else {
+                guard case .object = element else {
                     return .error(400, "INVALID_REQUEST", "\"faults\" must be an array of fault objects")
                 }
-                objects.append(object)
+                objects.append(element)
             }
         }
         var faults: [SandboxFault] = []
@@ -160,32 +163,32 @@ extension SandboxCore {
         let added: [JSONValue] = faults.map { fault in
             var object = fault.json
             object["id"] = .int(inject(fault))
-            return .object(object)
+            return object.value
         }
-        return .json(201, .object(JSONObject(["faults": .array(added)])))
+        return .json(201, JSONObjectBuilder(["faults": .array(added)]).value)
     }
 
     /// `DELETE /sandbox/faults`: removes every fault.
     func faultsClear() -> HTTPResponse {
         state.withLock { $0.faults.clear() }
-        return .json(200, .object(JSONObject(["faults": .array([])])))
+        return .json(200, JSONObjectBuilder(["faults": .array([])]).value)
     }
 
     /// `GET /sandbox/log`: the request log (never a body).
     func logRead() -> HTTPResponse {
         let entries = state.withLock { $0.log.entries }
-        return .json(200, .object(JSONObject(["requests": .array(entries.map(\.json))])))
+        return .json(200, JSONObjectBuilder(["requests": .array(entries.map(\.json))]).value)
     }
 
     /// `DELETE /sandbox/log`.
     func logClear() -> HTTPResponse {
         state.withLock { $0.log.clear() }
-        return .json(200, .object(JSONObject(["requests": .array([])])))
+        return .json(200, JSONObjectBuilder(["requests": .array([])]).value)
     }
 
     /// `POST /sandbox/rotate-key`: rotates now; answers the new `kid`.
     func rotateKeyEndpoint() -> HTTPResponse {
         let kid = keys.rotate()
-        return .json(200, .object(JSONObject(["kid": .string(kid)])))
+        return .json(200, JSONObjectBuilder(["kid": .string(kid)]).value)
     }
 }

@@ -94,13 +94,12 @@ extension SandboxCore {
     func acsSubmitJSON(_ session: CardSession, transStatus: String) -> HTTPResponse {
         .json(
             200,
-            .object(
-                JSONObject([
-                    "transStatus": .string(transStatus),
-                    "cres": .string(ThreeDSMessages.cres(for: session, transStatus: transStatus)),
-                    "notificationUrl": .string(
-                        session.notificationURL ?? "\(checkoutBase)/checkout/3ds/notification/\(session.id)"),
-                ])))
+            JSONObjectBuilder([
+                "transStatus": .string(transStatus),
+                "cres": .string(ThreeDSMessages.cres(for: session, transStatus: transStatus)),
+                "notificationUrl": .string(
+                    session.notificationURL ?? "\(checkoutBase)/checkout/3ds/notification/\(session.id)"),
+            ]).value)
     }
 
     /// The script-built hosted checkout for `payment` (dialect `js`).
@@ -154,7 +153,7 @@ extension SandboxCore {
 
     /// The hosted choice's answer to the page's `fetch` (dialect `js`).
     func hostedChoiceJSON(_ payment: PaymentRecord) -> HTTPResponse {
-        .json(200, .object(JSONObject(["redirect": .string(payment.shopRedirectURL)])))
+        .json(200, JSONObjectBuilder(["redirect": .string(payment.shopRedirectURL)]).value)
     }
 }
 
@@ -176,8 +175,8 @@ enum ScriptPages {
         """
     }
 
-    /// A JSON string (the sandbox's one serializer) that cannot close a script element: `<` escaped.
+    /// A JSON string (EGWWire's one writer) that cannot close a script element: `<` escaped.
     private static func quoted(_ text: String) -> String {
-        JSONValue.string(text).serialized.replacingOccurrences(of: "<", with: "\\u003c")
+        JSONWriter.quoted(text).replacingOccurrences(of: "<", with: "\\u003c")
     }
 }

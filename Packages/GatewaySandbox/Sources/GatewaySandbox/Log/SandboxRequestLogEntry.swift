@@ -1,3 +1,5 @@
+import EGWWire
+
 /// One request the sandbox answered (or dropped), for tests and the REPL to read.
 ///
 /// Holds no body: card data, encrypted or not, never enters the log.
@@ -31,16 +33,15 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
     }
 
     var json: JSONValue {
-        .object(
-            JSONObject([
-                "sequence": .int(sequence), "method": .string(method), "path": .string(path),
-                "endpoint": endpoint.map { .string($0.rawValue) } ?? .null,
-                "status": status.map { .int($0) } ?? .null,
-                "durationMs": .int(Int(SandboxFault.Kind.milliseconds(duration))),
-                "faults": .array(faults.map { .string($0) }),
-                "requestId": requestId.map { .string($0) } ?? .null,
-                "replayed": .bool(replayed),
-            ]))
+        JSONObjectBuilder([
+            "sequence": .int(sequence), "method": .string(method), "path": .string(path),
+            "endpoint": endpoint.map { .string($0.rawValue) } ?? .null,
+            "status": status.map { .int($0) } ?? .null,
+            "durationMs": .int(Int(SandboxFault.Kind.milliseconds(duration))),
+            "faults": .array(faults.map { .string($0) }),
+            "requestId": requestId.map { .string($0) } ?? .null,
+            "replayed": .bool(replayed),
+        ]).value
     }
 }
 

@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 
 extension SandboxCore {
@@ -24,34 +25,34 @@ extension SandboxCore {
 
     /// `POST /sandbox/payments` `{"amount", "currency", "orderNumber", "shopRedirectUrl"}` (all optional).
     func merchantCreatePayment(_ request: HTTPRequest) -> HTTPResponse {
-        let body: JSONObject
+        let body: JSONValue
         switch jsonObjectBody(request, emptyIsObject: true) {
         case .success(let object): body = object
         case .failure(let error): return error.response
         }
         var amount = 1250
-        if let value = body["amount"] {
+        if let value = body[member: "amount"] {
             guard let int = value.intValue, (1...99_999_999).contains(int) else {
                 return .error(400, "INVALID_REQUEST", "\"amount\" must be an integer from 1 to 99999999 (minor units)")
             }
             amount = int
         }
         var currency = "EUR"
-        if let value = body["currency"] {
+        if let value = body[member: "currency"] {
             guard let text = value.stringValue, text.utf8.count == 3,
                 text.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
             else { return .error(400, "INVALID_REQUEST", "\"currency\" must be three upper-case letters (ISO 4217)") }
             currency = text
         }
         var orderNumber: String?
-        if let value = body["orderNumber"] {
+        if let value = body[member: "orderNumber"] {
             guard let text = value.stringValue, (1...64).contains(text.count),
                 !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else { return .error(400, "INVALID_REQUEST", "\"orderNumber\" must be a string of 1 to 64 characters") }
             orderNumber = text
         }
         var shopRedirectURL: String?
-        if let value = body["shopRedirectUrl"] {
+        if let value = body[member: "shopRedirectUrl"] {
             guard let text = value.stringValue, Self.isHTTPURL(text) else {
                 return .error(400, "INVALID_REQUEST", "\"shopRedirectUrl\" must be an absolute http or https URL")
             }
@@ -59,7 +60,7 @@ extension SandboxCore {
         }
         let payment = makePayment(
             amount: amount, currency: currency, orderNumber: orderNumber, shopRedirectURL: shopRedirectURL)
-        return .json(201, merchantView(payment, includeKey: true))
+        return .json(201, merchantView(payment, includeKey: true).value)
     }
 
     /// `GET /sandbox/payments/{id}`: the payment with its card sessions in creation order (never card data).
@@ -68,34 +69,30 @@ extension SandboxCore {
             return .error(404, "PAYMENT_NOT_FOUND", "no payment \(paymentId)")
         }
         let sessions = cardSessions(of: paymentId)
-        guard case .object(var view) = merchantView(payment, includeKey: true) else {
-            return .error(500, "INTERNAL_ERROR", "")
-        }
+        var view = merchantView(payment, includeKey: true)
         view["method"] = payment.method.map { .string($0) } ?? .null
         view["cardSessions"] = .array(
             sessions.map { session in
-                guard case .object(var object) = sessionView(session) else { return .null }
+                var object = sessionView(session)
                 object["last4"] = .string(session.last4)
-                return .object(object)
+                return object.value
             })
-        return .json(200, .object(view))
+        return .json(200, view.value)
     }
 
-    func merchantView(_ payment: PaymentRecord, includeKey: Bool) -> JSONValue {
-        .object(
-            JSONObject([
-                "paymentId": .string(payment.id),
-                "verificationKey": includeKey ? .string(payment.verificationKey) : nil,
-                "paymentStatus": .string(payment.status),
-                "orderNumber": .string(payment.orderNumber),
-                "amount": .int(payment.amount),
-                "currency": .string(payment.currency),
-                "shopRedirectUrl": .string(payment.shopRedirectURL),
-                "_links": .object(
-                    JSONObject([
-                        "checkoutRedirect": .object(JSONObject(["href": .string(checkoutURL(for: payment.id))]))
-                    ])),
-            ]))
+    func merchantView(_ payment: PaymentRecord, includeKey: Bool) -> JSONObjectBuilder {
+        JSONObjectBuilder([
+            "paymentId": .string(payment.id),
+            "verificationKey": includeKey ? .string(payment.verificationKey) : nil,
+            "paymentStatus": .string(payment.status),
+            "orderNumber": .string(payment.orderNumber),
+            "amount": .int(payment.amount),
+            "currency": .string(payment.currency),
+            "shopRedirectUrl": .string(payment.shopRedirectURL),
+            "_links": JSONObjectBuilder([
+                "checkoutRedirect": JSONObjectBuilder(["href": .string(checkoutURL(for: payment.id))]).value
+            ]).value,
+        ])
     }
 
     /// `GET {apiBaseURL}/checkout/api/egw/v1/payments/{id}` (the seeds' status lookup).
@@ -105,12 +102,11 @@ extension SandboxCore {
         case .success(let payment):
             return .json(
                 200,
-                .object(
-                    JSONObject([
-                        "paymentId": .string(payment.id), "paymentStatus": .string(payment.status),
-                        "orderNumber": .string(payment.orderNumber), "amount": .int(payment.amount),
-                        "currency": .string(payment.currency),
-                    ])))
+                JSONObjectBuilder([
+                    "paymentId": .string(payment.id), "paymentStatus": .string(payment.status),
+                    "orderNumber": .string(payment.orderNumber), "amount": .int(payment.amount),
+                    "currency": .string(payment.currency),
+                ]).value)
         }
     }
 
@@ -154,18 +150,16 @@ extension SandboxCore {
     func testCards() -> HTTPResponse {
         .json(
             200,
-            .object(
-                JSONObject([
-                    "cards": .array(
-                        SandboxTestCard.all.map { card in
-                            .object(
-                                JSONObject([
-                                    "name": .string(card.name), "number": .string(card.number),
-                                    "brand": .string(card.brand), "behaviour": .string(card.behaviour),
-                                ]))
-                        }),
-                    "challengeCode": .string(CardSession.challengeCode),
-                ])))
+            JSONObjectBuilder([
+                "cards": .array(
+                    SandboxTestCard.all.map { card in
+                        JSONObjectBuilder([
+                            "name": .string(card.name), "number": .string(card.number),
+                            "brand": .string(card.brand), "behaviour": .string(card.behaviour),
+                        ]).value
+                    }),
+                "challengeCode": .string(CardSession.challengeCode),
+            ]).value)
     }
 
     static func isHTTPURL(_ text: String) -> Bool {

@@ -1,3 +1,5 @@
+import EGWWire
+
 /// One HTTP request as the sandbox's handlers see it: fully read, body capped.
 struct HTTPRequest: Sendable {
     var method: String
@@ -52,14 +54,15 @@ struct HTTPResponse: Sendable {
     static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
-            body: Array(value.serialized.utf8))
+            body: value.jsonBytes)
     }
 
     /// The gateway's error body: `{"error": {"code": ..., "message": ...}}`.
     static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
         json(
             status,
-            .object(JSONObject(["error": .object(JSONObject(["code": .string(code), "message": .string(message)]))])))
+            JSONObjectBuilder(["error": JSONObjectBuilder(["code": .string(code), "message": .string(message)]).value])
+                .value)
     }
 
     static func html(_ status: Int, _ page: String) -> HTTPResponse {

@@ -7,21 +7,21 @@ enum ThreeDSMessages {
 
     /// `{"threeDSServerTransID": sessionId, "acsTransID", "challengeWindowSize": "05", "messageType": "CReq", "messageVersion"}`.
     static func creq(for session: CardSession) -> String {
-        let object = JSONObject([
+        let object = JSONObjectBuilder([
             "threeDSServerTransID": .string(session.id), "acsTransID": .string(session.acsTransID),
             "challengeWindowSize": .string("05"), "messageType": .string("CReq"),
             "messageVersion": .string(version),
         ])
-        return Base64URL.encode(Array(JSONValue.object(object).serialized.utf8))
+        return Base64URL.encode(object.value.jsonBytes)
     }
 
     /// `{"threeDSServerTransID", "acsTransID", "messageType": "CRes", "messageVersion", "transStatus"}`.
     static func cres(for session: CardSession, transStatus: String) -> String {
-        let object = JSONObject([
+        let object = JSONObjectBuilder([
             "threeDSServerTransID": .string(session.id), "acsTransID": .string(session.acsTransID),
             "messageType": .string("CRes"), "messageVersion": .string(version), "transStatus": .string(transStatus),
         ])
-        return Base64URL.encode(Array(JSONValue.object(object).serialized.utf8))
+        return Base64URL.encode(object.value.jsonBytes)
     }
 
     /// A decoded CReq or CRes: the members the sandbox checks.
@@ -35,13 +35,13 @@ enum ThreeDSMessages {
     /// Decodes a `creq`/`cres` field; `nil` when it is not base64url JSON with the expected members.
     static func decode(_ field: String, expecting type: String) -> Message? {
         guard field.utf8.count <= 4096, let bytes = Base64URL.decode(field),
-            let object = try? JSONValue.parse(bytes).objectValue,
-            object["messageType"]?.stringValue == type,
-            let server = object["threeDSServerTransID"]?.stringValue,
-            let acs = object["acsTransID"]?.stringValue
+            let object = try? StrictJSONParser.parse(bytes), case .object = object,
+            object[member: "messageType"]?.stringValue == type,
+            let server = object[member: "threeDSServerTransID"]?.stringValue,
+            let acs = object[member: "acsTransID"]?.stringValue
         else { return nil }
         return Message(
             messageType: type, threeDSServerTransID: server, acsTransID: acs,
-            transStatus: object["transStatus"]?.stringValue)
+            transStatus: object[member: "transStatus"]?.stringValue)
     }
 }

@@ -1,3 +1,4 @@
+import EGWWire
 import Testing
 
 @testable import GatewaySandbox
@@ -75,7 +76,7 @@ import Testing
             SandboxFault(endpoint: .cardSessionCreate, kind: .rotateKey),
         ]
         for fault in faults {
-            #expect(try SandboxFault(json: fault.json) == fault)
+            #expect(try SandboxFault(json: fault.json.value) == fault)
         }
     }
 
@@ -87,7 +88,7 @@ import Testing
         #"{"endpoint": "jwks", "kind": "drop", "nxt": 1}"#, #"{"endpoint": "jwks", "kind": "drop", "seed": 1}"#,
     ])
     func faultJSONRefuses(_ text: String) throws {
-        let object = try #require(try JSONValue.parse(text).objectValue)
+        let object = try StrictJSONParser.parse(Array(text.utf8))
         #expect(throws: FaultJSONError.self) { try SandboxFault(json: object) }
     }
 }

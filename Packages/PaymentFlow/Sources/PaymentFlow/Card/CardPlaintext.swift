@@ -1,4 +1,5 @@
 import CardValidation
+internal import EGWWire
 import Foundation
 
 #if canImport(Glibc)
@@ -46,7 +47,8 @@ struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugSt
 /// Builds the JWE plaintext (`{"cardholderName","cardNumber","expiryMonth","expiryYear","securityCode"}`,
 /// the number as digits only) in a buffer allocated once at its exact size, hands it to `body`, then wipes
 /// it with `explicit_bzero` and frees it. No other copy is made: the plaintext never lives in a `String`
-/// or a growable array.
+/// or a growable array. Strings are escaped by EGWWire's one policy (`JSONWriter.writeEscaped`), a scalar
+/// at a time straight into the buffer.
 enum CardPlaintext {
     static func with<R>(_ card: CardSnapshot, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let fields: [(String, String, Bool)] = [
@@ -59,7 +61,10 @@ enum CardPlaintext {
         var size = 2 + (fields.count - 1)  // braces and commas
         for (name, value, digitsOnly) in fields {
             size += name.utf8.count + 3 + 2  // "name": and the value's quotes
-            size += digitsOnly ? value.utf8.filter(isDigit).count : value.utf8.reduce(0) { $0 + escapedLength($1) }
+            size +=
+                digitsOnly
+                ? value.utf8.reduce(0) { $0 + (isDigit($1) ? 1 : 0) }
+                : value.unicodeScalars.reduce(0) { $0 + JSONWriter.escapedByteCount(of: $1) }
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
         defer {
@@ -79,12 +84,10 @@ enum CardPlaintext {
             put(UInt8(ascii: "\""))
             put(UInt8(ascii: ":"))
             put(UInt8(ascii: "\""))
-            for byte in value.utf8 {
-                if digitsOnly {
-                    if isDigit(byte) { put(byte) }
-                } else {
-                    writeEscaped(byte, put)
-                }
+            if digitsOnly {
+                for byte in value.utf8 where isDigit(byte) { put(byte) }
+            } else {
+                for scalar in value.unicodeScalars { JSONWriter.writeEscaped(scalar, put) }
             }
             put(UInt8(ascii: "\""))
         }
@@ -94,30 +97,4 @@ enum CardPlaintext {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    private static func escapedLength(_ byte: UInt8) -> Int {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): 2
-        case 0..<0x20: 6
-        default: 1
-        }
-    }
-
-    private static func writeEscaped(_ byte: UInt8, _ put: (UInt8) -> Void) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-            put(UInt8(ascii: "\\"))
-            put(byte)
-        case 0..<0x20:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            for b in [
-                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-                hex[Int(byte & 0xF)],
-            ] {
-                put(b)
-            }
-        default:
-            put(byte)
-        }
-    }
 }
