@@ -117,7 +117,8 @@ private func merged(_ tokens: [HTMLScanner.Token]) -> [HTMLScanner.Token] {
     return result
 }
 
-/// The jar's rules written again from RFC 6265 and the README's simplifications, as a list.
+/// The jar's rules written again from RFC 6265 (public suffixes included, 5.3 step 5) and the README's
+/// simplifications, as a list.
 struct ReferenceCookieJar {
     private struct Cookie {
         var name, value, domain, path: String
@@ -149,6 +150,15 @@ struct ReferenceCookieJar {
             if key == "domain" {
                 let domain = (argument.hasPrefix(".") ? String(argument.dropFirst()) : argument).lowercased()
                 if domain.isEmpty { continue }
+                // 5.3 step 5: a public suffix shares nothing; named by the host itself the cookie stays
+                // host-only, else the whole cookie is ignored. The list is data both sides read (libpsl's);
+                // the rule is written here again.
+                if PublicSuffixList.isPublicSuffix(domain) {
+                    guard domain == host else { return }
+                    cookie.domain = host
+                    cookie.hostOnly = true
+                    continue
+                }
                 guard domainMatch(host, domain) else { return }  // 5.3 step 6: ignore the whole cookie
                 cookie.domain = domain
                 cookie.hostOnly = false
