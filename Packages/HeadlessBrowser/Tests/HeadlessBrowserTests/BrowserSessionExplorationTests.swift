@@ -373,8 +373,9 @@ import Testing
             case .idle: phase = "idle"
             case .deciding(let nav, _): phase = "deciding \(navigation(nav))"
             case .loading(let nav, _): phase = "loading \(navigation(nav))"
-            case .askingBuyer(let page, _): phase = "asking \(page.url.absoluteString) \(page.kind)"
-            case .resting(let page): phase = "resting \(page.url.absoluteString)"
+            case .askingBuyer(let page, _):
+                phase = "asking \(page.loaded.url.absoluteString) \(page.loaded.kind) \(page.secretQueryItem ?? "-")"
+            case .resting(let page): phase = "resting \(page.loaded.url.absoluteString) \(page.secretQueryItem ?? "-")"
             case .stopped(let stop): phase = "stopped \(stop)"
             case .dismissed: phase = "dismissed"
             }
