@@ -190,6 +190,9 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         case oneAutomaticSubmissionTooMany
         /// Events show the real URL of a GET that carries a typed code.
         case showsTheTypedCode
+        /// A URL derived from one that carries a typed code and keeping its query (a redirect to `#x`, a
+        /// form without `action`) is shown unmasked: the mask stays behind on the code-bearing URL.
+        case leavesTheMaskBehind
         /// A cancelled navigation is loaded all the same.
         case loadsWhatWasCancelled
     }
@@ -346,7 +349,7 @@ struct BrowserSession: Sendable, CustomStringConvertible {
     /// The secret query item of `derived`, a URL the session derived from `base` (a redirect's target, a
     /// form's action) where `item` holds a typed code: see ``TypedCodeQuery/item(_:of:derivedFrom:)``.
     private func carried(_ item: String?, from base: URL, to derived: URL) -> String? {
-        TypedCodeQuery.item(item, of: derived, derivedFrom: base)
+        mutated(.leavesTheMaskBehind) ? nil : TypedCodeQuery.item(item, of: derived, derivedFrom: base)
     }
 
     /// Asks the handler about `navigation`; nothing loads before it answers.
