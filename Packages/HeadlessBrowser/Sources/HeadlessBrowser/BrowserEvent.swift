@@ -8,8 +8,10 @@ import PaymentFlow
 ///
 /// No event carries a typed challenge code: `.buyerAction` carries
 /// `challenge(code: "••••")`, and a code sent in a GET form's query shows as
-/// `••••` in the URLs of that navigation's events. The `description` never
-/// includes a page's HTML.
+/// `••••` in the URLs of that navigation's events, and of every URL derived
+/// from its URL that keeps the query (a redirect to `#x`, the actions of the
+/// page's forms without `action`, what they submit to). The `description`
+/// never includes a page's HTML.
 public enum BrowserEvent: Sendable, CustomStringConvertible {
     /// The handler was asked about a navigation and answered `decision`
     /// (`method` is `GET` or `POST`; `.cancel` means nothing was loaded).

@@ -50,21 +50,12 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         /// The submission carries a 3-D Secure result (`cres`, `PaRes`): the page it ends on (after
         /// redirects) is the notification page.
         var handsBack = false
-        /// The query item that holds a typed code (a GET challenge form), masked in events.
+        /// The query item of `url` that holds a typed code (a GET challenge form's, or carried on to a URL
+        /// derived from that one, see ``TypedCodeQuery``), masked in events.
         var secretQueryItem: String?
 
         /// The URL as events show it: a typed code in the query masked.
-        var shownURL: URL {
-            guard let secretQueryItem,
-                var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-                let items = components.percentEncodedQueryItems
-            else { return url }
-            let name = FormEncoding.escape(secretQueryItem)
-            components.percentEncodedQueryItems = items.map { item in
-                item.name == name ? URLQueryItem(name: item.name, value: "%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2") : item
-            }
-            return components.url ?? url
-        }
+        var shownURL: URL { TypedCodeQuery.masked(url, item: secretQueryItem) }
 
         /// The first navigation of a presented page: a GET, or a POST of its form fields.
         init(_ page: PageRequest) {
@@ -92,6 +83,15 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A loaded page as the session keeps it: parsed at the real URL it was loaded from, so its forms'
+    /// actions are where they really submit, and the query item of that URL that holds a typed code
+    /// (``Navigation/secretQueryItem``). Events, the buyer script and `currentPage` are given the page
+    /// as shown (`shown(_:)`): its URL and every action derived from it masked.
+    struct Page: Sendable {
+        var loaded: LoadedPage
+        var secretQueryItem: String?
+    }
+
     /// Why a page takes no further action.
     enum Stop: Sendable, Equatable {
         /// The handler cancelled a navigation.
@@ -111,10 +111,10 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         /// `navigation` is loading; the transport's answer and the watchdog come with `token`.
         case loading(Navigation, token: UInt64)
         /// The buyer script was asked about `page`; its answer comes as `.buyerAnswered(token, ...)`.
-        case askingBuyer(LoadedPage, token: UInt64)
+        case askingBuyer(Page, token: UInt64)
         /// The page stays as it is: the notification page (the SDK ends the challenge there), or the
         /// buyer chose to wait.
-        case resting(LoadedPage)
+        case resting(Page)
         /// The page takes no further action until dismissed.
         case stopped(Stop)
         /// Dismissed: nothing more until the next `present`.
@@ -170,7 +170,7 @@ struct BrowserSession: Sendable, CustomStringConvertible {
     private(set) var jar = CookieJar()
     /// Automatic submissions since the buyer was last asked.
     private(set) var automaticSubmissions = 0
-    /// The page loaded last during the current (or last) presentation.
+    /// The page loaded last during the current (or last) presentation, as shown (a typed code masked).
     private(set) var lastPage: LoadedPage?
     private var counter: UInt64 = 0
 
@@ -190,6 +190,9 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         case oneAutomaticSubmissionTooMany
         /// Events show the real URL of a GET that carries a typed code.
         case showsTheTypedCode
+        /// A URL derived from one that carries a typed code and keeping its query (a redirect to `#x`, a
+        /// form without `action`) is shown unmasked: the mask stays behind on the code-bearing URL.
+        case leavesTheMaskBehind
         /// A cancelled navigation is loaded all the same.
         case loadsWhatWasCancelled
     }
@@ -239,8 +242,9 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         case .loading(let navigation, let token):
             state =
                 "loading #\(token) \(navigation.method) \(navigation.shownURL.absoluteString) (hop \(navigation.redirects))"
-        case .askingBuyer(let page, let token): state = "asking the buyer #\(token) about \(page.url.absoluteString)"
-        case .resting(let page): state = "resting on \(page.url.absoluteString)"
+        case .askingBuyer(let page, let token):
+            state = "asking the buyer #\(token) about \(shown(page).url.absoluteString)"
+        case .resting(let page): state = "resting on \(shown(page).url.absoluteString)"
         case .stopped(let stop): state = "stopped (\(stop))"
         case .dismissed: state = "dismissed"
         }
@@ -328,6 +332,26 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         mutated(.showsTheTypedCode) ? navigation.url : navigation.shownURL
     }
 
+    /// `page` as events, the buyer script and `currentPage` see it: its URL and each form's action that
+    /// carries the typed code on (``carried(_:from:to:)``) masked; the forms otherwise as parsed.
+    private func shown(_ page: Page) -> LoadedPage {
+        if mutated(.showsTheTypedCode) { return page.loaded }
+        var shown = page.loaded
+        shown.url = TypedCodeQuery.masked(page.loaded.url, item: page.secretQueryItem)
+        for index in shown.forms.indices {
+            let action = shown.forms[index].action
+            shown.forms[index].action = TypedCodeQuery.masked(
+                action, item: carried(page.secretQueryItem, from: page.loaded.url, to: action))
+        }
+        return shown
+    }
+
+    /// The secret query item of `derived`, a URL the session derived from `base` (a redirect's target, a
+    /// form's action) where `item` holds a typed code: see ``TypedCodeQuery/item(_:of:derivedFrom:)``.
+    private func carried(_ item: String?, from base: URL, to derived: URL) -> String? {
+        mutated(.leavesTheMaskBehind) ? nil : TypedCodeQuery.item(item, of: derived, derivedFrom: base)
+    }
+
     /// Asks the handler about `navigation`; nothing loads before it answers.
     private mutating func navigate(_ navigation: Navigation) -> [Effect] {
         let token = nextToken()
@@ -403,28 +427,33 @@ struct BrowserSession: Sendable, CustomStringConvertible {
             }
             let (method, body) = RedirectRule.nextMethod(
                 status: response.status, method: navigation.method, body: navigation.body)
-            // A redirected hand-back still ends on the notification page.
+            // A redirected hand-back still ends on the notification page; a target that keeps the query
+            // (`Location: #x`) keeps a typed code in it, masked.
             let next = Navigation(
                 method: method, url: target, body: body, contentType: body == nil ? nil : navigation.contentType,
-                redirects: navigation.redirects + 1, handsBack: navigation.handsBack)
-            return [.observe(session: session, .redirect(status: response.status, from: shown(navigation), to: target))]
-                + navigate(next)
+                redirects: navigation.redirects + 1, handsBack: navigation.handsBack,
+                secretQueryItem: carried(navigation.secretQueryItem, from: navigation.url, to: target))
+            return [
+                .observe(session: session, .redirect(status: response.status, from: shown(navigation), to: shown(next)))
+            ] + navigate(next)
         }
         guard response.status < 400 else {
             return fail(navigation.url, shown: shown(navigation), reason: "HTTP \(response.status)")
         }
-        // Parsed at its real URL (forms resolve against it); kept, shown and asked about with a typed code masked.
-        var page = LoadedPage(
+        // Parsed and kept at its real URL (forms resolve against it); shown and asked about with a typed
+        // code masked, in its URL and in every action derived from it.
+        var parsed = LoadedPage(
             url: navigation.url, status: response.status, html: HeadlessBrowserPresenter.text(of: response))
-        page.url = shown(navigation)
-        if navigation.handsBack && page.meta["egw-page"] == nil {
-            page.kind = .notification
+        if navigation.handsBack && parsed.meta["egw-page"] == nil {
+            parsed.kind = .notification
         }
-        lastPage = page
+        let page = Page(loaded: parsed, secretQueryItem: navigation.secretQueryItem)
+        let shownPage = shown(page)
+        lastPage = shownPage
         let loaded: [Effect] = [
-            .reportFinished(session: session, navigation.url), .observe(session: session, .loaded(page)),
+            .reportFinished(session: session, navigation.url), .observe(session: session, .loaded(shownPage)),
         ]
-        if let index = page.autoSubmitFormIndex {
+        if let index = parsed.autoSubmitFormIndex {
             automaticSubmissions += 1
             let limit = settings.maxAutomaticSubmissions + (mutated(.oneAutomaticSubmissionTooMany) ? 1 : 0)
             guard automaticSubmissions <= limit else {
@@ -435,23 +464,25 @@ struct BrowserSession: Sendable, CustomStringConvertible {
                             "too many automatic form submissions (more than \(settings.maxAutomaticSubmissions) in a row)"
                     )
             }
-            let form = page.forms[index]
-            return loaded + [.observe(session: session, .autoSubmitted(url: page.url, formID: form.id))]
-                + submit(form, pressing: nil, overrides: [:])
+            let form = parsed.forms[index]
+            return loaded + [.observe(session: session, .autoSubmitted(url: shownPage.url, formID: form.id))]
+                + submit(form, of: page, pressing: nil, overrides: [:])
         }
         // The challenge ends on the notification page: the SDK dismisses it, the buyer has nothing to do.
-        guard page.kind != .notification else {
+        guard parsed.kind != .notification else {
             phase = .resting(page)
             return loaded
         }
         automaticSubmissions = 0
         let token = nextToken()
         phase = .askingBuyer(page, token: token)
-        return loaded + [.askBuyer(session: session, token: token, page)]
+        return loaded + [.askBuyer(session: session, token: token, shownPage)]
     }
 
-    private mutating func perform(_ action: BuyerAction, on page: LoadedPage) -> [Effect] {
-        let observed = Effect.observe(session: session, .buyerAction(action.redacted, url: page.url))
+    private mutating func perform(_ action: BuyerAction, on page: Page) -> [Effect] {
+        let shownURL = shown(page).url
+        let observed = Effect.observe(session: session, .buyerAction(action.redacted, url: shownURL))
+        let forms = page.loaded.forms
         switch action {
         case .wait:
             phase = .resting(page)
@@ -460,49 +491,52 @@ struct BrowserSession: Sendable, CustomStringConvertible {
             phase = .stopped(.closed)
             return [observed, .reportClosed(session: session), .observe(session: session, .closedByBuyer)]
         case .hosted(let choice):
-            guard let (form, button, overrides) = PageRules.hostedSubmission(choice, in: page.forms) else {
+            guard let (form, button, overrides) = PageRules.hostedSubmission(choice, in: forms) else {
                 return [observed]
                     + fail(
-                        page.url, shown: page.url,
+                        page.loaded.url, shown: shownURL,
                         reason: "buyer action hosted(\(choice.rawValue)): the page has no '\(choice.rawValue)' button")
             }
-            return [observed] + submit(form, pressing: button, overrides: overrides)
+            return [observed] + submit(form, of: page, pressing: button, overrides: overrides)
         case .challenge(let code):
-            guard let (formIndex, fieldName) = PageRules.codeEntry(in: page.forms) else {
+            guard let (formIndex, fieldName) = PageRules.codeEntry(in: forms) else {
                 return [observed]
                     + fail(
-                        page.url, shown: page.url,
+                        page.loaded.url, shown: shownURL,
                         reason: "buyer action challenge: the page has no form with a code field")
             }
-            let form = page.forms[formIndex]
+            let form = forms[formIndex]
             return [observed]
                 + submit(
-                    form, pressing: PageRules.forwardButton(of: form), overrides: [fieldName: code],
+                    form, of: page, pressing: PageRules.forwardButton(of: form), overrides: [fieldName: code],
                     secretField: fieldName)
         case .press(let label):
-            guard let (form, button) = PageRules.button(labelled: label, in: page.forms) else {
+            guard let (form, button) = PageRules.button(labelled: label, in: forms) else {
                 return [observed]
                     + fail(
-                        page.url, shown: page.url,
+                        page.loaded.url, shown: shownURL,
                         reason: "buyer action press: the page has no button labelled '\(label)'")
             }
-            return [observed] + submit(form, pressing: button, overrides: [:])
+            return [observed] + submit(form, of: page, pressing: button, overrides: [:])
         case .submit(let formIndex, let fields):
-            guard page.forms.indices.contains(formIndex) else {
+            guard forms.indices.contains(formIndex) else {
                 return [observed]
                     + fail(
-                        page.url, shown: page.url,
+                        page.loaded.url, shown: shownURL,
                         reason: "buyer action submit: the page has no form number \(formIndex)")
             }
-            let form = page.forms[formIndex]
-            return [observed] + submit(form, pressing: form.buttons.first, overrides: fields)
+            let form = forms[formIndex]
+            return [observed] + submit(form, of: page, pressing: form.buttons.first, overrides: fields)
         }
     }
 
-    /// Submits `form` as a browser does; `secretField` names a field that holds a typed code (masked in
-    /// events when it goes into a query).
+    /// Submits `form` of `page` as a browser does; `secretField` names a field that holds a typed code
+    /// (masked in events when it goes into a query). A POST goes to the action as it is, so an action
+    /// derived from a URL that holds a typed code (a form without `action`) carries it on, masked; a GET
+    /// replaces the action's query with the form's.
     private mutating func submit(
-        _ form: HTMLForm, pressing button: HTMLForm.Button?, overrides: [String: String], secretField: String? = nil
+        _ form: HTMLForm, of page: Page, pressing button: HTMLForm.Button?, overrides: [String: String],
+        secretField: String? = nil
     ) -> [Effect] {
         let entries = form.entries(pressing: button, overrides: overrides)
         let encoded = FormEncoding.encode(entries)
@@ -511,7 +545,8 @@ struct BrowserSession: Sendable, CustomStringConvertible {
             return navigate(
                 Navigation(
                     method: "POST", url: form.action, body: Array(encoded.utf8),
-                    contentType: "application/x-www-form-urlencoded", redirects: 0, handsBack: handsBack))
+                    contentType: "application/x-www-form-urlencoded", redirects: 0, handsBack: handsBack,
+                    secretQueryItem: carried(page.secretQueryItem, from: page.loaded.url, to: form.action)))
         }
         var url = form.action
         if var components = URLComponents(url: form.action, resolvingAgainstBaseURL: true) {
@@ -523,5 +558,39 @@ struct BrowserSession: Sendable, CustomStringConvertible {
             Navigation(
                 method: "GET", url: url, body: nil, contentType: nil, redirects: 0, handsBack: handsBack,
                 secretQueryItem: secretField))
+    }
+}
+
+/// Where a typed code sits in a URL: the query item a GET challenge form sent it in. The session keeps
+/// the item's name with every URL it carries that holds the code (the navigation, the page it loads,
+/// and every URL it derives from that one keeping its query) and shows each of them masked.
+enum TypedCodeQuery {
+    /// What a typed code reads as in a shown query: `••••`, percent-encoded.
+    static let mask = "%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2"
+
+    /// `url` with the value of its query item `name` masked (`url` itself when `name` is `nil`).
+    static func masked(_ url: URL, item name: String?) -> URL {
+        guard let name,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let items = components.percentEncodedQueryItems
+        else { return url }
+        let escaped = FormEncoding.escape(name)
+        components.percentEncodedQueryItems = items.map { item in
+            item.name == escaped ? URLQueryItem(name: item.name, value: mask) : item
+        }
+        return components.url ?? url
+    }
+
+    /// The query item of `derived` that holds a typed code, for a URL resolved against `base` whose item
+    /// `name` holds one: `name` when `derived` kept `base`'s query (a fragment-only reference such as a
+    /// redirect to `#x`, a form without `action` or with `action="#x"`, a target that repeats the
+    /// query), `nil` when it has a query of its own (a path reference, a GET form's entries) or none.
+    static func item(_ name: String?, of derived: URL, derivedFrom base: URL) -> String? {
+        guard let name, let query = percentEncodedQuery(of: base) else { return nil }
+        return percentEncodedQuery(of: derived) == query ? name : nil
+    }
+
+    private static func percentEncodedQuery(of url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQuery
     }
 }

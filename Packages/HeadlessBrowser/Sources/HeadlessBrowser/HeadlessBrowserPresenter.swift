@@ -43,8 +43,10 @@ import PaymentFlow
 /// - A typed challenge code never appears in a ``BrowserEvent``: the
 ///   `.buyerAction` event carries `challenge(code: "••••")`, and when a code
 ///   goes out in a GET form's query, the events and the ``LoadedPage/url`` of
-///   the page it leads to show that query item as `••••` (the handler hears
-///   the real URL).
+///   the page it leads to show that query item as `••••`, and so does every
+///   URL derived from that one that keeps its query (a redirect to `#x`, the
+///   page's forms without `action` and their submissions); the handler hears
+///   the real URLs.
 ///
 /// Threading: `present`, `dismiss` and the accessors may be called from any
 /// thread. Completions, handler calls and ``BrowserEvent``s are delivered on

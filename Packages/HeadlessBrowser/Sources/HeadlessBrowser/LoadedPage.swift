@@ -45,8 +45,10 @@ public struct PageKind: Hashable, Sendable, CustomStringConvertible {
 public struct LoadedPage: Sendable, CustomStringConvertible {
     /// The page's URL (after redirects). When the browser reached it by
     /// sending a typed challenge code in a GET form's query, that query item
-    /// reads `••••` here (the SDK's handler is asked about, and told of the
-    /// load of, the real URL).
+    /// reads `••••` here, and in the ``HTMLForm/action`` of each form that
+    /// resolves to this URL's query (no `action`, or `action="#x"`); the
+    /// browser still submits such a form to the real URL (the SDK's handler
+    /// is asked about, and told of the load of, the real URLs).
     public var url: URL
     /// The HTTP status it was served with (below 400: error pages are load failures).
     public var status: Int

@@ -8,9 +8,10 @@ import Testing
 /// (`BrowserSession`, no queue, no network), breadth first from every distinct reachable state:
 /// presenting (and presenting again, also while a page is shown), the handler allowing or cancelling
 /// each navigation, each load answered by a model site in every way (a hosted checkout, a challenge
-/// with a GET form, one with a POST form, an issuer's hand-back that submits itself, a page that
-/// submits itself forever, the notification page, a 302 and a 307 that set a cookie, a 500, a
-/// transport failure, the watchdog), the buyer script's answers (wait, close, pay, the typed code, a
+/// with a GET form, one with a POST form, a page whose form has no `action` (it posts to the page's own
+/// URL, the typed code's query included after a GET challenge), an issuer's hand-back that submits
+/// itself, a page that submits itself forever, the notification page, a 302 and a 307 that set a
+/// cookie, a 302 to `#x` (the same URL again, query kept), a 500, a transport failure, the watchdog), the buyer script's answers (wait, close, pay, the typed code, a
 /// button the page lacks), every answer delivered a second time or late, and `dismiss`, also between
 /// two effects of one event (from another thread, while the executor performs them). The effects go
 /// through the executor's own rule (`admits`), as `BrowserExecutor` performs them.
@@ -26,7 +27,8 @@ import Testing
 /// - a session that waits has something pending that can wake it (a load has its watchdog armed).
 ///
 /// `everyMutationIsCaught` switches on each of the session's deliberate bugs (`BrowserSession.Mutation`,
-/// compiled in debug builds only) and shows the same walk finds it.
+/// compiled in debug builds only) and shows the same walk finds it; the mask left behind on a URL derived
+/// from the code-bearing one is found by each of the two pages that derive one, and by nothing else.
 @Suite struct BrowserSessionExplorationTests {
     static let code = "735914"
     static let settings = BrowserSession.Settings(pageTimeout: 30, maxRedirects: 2, maxAutomaticSubmissions: 2)
@@ -36,8 +38,8 @@ import Testing
 
     /// How the model site answers one load.
     enum Reply: String, CaseIterable {
-        case hosted, challengeGet, challengePost, handBack, autoLoop, notification, found, temporary
-        case serverError, transportFailure
+        case hosted, challengeGet, challengePost, actionless, handBack, autoLoop, notification, found, temporary
+        case fragmentOnly, serverError, transportFailure
 
         func result(for request: HTTPRequest) -> Result<HTTPResponse, TransportError> {
             func page(
@@ -55,6 +57,10 @@ import Testing
                         + "<input type=\"password\" name=\"pin\"><input type=\"submit\" value=\"OK\"></form></body></html>"
                 )
             case .challengePost: return page(TestPages.challenge(action: "/acs/submit"))
+            case .actionless:
+                return page(
+                    "<html><body><form method=\"post\"><input type=\"hidden\" name=\"step\" value=\"2\">"
+                        + "<button type=\"submit\" name=\"choice\" value=\"pay\">Pay</button></form></body></html>")
             case .handBack: return page(TestPages.complete(notification: "/notify", cres: "c1"))
             case .autoLoop:
                 return page(
@@ -67,6 +73,9 @@ import Testing
                         status: self == .found ? 302 : 307,
                         headers: [HTTPHeader("Location", "/hop"), HTTPHeader("Set-Cookie", "hop=1; Path=/")],
                         url: request.url))
+            case .fragmentOnly:
+                return .success(
+                    HTTPResponse(status: 302, headers: [HTTPHeader("Location", "#x")], url: request.url))
             case .serverError:
                 return .success(HTTPResponse(status: 500, headers: Self.htmlHeaders, body: [], url: request.url))
             case .transportFailure: return .failure(TransportError(.connect, "connection refused"))
@@ -78,8 +87,8 @@ import Testing
         /// A page below 400 that is not a redirect: the handler hears that it finished.
         var finishes: Bool {
             switch self {
-            case .hosted, .challengeGet, .challengePost, .handBack, .autoLoop, .notification: true
-            case .found, .temporary, .serverError, .transportFailure: false
+            case .hosted, .challengeGet, .challengePost, .actionless, .handBack, .autoLoop, .notification: true
+            case .found, .temporary, .fragmentOnly, .serverError, .transportFailure: false
             }
         }
     }
@@ -119,6 +128,9 @@ import Testing
         var lastDecision: BrowserSession.Event?
         var lastLoad: BrowserSession.Event?
         var lastBuyer: BrowserSession.Event?
+
+        /// The ways the model site answers a load.
+        var replies = Reply.allCases
 
         init(mutation: BrowserSession.Mutation) {
             machine = BrowserSession(settings: BrowserSessionExplorationTests.settings)
@@ -333,7 +345,7 @@ import Testing
                 }
             }
             if let load {
-                for reply in Reply.allCases {
+                for reply in replies {
                     steps.append(
                         (
                             "\(reply) for \(load.request.url.path)",
@@ -373,8 +385,9 @@ import Testing
             case .idle: phase = "idle"
             case .deciding(let nav, _): phase = "deciding \(navigation(nav))"
             case .loading(let nav, _): phase = "loading \(navigation(nav))"
-            case .askingBuyer(let page, _): phase = "asking \(page.url.absoluteString) \(page.kind)"
-            case .resting(let page): phase = "resting \(page.url.absoluteString)"
+            case .askingBuyer(let page, _):
+                phase = "asking \(page.loaded.url.absoluteString) \(page.loaded.kind) \(page.secretQueryItem ?? "-")"
+            case .resting(let page): phase = "resting \(page.loaded.url.absoluteString) \(page.secretQueryItem ?? "-")"
             case .stopped(let stop): phase = "stopped \(stop)"
             case .dismissed: phase = "dismissed"
             }
@@ -437,9 +450,12 @@ import Testing
         var violations: [String] = []
     }
 
-    static func explore(depth: Int, mutation: BrowserSession.Mutation) -> Totals {
+    static func explore(
+        depth: Int, mutation: BrowserSession.Mutation, replies: [Reply] = Reply.allCases
+    ) -> Totals {
         var totals = Totals()
         var start = World(mutation: mutation)
+        start.replies = replies
         start.trail = ["present"]
         start.present()
         var seen: Set<String> = [start.fingerprint]
@@ -487,6 +503,21 @@ import Testing
             "BrowserSessionExploration mutation \(mutation): \(totals.violations.count) violations, first: "
                 + (totals.violations.first ?? "none"))
         #expect(!totals.violations.isEmpty, "the mutation \(mutation) went unnoticed")
+    }
+
+    /// Each of the two pages that carry a typed code on to a URL derived from the code-bearing one (an
+    /// action-less form, a redirect to `#x`) finds, on its own, a session that leaves the mask behind;
+    /// without them the walk does not (the invariant needs them to cover those URLs).
+    @Test(arguments: [Reply.actionless, .fragmentOnly])
+    func eachPageThatDerivesFromTheCodeBearingURLFindsTheMaskLeftBehind(page: Reply) {
+        let others = Reply.allCases.filter { $0 != .actionless && $0 != .fragmentOnly }
+        // present, allow, the GET challenge, the code, allow, the page: 6 steps.
+        let depth = 6
+        let found = Self.explore(depth: depth, mutation: .leavesTheMaskBehind, replies: others + [page])
+        #expect(!found.violations.isEmpty, "\(page) did not show the code")
+        #expect(found.violations.allSatisfy { $0.contains("\(page) for /verify") }, "\(found.violations.prefix(3))")
+        let without = Self.explore(depth: depth, mutation: .leavesTheMaskBehind, replies: others)
+        #expect(without.violations.isEmpty, "\(without.violations.prefix(3))")
     }
     #endif
 }

@@ -53,8 +53,8 @@ import Testing
         case .idle: "idle"
         case .deciding(let navigation, _): "deciding \(navigation.method) \(navigation.url.path)"
         case .loading(let navigation, _): "loading \(navigation.method) \(navigation.url.path)"
-        case .askingBuyer(let page, _): "asking the buyer about \(page.url.path)"
-        case .resting(let page): "resting on \(page.url.path)"
+        case .askingBuyer(let page, _): "asking the buyer about \(page.loaded.url.path)"
+        case .resting(let page): "resting on \(page.loaded.url.path)"
         case .stopped(let stop): "stopped \(stop)"
         case .dismissed: "dismissed"
         }

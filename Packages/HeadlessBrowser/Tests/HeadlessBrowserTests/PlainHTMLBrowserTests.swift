@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackTestServer
 import PaymentFlow
+import Synchronization
 import Testing
 
 @testable import HeadlessBrowser
@@ -398,6 +399,136 @@ import Testing
         #expect(presenter.currentPage?.url.absoluteString.contains("918273") == false)
         #expect(printed.contains { $0.contains("pin=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2") })
         #expect(printed.contains { $0.contains("challenge(code: ••••)") })
+    }
+
+    /// What an observer could print of `event`: its description, every URL it carries (its own, a loaded
+    /// page's and each of its forms' actions) and a dump of the whole payload.
+    static func printed(_ event: BrowserEvent) -> [String] {
+        var urls: [URL] = []
+        switch event {
+        case .navigation(_, let url, _), .failed(let url, _), .autoSubmitted(let url, _), .buyerAction(_, let url):
+            urls = [url]
+        case .redirect(_, let from, let to): urls = [from, to]
+        case .loaded(let page): urls = [page.url] + page.forms.map(\.action)
+        case .closedByBuyer, .dismissed: break
+        }
+        var dumped = ""
+        dump(event, to: &dumped)
+        return ["\(event)"] + urls.map(\.absoluteString) + [dumped]
+    }
+
+    /// Each place in `events` that shows `code`, with the code replaced by `<code>` (a dump that shows it
+    /// is named by its event).
+    static func leaks(of code: String, in events: [BrowserEvent]) -> [String] {
+        func hidden(_ text: String) -> String { text.replacingOccurrences(of: code, with: "<code>") }
+        return events.flatMap { event in
+            var lines = printed(event)
+            let dumped = lines.removeLast()
+            return lines.filter { $0.contains(code) }.map(hidden)
+                + (dumped.contains(code) ? ["the dump of: " + hidden("\(event)")] : [])
+        }
+    }
+
+    /// The code `getChallenge` is answered with, `pin` masked as events show it.
+    static let code = "918273"
+    static let maskedPin = "pin=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2"
+
+    /// A challenge whose GET form sends the code in its query: `/verify?tx=9&pin=<code>`.
+    static let getChallenge = """
+        <html><body><form action="/verify"><input type="hidden" name="tx" value="9">
+        <input type="password" name="pin"><input type="submit" value="OK"></form></body></html>
+        """
+
+    /// The page a GET challenge leads to has a form without `action`: it submits to the document's URL,
+    /// which holds the code. A POST goes to that URL, query and all (what a browser sends); a GET
+    /// replaces the query with the form's. Either way no event, no URL an event carries (the page's,
+    /// its forms' actions, the submission's) and no `currentPage` shows the code: the mask follows the
+    /// code from the URL to the form resolved against it.
+    @Test(arguments: ["post", "get"])
+    func anActionlessFormAfterAGetChallengeNeverShowsTheCode(method: String) async throws {
+        let continuePage = """
+            <html><head><title>Almost there</title></head><body><form method="\(method)">
+            <input type="hidden" name="step" value="2"><input type="submit" value="Continue"></form></body></html>
+            """
+        let server = try LoopbackServer { request in
+            switch (request.method, request.path) {
+            case ("GET", "/challenge"): .html(200, Self.html, Self.getChallenge)
+            case ("GET", "/verify") where request.target.contains("pin="): .html(200, Self.html, continuePage)
+            case (_, "/verify"): .html(200, Self.html, Self.done)
+            default: .html(404, Self.html, "<h1>Not found</h1>")
+            }
+        }
+        defer { server.stop() }
+        let events = EventLog<BrowserEvent>()
+        let presenter = HeadlessBrowserPresenter(
+            script: .sequence([.challenge(code: Self.code), .press(label: "Continue")]),
+            onEvent: { events.append($0) })
+        let handler = RecordingHandler()
+        _ = await presenter.present(PageRequest(url: server.url("/challenge"), purpose: .challenge), handler: handler)
+        await handler.waitForEnd()
+        let lastPage = presenter.currentPage
+        await presenter.dismiss()
+
+        // On the wire, what a browser sends: the document URL for a POST (its query kept), the form's
+        // own query for a GET.
+        let submitted = method == "post" ? "/verify?tx=9&pin=\(Self.code)" : "/verify?step=2"
+        #expect(server.requests.map(\.target) == ["/challenge", "/verify?tx=9&pin=\(Self.code)", submitted])
+        #expect(server.requests.map(\.method) == ["GET", "GET", method.uppercased()])
+        #expect(server.requests.last.map(Self.body) == (method == "post" ? "step=2" : ""))
+        // The handler (the SDK) hears the real URLs.
+        #expect(handler.events.contains(.decide(server.url(submitted).absoluteString)))
+        #expect(handler.events.contains(.closed), "the buyer got to the last page and closed it")
+        // No observer ever sees the code.
+        let leaks = Self.leaks(of: Self.code, in: events.items)
+        #expect(leaks.isEmpty, "\(leaks)")
+        let lastPageLeaks = lastPage.map { Self.leaks(of: Self.code, in: [.loaded($0)]) }
+        #expect(lastPageLeaks == [], "currentPage: \(lastPageLeaks ?? [])")
+        let shown = events.items.map(\.description)
+        if method == "post" {
+            #expect(
+                shown.contains { $0.hasPrefix("navigation POST") && $0.contains("/verify?tx=9&\(Self.maskedPin):") })
+        }
+    }
+
+    /// A redirect whose `Location` is only a fragment (`#done`) keeps the URL's query, code and all: the
+    /// browser asks for the same URL again (the server sees the code, as it would from any browser),
+    /// and the hop's events and the page it ends on show it masked.
+    @Test func aFragmentOnlyRedirectAfterAGetChallengeNeverShowsTheCode() async throws {
+        let hits = Mutex(0)
+        let server = try LoopbackServer { request in
+            switch (request.method, request.path) {
+            case ("GET", "/challenge"): return .html(200, Self.html, Self.getChallenge)
+            case ("GET", "/verify"):
+                let first = hits.withLock { hits in
+                    hits += 1
+                    return hits == 1
+                }
+                return first ? .http(302, [("Location", "#done")]) : .html(200, Self.html, Self.done)
+            default: return .html(404, Self.html, "<h1>Not found</h1>")
+            }
+        }
+        defer { server.stop() }
+        let events = EventLog<BrowserEvent>()
+        let presenter = HeadlessBrowserPresenter(
+            script: .sequence([.challenge(code: Self.code)]), onEvent: { events.append($0) })
+        let handler = RecordingHandler()
+        _ = await presenter.present(PageRequest(url: server.url("/challenge"), purpose: .challenge), handler: handler)
+        await handler.waitForEnd()
+        let lastPage = presenter.currentPage
+        await presenter.dismiss()
+
+        // The hop asks for the same resource again: the fragment never goes on the wire.
+        let verify = "/verify?tx=9&pin=\(Self.code)"
+        #expect(server.requests.map(\.target) == ["/challenge", verify, verify])
+        #expect(handler.events.contains(.decide(server.url(verify + "#done").absoluteString)))
+        #expect(handler.events.contains(.closed), "the buyer got to the last page and closed it")
+        let leaks = Self.leaks(of: Self.code, in: events.items)
+        #expect(leaks.isEmpty, "\(leaks)")
+        let lastPageLeaks = lastPage.map { Self.leaks(of: Self.code, in: [.loaded($0)]) }
+        #expect(lastPageLeaks == [], "currentPage: \(lastPageLeaks ?? [])")
+        let shown = events.items.map(\.description)
+        #expect(shown.contains { $0.hasPrefix("redirect 302") && $0.hasSuffix("/verify?tx=9&\(Self.maskedPin)#done") })
+        #expect(lastPage?.url.absoluteString.hasSuffix("/verify?tx=9&\(Self.maskedPin)#done") == true)
     }
 
     /// Issue 23: a browser made with the kit's configuration loads pages as the kit sends requests. In
