@@ -28,6 +28,10 @@ import Testing
                 .decide(url.absoluteString), .failed(url.absoluteString, "timeout: no answer within 1 s"),
             ])
 
+        // The failure's own BrowserEvent follows the handler's call on the same queue: wait for it, so the
+        // dismiss below cannot come between the two (a dismiss there drops it, as documented).
+        await events.wait(until: { $0.contains { $0.description.hasPrefix("failed ") } })
+
         // The transport's late answer finds the load given up: nothing more is heard.
         transport.releaseHeld(
             with: .success(HTTPResponse(status: 200, body: Array(TestPages.plain.utf8), url: url)))
