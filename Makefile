@@ -7,11 +7,13 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 # Build order: a package comes after everything it depends on (tests included), as the manifests say:
 # TestSupport and FuzzSupport depend on nothing; the SDK's products on each other only; the sandbox on
-# EGWWire, StatusMapping and JWE; the apps after the packages; Tests/* (EndToEnd: every suite that pays
-# across packages; UIEndToEnd: the GTK sheet against the sandbox) last.
+# EGWWire, StatusMapping and JWE; GLibMainQueue (on GLib alone) before the GTK packages that share it;
+# the apps after the packages; Tests/* (EndToEnd: every suite that pays across packages; UIEndToEnd:
+# the GTK sheet against the sandbox) last.
 SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
               Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
-              Packages/PaymentAuthorization Packages/WebKitPresenter Packages/PaymentUI Apps/egw-repl Apps/egw-checkout \
+              Packages/PaymentAuthorization Packages/GLibMainQueue Packages/WebKitPresenter Packages/PaymentUI Apps/egw-repl \
+              Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
                 libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth

@@ -5,7 +5,8 @@ import PackageDescription
 // `CardFields` (the three card entries, over CardValidation's editors) and `PaymentSheetWindow` (the
 // payment sheet as a modal window, a `WalletSheetPresenter`). GTK comes in through a systemLibrary
 // target; every GObject macro, variadic call and signal connection is in the C shim `CPaymentUIGtk`,
-// imported with `internal import`, so no C type reaches the public API.
+// imported with `internal import`, so no C type reaches the public API. Dispatch's main queue reaches GTK's
+// loop through GLibMainQueue, the bridge WebKitPresenter shares (PaymentSheetWindow re-exports it).
 let package = Package(
     name: "PaymentUI",
     products: [
@@ -18,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(path: "../BuyerText"),
         .package(path: "../CardValidation"),
+        .package(path: "../GLibMainQueue"),
         .package(path: "../PaymentAuthorization"),
     ],
     targets: [
@@ -34,6 +36,7 @@ let package = Package(
             name: "PaymentSheetWindow",
             dependencies: [
                 "CGtk4", "CPaymentUIGtk", .product(name: "BuyerText", package: "BuyerText"),
+                .product(name: "GLibMainQueue", package: "GLibMainQueue"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),

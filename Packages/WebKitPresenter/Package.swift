@@ -4,14 +4,16 @@ import PackageDescription
 // WebKitPresenter: PaymentFlow's pages (the issuer's 3-D Secure challenge, the hosted checkout) in a
 // real WebKitGTK 6 web view, in a modal GTK 4 window over the app's window or inside one of its
 // widgets. It uses only PaymentFlow's public API; GTK, WebKitGTK and OpenSSL (the pin's SPKI hash)
-// stay behind the CWebKitShim target, reached with `internal import`.
+// stay behind the CWebKitShim target, reached with `internal import`. Dispatch's main queue reaches GLib's
+// loop through GLibMainQueue, the bridge PaymentUI shares.
 let package = Package(
     name: "WebKitPresenter",
     products: [
         .library(name: "WebKitPresenter", targets: ["WebKitPresenter"])
     ],
     dependencies: [
-        .package(path: "../PaymentFlow")
+        .package(path: "../GLibMainQueue"),
+        .package(path: "../PaymentFlow"),
     ],
     targets: [
         .systemLibrary(
@@ -22,7 +24,10 @@ let package = Package(
         .target(name: "CWebKitShim", dependencies: ["CWebKitGTK"]),
         .target(
             name: "WebKitPresenter",
-            dependencies: ["CWebKitShim", .product(name: "PaymentFlow", package: "PaymentFlow")]
+            dependencies: [
+                "CWebKitShim", .product(name: "GLibMainQueue", package: "GLibMainQueue"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+            ]
         ),
         .testTarget(
             name: "WebKitPresenterTests",

@@ -1,9 +1,7 @@
+import EGWWire
 import Foundation
 import GatewaySandbox
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import PaymentFlow
 
 /// A payment the shop's backend created.
 struct CreatedPayment: Sendable {
@@ -14,7 +12,8 @@ struct CreatedPayment: Sendable {
 }
 
 /// Where the shop creates payments: the embedded sandbox, or a backend speaking the sandbox's
-/// `POST /sandbox/payments` over HTTP.
+/// `POST /sandbox/payments` over HTTP (the SDK's libcurl transport; the body written and the answer read
+/// with EGWWire's JSON, strictly).
 enum MerchantBackend: Sendable {
     case embedded(Sandbox)
     case http(URL)
@@ -23,7 +22,16 @@ enum MerchantBackend: Sendable {
         let description: String
     }
 
-    /// Creates a payment for `amount` minor units; `completion` on any thread.
+    /// The longest a call to the backend may take, connect included, in seconds.
+    static let requestTimeout: TimeInterval = 30
+
+    /// The transport of every backend call: verified TLS, bounded in time and size, no connection kept.
+    private static let transport = CurlTransport(
+        options: .init(connectTimeout: 10, defaultTimeout: requestTimeout))
+
+    /// Creates a payment for `amount` minor units; `completion` on any thread. An `.http` failure is the
+    /// transport's error, or "unusable answer" when the answer is not strict JSON naming the payment's
+    /// id, verification key, checkout redirect and shop redirect URL.
     func createPayment(
         amount: Int, currency: String, completion: @escaping @Sendable (Result<CreatedPayment, Failure>) -> Void
     ) {
@@ -36,26 +44,33 @@ enum MerchantBackend: Sendable {
                         paymentId: payment.paymentId, verificationKey: payment.verificationKey,
                         checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL)))
         case .http(let base):
-            var request = URLRequest(url: base.appendingPathComponent("sandbox/payments"))
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try? JSONSerialization.data(withJSONObject: ["amount": amount, "currency": currency])
-            URLSession.shared.dataTask(with: request) { data, _, error in
-                guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                    let id = object["paymentId"] as? String, let key = object["verificationKey"] as? String,
-                    let links = object["_links"] as? [String: Any],
-                    let redirect = (links["checkoutRedirect"] as? [String: Any])?["href"] as? String,
-                    let checkout = URL(string: redirect),
-                    let returnURL = (object["shopRedirectUrl"] as? String).flatMap(URL.init(string:))
-                else {
-                    return completion(.failure(Failure(description: error.map { "\($0)" } ?? "unusable answer")))
+            let body = JSONObjectBuilder(["amount": .int(amount), "currency": .string(currency)]).value
+            let request = HTTPRequest(
+                method: "POST", url: base.appendingPathComponent("sandbox/payments"),
+                headers: [HTTPHeader("Content-Type", "application/json")], body: body.jsonBytes,
+                timeout: Self.requestTimeout)
+            Self.transport.send(request) { result in
+                switch result {
+                case .failure(let error): completion(.failure(Failure(description: "\(error)")))
+                case .success(let response):
+                    guard let created = Self.created(from: response.body) else {
+                        return completion(.failure(Failure(description: "unusable answer")))
+                    }
+                    completion(.success(created))
                 }
-                completion(
-                    .success(
-                        CreatedPayment(paymentId: id, verificationKey: key, checkoutURL: checkout, returnURL: returnURL)
-                    )
-                )
-            }.resume()
+            }
         }
+    }
+
+    /// The payment in the backend's answer, nil when the answer is not strict JSON with every member.
+    static func created(from body: [UInt8]) -> CreatedPayment? {
+        guard let object = try? StrictJSONParser.parse(body),
+            let id = object[member: "paymentId"]?.stringValue,
+            let key = object[member: "verificationKey"]?.stringValue,
+            let redirect = object[member: "_links"]?[member: "checkoutRedirect"]?[member: "href"]?.stringValue,
+            let checkout = URL(string: redirect),
+            let returnURL = object[member: "shopRedirectUrl"]?.stringValue.flatMap(URL.init(string:))
+        else { return nil }
+        return CreatedPayment(paymentId: id, verificationKey: key, checkoutURL: checkout, returnURL: returnURL)
     }
 }

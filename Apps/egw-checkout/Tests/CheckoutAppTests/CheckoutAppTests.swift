@@ -201,6 +201,56 @@ final class CheckoutAppTests: XCTestCase {
         XCTAssertThrowsError(try CheckoutOptions.parse(["--browser", "lynx"]))
     }
 
+    /// The `.http` backend against the sandbox's real merchant endpoint (libcurl, EGWWire's JSON): a
+    /// payment the sandbox then knows; an amount it refuses (so the body reached it) is an unusable
+    /// answer; nothing listening is the transport's error.
+    func testTheHTTPMerchantBackend() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.stop() }
+        let created = try XCTUnwrap(create(.http(sandbox.merchantBaseURL), amount: 2050).get())
+        XCTAssertEqual(sandbox.paymentStatus(created.paymentId), "INITIALIZED")
+        XCTAssertFalse(created.verificationKey.isEmpty)
+        XCTAssertEqual(created.checkoutURL.host, sandbox.checkoutBaseURL.host)
+        XCTAssertTrue(created.checkoutURL.path.hasSuffix(created.paymentId), "\(created.checkoutURL)")
+        XCTAssertEqual(created.returnURL.scheme, "http")
+
+        guard case .failure(let refused) = create(.http(sandbox.merchantBaseURL), amount: 0) else {
+            return XCTFail("the sandbox accepted an amount of 0")
+        }
+        XCTAssertEqual(refused.description, "unusable answer")
+
+        guard case .failure(let unreachable) = create(.http(URL(string: "http://127.0.0.1:1")!), amount: 2050) else {
+            return XCTFail("a payment created where nothing listens")
+        }
+        XCTAssertNotEqual(unreachable.description, "unusable answer")
+        XCTAssertFalse(unreachable.description.isEmpty)
+
+        let unusable: [String] = [
+            "", "[]", #"{"paymentId":"p"}"#,
+            #"{"paymentId":"p","paymentId":"q","verificationKey":"k","_links":{"checkoutRedirect":{"href":"http://x/"}},"shopRedirectUrl":"http://y/"}"#,
+        ]
+        for body in unusable {
+            XCTAssertNil(MerchantBackend.created(from: Array(body.utf8)), body)
+        }
+        let whole =
+            #"{"paymentId":"p","verificationKey":"k","_links":{"checkoutRedirect":{"href":"http://x/"}},"shopRedirectUrl":"http://y/"}"#
+        XCTAssertEqual(MerchantBackend.created(from: Array(whole.utf8))?.paymentId, "p")
+    }
+
+    /// `backend.createPayment` in EUR, waited for (at most the backend's own timeout and a margin).
+    private func create(_ backend: MerchantBackend, amount: Int) -> Result<CreatedPayment, MerchantBackend.Failure> {
+        let answer = BackendAnswer()
+        let done = DispatchSemaphore(value: 0)
+        backend.createPayment(amount: amount, currency: "EUR") { result in
+            answer.result.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + MerchantBackend.requestTimeout + 5) == .success,
+            let result = answer.result.withLock({ $0 })
+        else { return .failure(MerchantBackend.Failure(description: "no answer in time")) }
+        return result
+    }
+
     /// Types a card, clicks "Pay by card", waits for the one result; `expecting` nil: a failure whose
     /// text comes from the SDK's error table. Then scans what the process wrote and the clipboards.
     /// The sandbox must record it `SETTLED` exactly when it was paid.
@@ -281,4 +331,9 @@ private func pageWindow(over parent: UnsafeMutableRawPointer) -> UnsafeMutablePo
         }
     }
     return nil
+}
+
+/// What a merchant backend call answered, set on the transport's thread.
+private final class BackendAnswer: Sendable {
+    let result = Mutex<Result<CreatedPayment, MerchantBackend.Failure>?>(nil)
 }

@@ -1,9 +1,6 @@
 #include "egw_gtk.h"
 
-#include <glib-unix.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/eventfd.h>
 
 // MARK: - Start-up
 
@@ -15,37 +12,6 @@ gboolean egwui_init(void) {
         g_once_init_leave(&once, 1);
     }
     return ok;
-}
-
-// MARK: - Dispatch's main queue inside GLib's main loop
-
-// What Foundation's run loop uses for the same job; both are exported by our toolchain's libdispatch.
-// The handle is an eventfd that libdispatch writes whenever the main queue gets work.
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *message);
-
-static gboolean main_queue_ready(gint fd, GIOCondition condition, gpointer data) {
-    (void)condition;
-    (void)data;
-    // Clear the signal first (only when it is set: nothing else may have read it since the poll), so
-    // work queued while draining signals again.
-    struct pollfd probe = {.fd = fd, .events = POLLIN};
-    if (poll(&probe, 1, 0) > 0) {
-        eventfd_t value;
-        (void)eventfd_read(fd, &value);
-    }
-    _dispatch_main_queue_callback_4CF(NULL);
-    return G_SOURCE_CONTINUE;
-}
-
-guint egwui_main_queue_source_install(void) {
-    static gsize id = 0;
-    if (g_once_init_enter(&id)) {
-        int fd = _dispatch_get_main_queue_handle_4CF();
-        guint source = g_unix_fd_add(fd, G_IO_IN, main_queue_ready, NULL);
-        g_once_init_leave(&id, source);
-    }
-    return (guint)id;
 }
 
 // MARK: - Card entries

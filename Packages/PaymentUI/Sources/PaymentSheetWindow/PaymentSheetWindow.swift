@@ -30,7 +30,8 @@ import PaymentAuthorization
 /// `error-card`, `error-coupon`, `error-general`.
 ///
 /// Threading: GTK's thread (the main thread). The presenter methods may be called from any thread: they
-/// hop to the main queue, which GTK's main loop drains through ``GLibMainQueue`` (installed by `init`).
+/// hop to the main queue, which GTK's main loop drains through GLibMainQueue's bridge (installed by `init`:
+/// the one source WebKitPresenter's `GTKMainLoop.start()` installs too).
 @MainActor
 public final class PaymentSheetWindow {
     /// How the window behaves.
@@ -57,7 +58,8 @@ public final class PaymentSheetWindow {
     public private(set) var lastReply: SheetBuyerReply?
 
     /// A window object; nothing is shown until the controller presents a sheet. `parent` is the app's
-    /// `GtkWindow *` the sheet is modal over (nil: a plain modal window). Installs ``GLibMainQueue``.
+    /// `GtkWindow *` the sheet is modal over (nil: a plain modal window). Installs GLibMainQueue's bridge
+    /// (`GLibMainQueue.install()`; nothing when it is already installed).
     public init(parent: UnsafeMutableRawPointer? = nil, options: Options = Options()) {
         self.parent = parent?.assumingMemoryBound(to: GtkWidget.self)
         self.options = options

@@ -12,7 +12,7 @@ import XCTest
 final class PaymentSheetWindowTests: XCTestCase {
     func testTheMainQueueRunsInsideGLibsLoop() throws {
         try onMain {
-            GLibMainQueue.install()
+            XCTAssertTrue(GLibMainQueue.install(), "the bridge is installed (or already was)")
             let ran = Mutex(false)
             DispatchQueue.main.async {
                 dispatchPrecondition(condition: .onQueue(.main))

@@ -1,23 +1,15 @@
 #include "egw_webkit.h"
 
-#include <glib-unix.h>
 #include <gtk/gtk.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 #include <pthread.h>
-#include <unistd.h>
 #include <webkit/webkit.h>
 
 // MARK: GTK and the main loop
 
-// libdispatch's run-loop integration, as swift-corelibs-foundation's CFRunLoop uses it: an
-// eventfd that becomes readable when a block is queued on the main queue, and the drain.
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *message);
-
 static pthread_t egwwk_gtk_thread;
 static bool egwwk_gtk_ready = false;
-static guint egwwk_main_queue_source = 0;
 
 bool egwwk_gtk_init(void) {
     if (egwwk_gtk_ready) return pthread_equal(pthread_self(), egwwk_gtk_thread);
@@ -30,25 +22,6 @@ bool egwwk_gtk_init(void) {
 bool egwwk_gtk_started(void) { return egwwk_gtk_ready; }
 
 bool egwwk_is_gtk_thread(void) { return egwwk_gtk_ready && pthread_equal(pthread_self(), egwwk_gtk_thread); }
-
-static gboolean egwwk_main_queue_ready(gint fd, GIOCondition condition, gpointer data) {
-    (void)condition;
-    (void)data;
-    uint64_t count;
-    // Non-blocking eventfd: clear it, then drain; a block queued meanwhile writes it again.
-    ssize_t ignored = read(fd, &count, sizeof count);
-    (void)ignored;
-    _dispatch_main_queue_callback_4CF(NULL);
-    return G_SOURCE_CONTINUE;
-}
-
-bool egwwk_install_main_queue_source(void) {
-    if (egwwk_main_queue_source != 0) return true;
-    int fd = _dispatch_get_main_queue_handle_4CF();
-    if (fd < 0) return false;
-    egwwk_main_queue_source = g_unix_fd_add(fd, G_IO_IN, egwwk_main_queue_ready, NULL);
-    return egwwk_main_queue_source != 0;
-}
 
 typedef struct {
     void (*fn)(void *data);

@@ -10,12 +10,6 @@
 /// gtk_init_check() once per process; TRUE when a display is available.
 gboolean egwui_init(void);
 
-// MARK: - Dispatch's main queue inside GLib's main loop
-
-/// Adds (once) a GLib source on the default main context that drains Dispatch's main queue whenever it
-/// has work, on the thread running the GLib loop. Returns the source id (the same id on later calls).
-guint egwui_main_queue_source_install(void);
-
 // MARK: - Card entries
 
 /// Called for every edit of a filtered entry, before GTK applies it: `start..<end` (characters) is

@@ -1,6 +1,6 @@
 // Fixed-arity C for what Swift cannot call directly in GTK 4 and WebKitGTK 6: GObject macros,
-// g_signal_connect, g_object_new/g_object_get (variadic), GAsyncReadyCallback plumbing, and the
-// bridge from Dispatch's main queue to GLib's main loop. Every pointer is an opaque `void *`
+// g_signal_connect, g_object_new/g_object_get (variadic) and GAsyncReadyCallback plumbing (the bridge
+// from Dispatch's main queue to GLib's main loop is GLibMainQueue's). Every pointer is an opaque `void *`
 // on the Swift side; nothing here is public API of WebKitPresenter.
 #ifndef EGW_WEBKIT_H
 #define EGW_WEBKIT_H
@@ -21,10 +21,6 @@ bool egwwk_gtk_init(void);
 bool egwwk_gtk_started(void);
 /// Whether the calling thread is the one that called egwwk_gtk_init.
 bool egwwk_is_gtk_thread(void);
-/// Attaches (once) a GLib source on libdispatch's main-queue handle to the default main context:
-/// blocks queued on Dispatch's main queue then run inside GLib's main loop, on its thread.
-/// Returns false when the handle is not available.
-bool egwwk_install_main_queue_source(void);
 /// Runs `fn(data)` on the GTK thread from the default main context (an idle source, high
 /// priority); never inline.
 void egwwk_invoke(void (*fn)(void *data), void *data);

@@ -1,24 +1,28 @@
 internal import CWebKitShim
 import Dispatch
 import Foundation
+internal import GLibMainQueue
 
 /// GTK's main thread and Dispatch's main queue, made to meet.
 ///
 /// In a GTK app the main thread runs GLib's main loop, so nothing drains
 /// Dispatch's main queue: a `PaymentKit` whose `callbackQueue` is `.main`
 /// (the default) would never deliver its result. ``start()`` initialises GTK
-/// on the calling thread and attaches a GLib source to libdispatch's
-/// main-queue handle (the eventfd Foundation's run loop watches), so every
-/// block queued on `DispatchQueue.main` runs inside GLib's loop, on the GTK
-/// thread, as soon as it is queued: no polling timer.
+/// on the calling thread and installs GLibMainQueue's bridge (a GLib source
+/// on libdispatch's main-queue handle, the eventfd Foundation's run loop
+/// watches), so every block queued on `DispatchQueue.main` runs inside GLib's
+/// loop, on the GTK thread, as soon as it is queued: no polling timer. The
+/// bridge is the one PaymentUI installs too; the process has one source.
 ///
 /// ```swift
 /// try GTKMainLoop.start()          // on the main thread, before any window
 /// let app = gtk_application_new(...) // or your own loop: g_main_loop_run, gtk_window_present...
 /// ```
 ///
-/// Threading: call ``start()`` on the main thread, once, before creating a
-/// ``WebKitPagePresenter``; later calls on that thread do nothing.
+/// Threading: call ``start()`` on the main thread (the bridge drains the main
+/// queue on the thread iterating GLib's default main context, which must be
+/// the main thread), once, before creating a ``WebKitPagePresenter``; later
+/// calls on that thread do nothing.
 public enum GTKMainLoop {
     /// Initialises GTK on the calling thread and bridges Dispatch's main
     /// queue into GLib's default main context.
@@ -41,7 +45,7 @@ public enum GTKMainLoop {
             }
             throw WebKitPresenterError(.noDisplay, "GTK cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
         }
-        guard egwwk_install_main_queue_source() else {
+        guard GLibMainQueue.install() else {
             throw WebKitPresenterError(.mainQueueBridge, "libdispatch's main-queue handle is not available")
         }
     }
