@@ -191,7 +191,7 @@ public final class PaymentKit: Sendable {
             return .success(
                 .card(
                     CardPaymentMachine(
-                        .init(card: CardSnapshot(snapshot), checkoutBaseURL: checkoutBaseURL, keys: keys))))
+                        .init(card: snapshot, checkoutBaseURL: checkoutBaseURL, keys: keys))))
         }
     }
 

@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// The card flow (CONTRACT.md sections 4 and 4a, GATEWAY.md "Card sessions") as a value: events in,
@@ -22,10 +23,25 @@ import Foundation
 /// waits for its answer and ends with what the gateway shows (see `cancelRequested`).
 struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
-    struct Input: Equatable, Sendable {
-        var card: CardSnapshot
+    ///
+    /// `card` is the run's one snapshot, the value `RequestValidation` validated. Every textual view of
+    /// the input (and so of the machine: `description`, `dump`, test failure output) shows the card as
+    /// `card •••• 4242` only, never another field, the brand or the expiry.
+    struct Input: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        var card: CardInput.Snapshot
         var checkoutBaseURL: URL
         var keys: IdempotencyKeys
+
+        var description: String {
+            "Input(\(CardPlaintext.label(card)), checkoutBaseURL: \(checkoutBaseURL.absoluteString))"
+        }
+        var debugDescription: String { description }
+        var customMirror: Mirror {
+            Mirror(
+                self,
+                children: ["card": CardPlaintext.label(card), "checkoutBaseURL": checkoutBaseURL, "keys": keys],
+                displayStyle: .struct)
+        }
     }
 
     /// A money-moving step of an existing session.

@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 import Synchronization
 
@@ -204,7 +205,7 @@ final class PaymentExecutor: @unchecked Sendable {
         }
     }
 
-    private func encrypt(_ card: CardSnapshot, _ key: EncryptionKey, token: UInt64) {
+    private func encrypt(_ card: CardInput.Snapshot, _ key: EncryptionKey, token: UInt64) {
         guard run.operation?.token == token else { return }  // the run moved on (a cancel)
         let started = dependencies.clock.now()
         let result: Result<String, FlowError>

@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// The lifecycle of one payment as a value: the flow machine it drives, the run's phase, the page
@@ -103,7 +104,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         /// Ask the host's status resolver; answer with `.answered(token, .statusResolved(...))`.
         case askResolver(token: UInt64)
         /// Encrypt; answer with `.answered(token, .encrypted(...))`.
-        case encrypt(token: UInt64, card: CardSnapshot, key: EncryptionKey)
+        case encrypt(token: UInt64, card: CardInput.Snapshot, key: EncryptionKey)
         /// Show a page; answer with `.presented(id, shown)`, report its events with its id.
         case present(pageId: UInt64, PagePlan)
         /// Remove page `id`; answer with `.dismissed(id)`.

@@ -132,9 +132,11 @@ import Testing
                 createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
                 authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
                 challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
-            let card = CardSnapshot(
+            let card = CardInput(
                 cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30",
-                securityCode: "123")
+                securityCode: "123",
+                clock: .fixed(Date(timeIntervalSince1970: 1_795_953_600))
+            ).snapshot()
             return PaymentLifecycle(
                 settings: settings,
                 flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))

@@ -13,9 +13,11 @@ import Testing
         // A fresh 2048-bit key: its bytes do not matter to the machine, only its identity.
         EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k1").publicKey)
     }()
-    static let card = CardSnapshot(
+    static let card = CardInput(
         cardholderName: "Jane Doe", cardNumber: "4111 1111 1111 1111", expiryMonth: "12", expiryYear: "30",
-        securityCode: "123")
+        securityCode: "123",
+        clock: .fixed(Date(timeIntervalSince1970: 1_795_953_600))
+    ).snapshot()
     static let keys = IdempotencyKeys(
         createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
         createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
@@ -93,6 +95,32 @@ import Testing
         var cached = Self.machine()
         // The action carries its operands: the card and the key.
         #expect(Self.action(&cached, .start(cachedKey: Self.key)) == .encrypt(card: Self.card, key: Self.key))
+    }
+
+    /// The machine holds CardValidation's snapshot itself (one card type); every textual view of the
+    /// machine, its actions and the run around it shows `card •••• 1111` at most: no other digit run of
+    /// the number, no security code, no name, no expiry.
+    @Test func noTextualViewOfTheMachineShowsCardData() {
+        var m = Self.machine()
+        let encrypt = Self.action(&m, .start(cachedKey: Self.key))
+        var run = PaymentLifecycle(
+            settings: .init(kind: .card, paymentId: "p", gated: false), flow: .card(Self.machine()))
+        let effects = run.handle(.start(cachedKey: Self.key))
+        var dumped = ""
+        dump(m, to: &dumped)
+        var dumpedRun = ""
+        dump(run, to: &dumpedRun)
+        let views = [
+            encrypt.description, String(describing: m), String(reflecting: m), dumped, run.description, dumpedRun,
+            "\(effects)", String(reflecting: effects),
+        ]
+        #expect(encrypt.description == "encrypt the card •••• 1111 (kid k1)")
+        for view in views {
+            #expect(view.contains("•••• 1111"), "\(view)")
+            for secret in ["4111 1", "411111", "1111 1111", "123", "Jane", "12/30"] {
+                #expect(!view.contains(secret), "\(secret) in \(view)")
+            }
+        }
     }
 
     @Test func keyFailureIsEncryptionKeyUnavailableBeforeAnythingWasSent() {

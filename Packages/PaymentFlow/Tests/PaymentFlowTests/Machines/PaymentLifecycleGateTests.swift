@@ -12,8 +12,10 @@ import Testing
         createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
         authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
         challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
-    static let card = CardSnapshot(
-        cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30", securityCode: "123")
+    static let card = CardInput(
+        cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30", securityCode: "123",
+        clock: .fixed(Date(timeIntervalSince1970: 1_795_953_600))
+    ).snapshot()
     static let key = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k").publicKey)
 
     static func run(gateTimeout: TimeInterval? = 600) -> PaymentLifecycle {
