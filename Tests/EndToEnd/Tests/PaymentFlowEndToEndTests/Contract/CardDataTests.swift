@@ -159,6 +159,8 @@ final class CardDataTests: XCTestCase {
         XCTAssertEqual(
             problem.nsError.userInfo[CardValidationIssue.fieldUserInfoKey] as? Int, CardField.cardNumber.rawValue)
         XCTAssertEqual(problem.nsError.userInfo[CardValidationIssue.reasonUserInfoKey] as? String, "checksumFailed")
+        XCTAssertEqual(problem.nsError.cardValidationIssue, card.firstIssue)
+        XCTAssertEqual(problem.nsError.cardValidationIssue?.reason, .checksumFailed)
     }
 
     func testWhatWasValidatedIsWhatIsEncrypted() throws {
