@@ -7,6 +7,11 @@ import Foundation
 /// key (cached or fetched) -> encrypt -> create session -> [authenticate -> [challenge page ->
 /// dismiss -> challenge-result]] -> finish from the final session state.
 ///
+/// The kit's key cache is the machine's to decide (`FlowReaction.keyCache`, performed by the executor on
+/// the one `EncryptionKeyCache`): the cached key the run starts with is used, else one is fetched; a
+/// fetched key is kept for the `max-age` the gateway gave it (not at all without one); a key the gateway
+/// refuses (`UNKNOWN_KEY`) is dropped, and fetched again once.
+///
 /// Truth under doubt: `.failed` and `.cancelled` only when no money can have moved — nothing that
 /// could move money was sent, or the gateway said so. A money-moving POST (creation, authentication,
 /// challenge-result) whose answer is in doubt (lost, 5xx, undecodable, an unexpected 2xx,
@@ -155,9 +160,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     mutating func handle(_ event: FlowEvent) -> FlowReaction {
         switch event {
         case .start(let cachedKey): FlowReaction(start(cachedKey: cachedKey, event))
-        case .keyFetched(let result): FlowReaction(keyFetched(result, event))
+        case .keyFetched(let result): keyFetched(result, event)
         case .encrypted(let result): FlowReaction(encrypted(result, event))
-        case .sessionAnswered(let call, let reply): FlowReaction(answered(call, reply, event))
+        case .sessionAnswered(let call, let reply):
+            // A creation the gateway refused unread: its key is dead for every later payment too.
+            FlowReaction(answered(call, reply, event), keyCache: reply == .unknownKey ? .drop : nil)
         case .waitEnded: FlowReaction(waitEnded(event))
         case .presented(let shown): FlowReaction(presented(shown, event))
         case .navigation(let url, _): navigation(to: url, event)
@@ -184,20 +191,28 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         return .fetchKey(refresh: false)
     }
 
-    private mutating func keyFetched(_ result: Result<EncryptionKey, FlowError>, _ event: FlowEvent) -> FlowAction {
-        guard case .fetchingKey(let input, let withNewKey) = state else { return finish(unexplained(event)) }
+    private mutating func keyFetched(
+        _ result: Result<GatewayAPI.KeyChoice, FlowError>, _ event: FlowEvent
+    ) -> FlowReaction {
+        guard case .fetchingKey(let input, let withNewKey) = state else {
+            return FlowReaction(finish(unexplained(event)))
+        }
         switch result {
-        case .success(let key):
+        case .success(let choice):
             state = .encrypting(input, withNewKey: withNewKey)
-            return .encrypt(card: input.card, key: key)
+            // Kept for the lifetime the gateway gave it; a key without one is used for this payment only.
+            return FlowReaction(
+                .encrypt(card: input.card, key: choice.key),
+                keyCache: choice.maxAge > 0 ? .store(choice.key, maxAge: choice.maxAge) : nil)
         case .failure(let error):
             // Nothing that moves money was sent (or, after UNKNOWN_KEY, the gateway refused the card).
-            return finish(
-                .failed(
-                    error.code == .encryptionKeyUnavailable
-                        ? error
-                        : error.wrapped(as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched")
-                ))
+            return FlowReaction(
+                finish(
+                    .failed(
+                        error.code == .encryptionKeyUnavailable
+                            ? error
+                            : error.wrapped(
+                                as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched"))))
         }
     }
 

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 internal import JWE
-import Synchronization
 
 /// A scheduled piece of work that can be cancelled.
 struct FlowTimer: Sendable {
@@ -87,40 +86,5 @@ struct FlowDependencies: Sendable {
             uuid: { UUID() },
             encrypt: liveEncrypt,
             transportGrace: grace)
-    }
-}
-
-/// The card-encryption keys a `PaymentKit` has fetched, per `checkoutBaseURL`, each kept for its `max-age`.
-final class EncryptionKeyCache: Sendable {
-    private struct Entry {
-        var key: EncryptionKey
-        var expires: TimeInterval
-    }
-
-    private let entries = Mutex<[String: Entry]>([:])
-
-    func key(for base: URL, now: TimeInterval) -> EncryptionKey? {
-        entries.withLock { entries in
-            guard let entry = entries[base.absoluteString] else { return nil }
-            guard now < entry.expires else {
-                entries[base.absoluteString] = nil
-                return nil
-            }
-            return entry.key
-        }
-    }
-
-    func store(_ key: EncryptionKey, for base: URL, maxAge: TimeInterval, now: TimeInterval) {
-        entries.withLock { entries in
-            if maxAge > 0 {
-                entries[base.absoluteString] = Entry(key: key, expires: now + maxAge)
-            } else {
-                entries[base.absoluteString] = nil
-            }
-        }
-    }
-
-    func remove(for base: URL) {
-        _ = entries.withLock { $0.removeValue(forKey: base.absoluteString) }
     }
 }

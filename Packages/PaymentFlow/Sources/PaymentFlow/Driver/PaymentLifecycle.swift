@@ -99,7 +99,9 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         case send(token: UInt64, GatewayCall)
         /// Stop the transfer of call `token`: the run no longer waits for it (it ended, or its watchdog fired).
         case abandon(token: UInt64)
-        /// Forget the cached card-encryption key before fetching it again.
+        /// Keep `key` in the kit's card-encryption key cache for `maxAge` seconds (the machine's decision).
+        case storeKey(EncryptionKey, maxAge: TimeInterval)
+        /// Forget the kit's cached card-encryption key: the gateway refused it (the machine's decision).
         case dropCachedKey
         /// Ask the host's status resolver; answer with `.answered(token, .statusResolved(...))`.
         case askResolver(token: UInt64)
@@ -125,6 +127,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             switch self {
             case .send(let token, let call): "send \(call) #\(token)"
             case .abandon(let token): "abandon #\(token)"
+            case .storeKey(let key, let maxAge): "store key \(key.kid ?? "without kid") (\(maxAge) s)"
             case .dropCachedKey: "drop cached key"
             case .askResolver(let token): "ask resolver #\(token)"
             case .encrypt(let token, _, _): "encrypt #\(token)"
@@ -338,7 +341,17 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             return []
         }
         let reaction = next.handle(event)
-        return route(next, reaction.action, label: label, cause: event)
+        return Self.keyCacheEffects(reaction) + route(next, reaction.action, label: label, cause: event)
+    }
+
+    /// The flow's decision about the kit's key cache, performed at once: it records what the gateway
+    /// said, whatever a step gate then decides about the action.
+    private static func keyCacheEffects(_ reaction: FlowReaction) -> [Effect] {
+        switch reaction.keyCache {
+        case nil: []
+        case .store(let key, let maxAge): [.storeKey(key, maxAge: maxAge)]
+        case .drop: [.dropCachedKey]
+        }
     }
 
     /// A cancel that arrives while `pending` waits for the gate: the gated transition is not applied and
@@ -354,7 +367,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             // The cancelled flow now waits for what the gated transition had already heard (a gateway
             // answer, a wait's end): it hears it again, so a received answer is never thrown away.
             let heard = cancelled.handle(cause)
-            return commit(cancelled, heard.action, event: label)
+            return Self.keyCacheEffects(heard) + commit(cancelled, heard.action, event: label)
         }
         return commit(cancelled, reaction.action, event: label)
     }
@@ -448,9 +461,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             }
         case .call(let call):
             return begin(.call(call), timeout: settings.callTimeout) { .send(token: $0, call) }
-        case .fetchKey(let refresh):
-            let send = begin(.call(.keySet), timeout: settings.callTimeout) { .send(token: $0, .keySet) }
-            return refresh ? [.dropCachedKey] + send : send
+        case .fetchKey:
+            return begin(.call(.keySet), timeout: settings.callTimeout) { .send(token: $0, .keySet) }
         case .resolveWithResolver:
             return begin(.resolver, timeout: settings.resolverTimeout) { .askResolver(token: $0) }
         case .encrypt(let card, let key):
@@ -557,7 +569,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         switch operation {
         case .call(let call):
             let error = TransportError(.timeout, "no answer within \(Int(settings.callTimeout)) s")
-            return GatewayAPI.event(for: call, .failure(error), paymentId: settings.paymentId).event
+            return GatewayAPI.event(for: call, .failure(error), paymentId: settings.paymentId)
         case .resolver:
             return .statusResolved(
                 .failure(

@@ -14,7 +14,8 @@ enum FlowAction: Equatable, Sendable, CustomStringConvertible {
     case call(GatewayCall)
     /// Ask the host's custom resolver (then `.statusResolved`).
     case resolveWithResolver
-    /// Fetch the card-encryption key; `refresh` drops any cached one first (then `.keyFetched`).
+    /// Fetch the card-encryption key (then `.keyFetched`); `refresh`: again, after the gateway refused the
+    /// key (the machine drops the cached one through `KeyCacheChange.drop`).
     case fetchKey(refresh: Bool)
     /// Encrypt this card (the run's one validated snapshot) to this key (then `.encrypted`).
     case encrypt(card: CardInput.Snapshot, key: EncryptionKey)

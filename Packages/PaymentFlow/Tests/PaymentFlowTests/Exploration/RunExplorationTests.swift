@@ -208,7 +208,7 @@ import Testing
             case .abandon(let token):
                 // Only a call of this run that is no longer awaited may be abandoned.
                 if node.run.operation?.token == token { violations.append("abandoned the call it still awaits") }
-            case .dropCachedKey, .observe:
+            case .storeKey, .dropCachedKey, .observe:
                 break
             }
         }
@@ -377,7 +377,7 @@ import Testing
             result = .success(response)
         default: break
         }
-        return GatewayAPI.event(for: call, result, paymentId: "p").event
+        return GatewayAPI.event(for: call, result, paymentId: "p")
     }
 
     // MARK: Successors
@@ -422,7 +422,9 @@ import Testing
             let down = FlowError(.networkError, "x")
             switch call {
             case .keySet:
-                answer(.keyFetched(.success(key)), "key ok", orFail: .keyFetched(.failure(down)), "key fails")
+                answer(
+                    .keyFetched(.success(.init(key: key, maxAge: 300))), "key ok", orFail: .keyFetched(.failure(down)),
+                    "key fails")
             case .statusLookup:
                 let body = #"{"paymentId":"p","paymentStatus":"\#(world.status)","orderNumber":"o"}"#
                 answer(

@@ -55,7 +55,7 @@ import Testing
     static func reach(_ target: Reach) -> CardPaymentMachine {
         var m = machine()
         let steps: [(Reach, FlowEvent)] = [
-            (.fetchingKey, .start(cachedKey: nil)), (.encrypting, .keyFetched(.success(key))),
+            (.fetchingKey, .start(cachedKey: nil)), (.encrypting, .keyFetched(.success(.init(key: key, maxAge: 300)))),
             (.creatingSession, .encrypted(.success(jwe))),
             (.authenticating, .sessionAnswered(create, session(.authenticationRequired))),
             (.presentingChallenge, .sessionAnswered(authenticate, session(.challengeRequired(challenge), trans: "C"))),
@@ -123,6 +123,40 @@ import Testing
         }
     }
 
+    /// The machine owns the kit's key cache: a fetched key is kept for the gateway's max-age (not at all
+    /// without one), a cached key is used as it is (nothing to store), and every UNKNOWN_KEY drops the
+    /// cached key, also when no refetch follows (the second refusal, or after a cancel).
+    @Test func theMachineDecidesWhatTheKeyCacheKeeps() {
+        var fetched = Self.reach(.fetchingKey)
+        let kept = fetched.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 300))))
+        #expect(kept.keyCache == .store(Self.key, maxAge: 300))
+        #expect(kept.action == .encrypt(card: Self.card, key: Self.key))
+        var uncacheable = Self.reach(.fetchingKey)
+        #expect(uncacheable.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 0)))).keyCache == nil)
+        var failed = Self.reach(.fetchingKey)
+        #expect(failed.handle(.keyFetched(.failure(FlowError(.networkError, "down")))).keyCache == nil)
+        var cached = Self.machine()
+        #expect(cached.handle(.start(cachedKey: Self.key)).keyCache == nil)
+
+        var m = Self.reach(.creatingSession)
+        #expect(m.handle(.sessionAnswered(Self.create, .unknownKey)).keyCache == .drop)
+        _ = m.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 300))))
+        let second = GatewayCall.createSession(encryptedCard: "f", idempotencyKey: Self.keys.createSessionWithNewKey)
+        _ = m.handle(.encrypted(.success("f")))
+        let refusedAgain = m.handle(.sessionAnswered(second, .unknownKey))
+        #expect(refusedAgain.keyCache == .drop)
+        #expect(Self.terminal(refusedAgain.action)?.error?.code == .encryptionKeyUnavailable)
+
+        var cancelled = Self.reach(.creatingSession)
+        _ = cancelled.handle(.cancel)
+        let refusedAfterCancel = cancelled.handle(.sessionAnswered(Self.create, .unknownKey))
+        #expect(refusedAfterCancel.keyCache == .drop)
+        #expect(Self.terminal(refusedAfterCancel.action)?.outcome == .cancelled)
+        // Other answers leave the cache alone.
+        var answered = Self.reach(.creatingSession)
+        #expect(answered.handle(.sessionAnswered(Self.create, Self.session(.authenticationRequired))).keyCache == nil)
+    }
+
     @Test func keyFailureIsEncryptionKeyUnavailableBeforeAnythingWasSent() {
         var m = Self.reach(.fetchingKey)
         let end = Self.terminal(Self.action(&m, .keyFetched(.failure(FlowError(.networkError, "down")))))
@@ -138,7 +172,7 @@ import Testing
     @Test func unknownKeyRefetchesOnceWithANewIdempotencyKey() {
         var m = Self.reach(.creatingSession)
         #expect(Self.action(&m, .sessionAnswered(Self.create, .unknownKey)) == .fetchKey(refresh: true))
-        _ = m.handle(.keyFetched(.success(Self.key)))
+        _ = m.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 300))))
         let second = GatewayCall.createSession(
             encryptedCard: "f.g.h.i.j", idempotencyKey: Self.keys.createSessionWithNewKey)
         #expect(Self.action(&m, .encrypted(.success("f.g.h.i.j"))) == .call(second))
