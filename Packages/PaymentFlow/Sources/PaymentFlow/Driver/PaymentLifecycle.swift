@@ -56,8 +56,9 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         var hostedPageTimeout: TimeInterval = 1800
         /// How long the presenter may take to answer `present` or `dismiss`.
         var presenterTimeout: TimeInterval = 60
-        /// The watchdog of one gateway call: the request timeout plus a grace.
-        var callTimeout: TimeInterval = 35
+        /// The watchdog of one gateway call (`CallWatchdog`: the request timeout, 30 s by default, plus its
+        /// grace).
+        var callTimeout: TimeInterval = CallWatchdog.deadline(requestTimeout: 30)
         var resolverTimeout: TimeInterval = 30
         /// How long the step gate may take to answer; `nil`: as long as it likes. A gate that does not
         /// answer in time is treated as one that said cancel.

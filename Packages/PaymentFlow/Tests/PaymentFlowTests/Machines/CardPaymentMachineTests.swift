@@ -38,8 +38,8 @@ import Testing
         .session(SessionSnapshot(sessionId: "s_1", status: status, transStatus: trans))
     }
 
-    static let lost = SessionReply.doubtful(FlowError(.networkError, "reset"), resendable: true)
-    static let fiveHundred = SessionReply.doubtful(FlowError(.cardSessionFailed, "HTTP 503"), resendable: true)
+    static let lost = SessionReply.doubtful(FlowError(.networkError, "reset"), .answerLost)
+    static let fiveHundred = SessionReply.doubtful(FlowError(.cardSessionFailed, "HTTP 503"), .answerLost)
     static let declined = FlowError(.cardSessionFailed, "declined", gatewayCode: "CARD_DECLINED")
 
     static func machine() -> CardPaymentMachine {
@@ -213,7 +213,7 @@ import Testing
         var m = Self.reach(.creatingSession)
         let reply = SessionReply.doubtful(
             FlowError(.cardSessionFailed, "HTTP 409", httpStatus: 409, gatewayCode: "PAYMENT_ALREADY_PROCESSED"),
-            resendable: false)
+            .conflict)
         let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.create, reply)))
         #expect(end?.outcome == .unresolved)
         #expect(end?.error?.code == .cardSessionFailed)
@@ -242,7 +242,7 @@ import Testing
         var m = Self.reach(.creatingSession)
         let busy = FlowError(.cardSessionFailed, "HTTP 409 REQUEST_IN_PROGRESS")
         // Waited out and resent with the same key, a bounded number of times.
-        for _ in 0..<CardPaymentMachine.inProgressResends {
+        for _ in 0..<ResendBudget.inProgressWaits {
             #expect(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))) == .wait(1))
             #expect(Self.action(&m, .waitEnded) == .call(Self.create))
         }
@@ -406,14 +406,14 @@ import Testing
             .cardSessionFailed, "FAILED PAYMENT_ALREADY_PROCESSED", gatewayCode: "PAYMENT_ALREADY_PROCESSED")
         var m = Self.reach(.authenticating)
         #expect(
-            Self.action(&m, .sessionAnswered(Self.authenticate, .doubtful(processed, resendable: false)))
+            Self.action(&m, .sessionAnswered(Self.authenticate, .doubtful(processed, .conflict)))
                 == .call(Self.read))
         let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))
         #expect(end?.outcome == .unresolved)
         #expect(end?.error?.inDoubt == true)
         var created = Self.reach(.creatingSession)
         let first = Self.terminal(
-            Self.action(&created, .sessionAnswered(Self.create, .doubtful(processed, resendable: false))))
+            Self.action(&created, .sessionAnswered(Self.create, .doubtful(processed, .conflict))))
         #expect(first?.outcome == .unresolved)
     }
 
