@@ -262,6 +262,31 @@ struct CardInputTests {
         }
     }
 
+    /// The issue travels as a value: the error hands back the very issue the card found, for each field
+    /// and reason, and only a card validation error answers.
+    @Test func errorsCarryTheIssueItself() throws {
+        let empty = CardInput(clock: .fixed(Instant.nov29_2026))
+        let expired = validCard(month: "10", year: "26")
+        let partial = validCard(number: "4242 4242 4242 4241")
+        let cases: [(CardInput, CardField, CardValidationIssue.Reason, FieldState)] = [
+            (empty, .cardholderName, .missing, .incomplete), (empty, .securityCode, .missing, .incomplete),
+            (expired, .expiry, .expired, .invalid), (partial, .cardNumber, .checksumFailed, .incomplete),
+        ]
+        for (card, field, reason, state) in cases {
+            let error = try #require(card.validationError(for: field))
+            let issue = try #require(error.cardValidationIssue, "\(field)")
+            #expect(issue == CardValidationIssue(field: field, reason: reason, state: state))
+            #expect(issue == card.validationIssue(for: field))
+        }
+        let issue = CardValidationIssue(field: .expiry, reason: .expired, state: .invalid)
+        var info = issue.nsError.userInfo
+        #expect(NSError(domain: "other", code: 7, userInfo: info).cardValidationIssue == nil)
+        #expect(NSError(domain: "com.egw.egwpay", code: 8, userInfo: info).cardValidationIssue == nil)
+        info[CardValidationIssue.issueUserInfoKey] = nil
+        #expect(NSError(domain: "com.egw.egwpay", code: 7, userInfo: info).cardValidationIssue == nil)
+        #expect(validCard().validationError(for: .cardNumber)?.cardValidationIssue == nil)
+    }
+
     @Test func fieldRawValuesAreTheContractsNumbers() {
         #expect(CardField.cardholderName.rawValue == 0)
         #expect(CardField.cardNumber.rawValue == 1)

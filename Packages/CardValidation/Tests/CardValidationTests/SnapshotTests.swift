@@ -47,6 +47,25 @@ struct SnapshotTests {
         #expect(snapshot.brand == .visa)
     }
 
+    /// Equal when the five fields are equal (what a payment machine compares); the clock is not part of
+    /// the value.
+    @Test func snapshotsAreEqualWhenTheirFieldsAre() {
+        let snapshot = validCard().snapshot()
+        #expect(snapshot == validCard().snapshot())
+        #expect(snapshot == validCard(at: Instant.jan01_2027_midnight).snapshot(), "another clock, the same card")
+        let others = [
+            validCard(name: "Jane Doe "), validCard(number: "4242424242424242"), validCard(month: "11"),
+            validCard(year: "31"), validCard(code: "738"),
+        ]
+        for other in others {
+            #expect(snapshot != other.snapshot(), "\(other)")
+        }
+        let card = validCard()
+        let before = card.snapshot()
+        card.securityCode = "738"
+        #expect(before != card.snapshot(), "a snapshot taken after an edit differs")
+    }
+
     @Test func theFirstIssueFollowsFormOrder() {
         let snapshot = validCard(name: "", number: "1", code: "").snapshot()
         #expect(snapshot.firstIssue?.field == .cardholderName)

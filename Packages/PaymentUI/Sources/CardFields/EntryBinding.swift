@@ -67,18 +67,16 @@ struct ErrorDisplay {
         self.field = field
     }
 
-    /// Shows `error` when it is a `cardValidationFailed` error naming this field (true), clears the state
-    /// when it is nil (true), and leaves it as it was for any other error (false).
+    /// Shows `error` when it is a `cardValidationFailed` error whose issue (`NSError.cardValidationIssue`)
+    /// names this field (true), clears the state when it is nil (true), and leaves it as it was for any
+    /// other error (false).
     mutating func show(_ error: NSError?, on widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
         guard let error else {
             set(nil, on: widget)
             return true
         }
-        guard error.domain == CardValidationIssue.errorDomain, error.code == CardValidationIssue.errorCode,
-            error.userInfo[CardValidationIssue.fieldUserInfoKey] as? Int == field.rawValue
-        else { return false }
-        let reason = error.userInfo[CardValidationIssue.reasonUserInfoKey] as? String
-        set(FieldText.message(field: field, reason: reason), on: widget)
+        guard let issue = error.cardValidationIssue, issue.field == field else { return false }
+        set(FieldText.message(field: field, reason: issue.reason), on: widget)
         return true
     }
 
@@ -96,9 +94,9 @@ struct ErrorDisplay {
 
 /// The entries' buyer-facing text, from the locale's table.
 enum FieldText {
-    static func message(field: CardField, reason: String?) -> String {
+    static func message(field: CardField, reason: CardValidationIssue.Reason) -> String {
         let text = BuyerText.current
-        let key = "card.error.\(field).\(reason ?? "")"
+        let key = "card.error.\(field).\(reason.rawValue)"
         let found = text[key]
         return found == key ? text["card.error.other"] : found
     }

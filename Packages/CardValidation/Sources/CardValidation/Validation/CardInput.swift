@@ -29,7 +29,7 @@ import Synchronization
 /// and the reflection mirror never show the number (last four digits at most)
 /// or the security code.
 public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    struct Fields: Sendable {
+    struct Fields: Equatable, Sendable {
         var cardholderName = ""
         var cardNumber = ""
         var expiryMonth = ""

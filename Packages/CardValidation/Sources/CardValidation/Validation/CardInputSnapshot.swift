@@ -20,7 +20,17 @@ extension CardInput {
     /// against the card's ``clock``. ``description``, ``debugDescription`` and
     /// the reflection mirror never show the number (last four digits at most),
     /// the security code or the name.
-    public struct Snapshot: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    ///
+    /// Two snapshots are equal when they hold the same five fields, character
+    /// for character. The ``clock`` is not compared: it is where "now" comes
+    /// from, not part of the card (and a clock, a function, cannot be
+    /// compared). Equal snapshots judged at the same moment give the same
+    /// answers.
+    ///
+    /// Thread safety: a value; use it from any thread.
+    public struct Snapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+        CustomReflectable
+    {
         let fields: Fields
 
         /// The clock the expiry check reads (the card's).
@@ -29,6 +39,11 @@ extension CardInput {
         init(fields: Fields, clock: CardClock) {
             self.fields = fields
             self.clock = clock
+        }
+
+        /// The same five fields (the ``clock`` is not part of the value; see above).
+        public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
+            lhs.fields == rhs.fields
         }
 
         /// ``CardInput/cardholderName`` when the snapshot was taken.

@@ -41,6 +41,9 @@ public struct CardValidationIssue: Error, Sendable, Hashable, CustomStringConver
     public static let fieldUserInfoKey = "com.egw.egwpay.cardField"
     /// `userInfo` key of ``nsError`` holding ``reason``'s raw value (`String`).
     public static let reasonUserInfoKey = "com.egw.egwpay.cardValidationReason"
+    /// `userInfo` key of ``nsError`` holding the issue itself (a `CardValidationIssue`). Read it with
+    /// `NSError.cardValidationIssue`.
+    public static let issueUserInfoKey = "com.egw.egwpay.cardValidationIssue"
 
     /// The field that failed.
     public let field: CardField
@@ -85,14 +88,17 @@ public struct CardValidationIssue: Error, Sendable, Hashable, CustomStringConver
     }
 
     /// The issue as the SDK's public error: domain `com.egw.egwpay`, code 7,
-    /// `localizedDescription` = ``message``, plus ``field`` and ``reason``
-    /// under ``fieldUserInfoKey`` and ``reasonUserInfoKey``.
+    /// `localizedDescription` = ``message``, the issue itself under
+    /// ``issueUserInfoKey`` (read it back with `NSError.cardValidationIssue`),
+    /// and, for code that reads the older keys, ``field`` and ``reason`` under
+    /// ``fieldUserInfoKey`` and ``reasonUserInfoKey``.
     public var nsError: NSError {
         NSError(
             domain: Self.errorDomain,
             code: Self.errorCode,
             userInfo: [
                 NSLocalizedDescriptionKey: message,
+                Self.issueUserInfoKey: self,
                 Self.fieldUserInfoKey: field.rawValue,
                 Self.reasonUserInfoKey: reason.rawValue,
             ])
@@ -101,5 +107,27 @@ public struct CardValidationIssue: Error, Sendable, Hashable, CustomStringConver
     /// `"cardNumber checksumFailed (invalid): The card number is not valid: ..."`.
     public var description: String {
         "\(field) \(reason.rawValue) (\(state)): \(message)"
+    }
+}
+
+extension NSError {
+    /// The card validation issue this error reports: the value under
+    /// ``CardValidationIssue/issueUserInfoKey`` when the error is a card
+    /// validation error (domain `com.egw.egwpay`, code 7), else `nil`.
+    ///
+    /// Both ``CardValidationIssue/nsError`` and the error of a card payment
+    /// that failed validation (PaymentFlow's `PaymentResult.error`) carry it, so
+    /// an app can point at the field and switch on the reason without reading
+    /// prose or raw `userInfo` values:
+    ///
+    /// ```swift
+    /// if let issue = result.error?.cardValidationIssue { highlight(issue.field, issue.reason) }
+    /// ```
+    ///
+    /// Only this error's own `userInfo` is read (not its underlying errors).
+    /// Safe from any thread.
+    public var cardValidationIssue: CardValidationIssue? {
+        guard domain == CardValidationIssue.errorDomain, code == CardValidationIssue.errorCode else { return nil }
+        return userInfo[CardValidationIssue.issueUserInfoKey] as? CardValidationIssue
     }
 }

@@ -109,18 +109,9 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether money may have moved although the SDK could not confirm it (the outcome is `.unresolved`):
     /// the advice then says to ask the backend, never to retry.
     var inDoubt = false
-    /// For `cardValidationFailed`: the card field (`CardField` raw value) and the reason's raw value,
-    /// kept in `userInfo` under the card model's own keys so an app can point at the field.
-    var cardIssue: (field: Int, reason: String)? {
-        get { cardIssueStorage.map { ($0.field, $0.reason) } }
-        set { cardIssueStorage = newValue.map { CardIssue(field: $0.field, reason: $0.reason) } }
-    }
-    private var cardIssueStorage: CardIssue?
-
-    private struct CardIssue: Equatable, Sendable {
-        var field: Int
-        var reason: String
-    }
+    /// For `cardValidationFailed`: the issue CardValidation found, carried as the value itself to the app's
+    /// `NSError` (`NSError.cardValidationIssue`; also as raw values under the older field and reason keys).
+    var cardIssue: CardValidationIssue?
 
     /// A cause, kept comparable.
     enum Underlying: Equatable, Sendable {
@@ -179,8 +170,8 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
         let shownReason: String? =
             if text.language == "en" {
                 reason
-            } else if let cardIssue, let field = CardField(rawValue: cardIssue.field) {
-                text.text("card.error.\(field).\(cardIssue.reason)").map {
+            } else if let cardIssue {
+                text.text("card.error.\(cardIssue.field).\(cardIssue.reason.rawValue)").map {
                     String($0.dropLast($0.hasSuffix(".") ? 1 : 0))
                 }
             } else {
@@ -206,8 +197,9 @@ struct FlowError: Error, Equatable, Sendable, CustomStringConvertible {
         if let httpStatus { info[PaymentError.httpStatusKey] = httpStatus }
         if let gatewayCode { info[PaymentError.gatewayCodeKey] = gatewayCode }
         if let cardIssue {
-            info[CardValidationIssue.fieldUserInfoKey] = cardIssue.field
-            info[CardValidationIssue.reasonUserInfoKey] = cardIssue.reason
+            info[CardValidationIssue.issueUserInfoKey] = cardIssue
+            info[CardValidationIssue.fieldUserInfoKey] = cardIssue.field.rawValue
+            info[CardValidationIssue.reasonUserInfoKey] = cardIssue.reason.rawValue
         }
         switch underlying {
         case .flow(let box): info[NSUnderlyingErrorKey] = box.error.nsError(in: text)

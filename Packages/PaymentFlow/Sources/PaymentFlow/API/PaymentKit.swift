@@ -191,7 +191,7 @@ public final class PaymentKit: Sendable {
             return .success(
                 .card(
                     CardPaymentMachine(
-                        .init(card: CardSnapshot(snapshot), checkoutBaseURL: checkoutBaseURL, keys: keys))))
+                        .init(card: snapshot, checkoutBaseURL: checkoutBaseURL, keys: keys))))
         }
     }
 
@@ -235,7 +235,7 @@ public final class PaymentKit: Sendable {
             kind: kind, paymentId: paymentId, gated: options.stepGate != nil, hasPresenter: presenter != nil,
             challengeTimeout: configuration.challengeTimeout, hostedPageTimeout: configuration.hostedPageTimeout,
             presenterTimeout: dependencies.presenterTimeout,
-            callTimeout: configuration.requestTimeout + dependencies.transportGrace,
+            callTimeout: CallWatchdog.deadline(requestTimeout: configuration.requestTimeout),
             resolverTimeout: configuration.statusResolverTimeout, stepGateTimeout: configuration.stepGateTimeout,
             allowsPlainHTTP: configuration.environment.allowsPlainHTTP)
         // Built now, while the kit is alive; only the slot release holds the kit weakly.

@@ -85,7 +85,7 @@ extension PaymentKit {
         }
         let cancellation = TransferCancellation()
         // The same watchdog as a payment's call: a transport that never answers still ends the lookup.
-        let limit = configuration.requestTimeout + dependencies.transportGrace
+        let limit = CallWatchdog.deadline(requestTimeout: configuration.requestTimeout)
         let watchdog = dependencies.clock.schedule(limit) {
             cancellation.cancel()
             decode(.failure(TransportError(.timeout, "no answer within \(Int(limit)) s")))

@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// The card flow (CONTRACT.md sections 4 and 4a, GATEWAY.md "Card sessions") as a value: events in,
@@ -6,13 +7,19 @@ import Foundation
 /// key (cached or fetched) -> encrypt -> create session -> [authenticate -> [challenge page ->
 /// dismiss -> challenge-result]] -> finish from the final session state.
 ///
+/// The kit's key cache is the machine's to decide (`FlowReaction.keyCache`, performed by the executor on
+/// the one `EncryptionKeyCache`): the cached key the run starts with is used, else one is fetched; a
+/// fetched key is kept for the `max-age` the gateway gave it (not at all without one); a key the gateway
+/// refuses (`UNKNOWN_KEY`) is dropped, and fetched again once.
+///
 /// Truth under doubt: `.failed` and `.cancelled` only when no money can have moved — nothing that
 /// could move money was sent, or the gateway said so. A money-moving POST (creation, authentication,
 /// challenge-result) whose answer is in doubt (lost, 5xx, undecodable, an unexpected 2xx,
 /// `PAYMENT_ALREADY_PROCESSED`) is recovered: the session is read back when one exists, and a step the
 /// gateway shows it never applied is sent once more with the same `Idempotency-Key`; a creation is
-/// resent once with its key. Whatever cannot be confirmed ends `.unresolved` with the reason. After a
-/// resend, only a session the gateway shows is believed.
+/// resent once with its key. Whether and how often a step goes again is each step's `ResendBudget`'s
+/// decision, never this machine's. Whatever cannot be confirmed ends `.unresolved` with the reason.
+/// After a resend, only a session the gateway shows is believed.
 ///
 /// A challenge that ends any way other than at the notification page (buyer close, host cancel, load
 /// failure, deadline, a presenter that could not show it or never answered) is dismissed and the
@@ -22,10 +29,25 @@ import Foundation
 /// waits for its answer and ends with what the gateway shows (see `cancelRequested`).
 struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
-    struct Input: Equatable, Sendable {
-        var card: CardSnapshot
+    ///
+    /// `card` is the run's one snapshot, the value `RequestValidation` validated. Every textual view of
+    /// the input (and so of the machine: `description`, `dump`, test failure output) shows the card as
+    /// `card •••• 4242` only, never another field, the brand or the expiry.
+    struct Input: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        var card: CardInput.Snapshot
         var checkoutBaseURL: URL
         var keys: IdempotencyKeys
+
+        var description: String {
+            "Input(\(CardPlaintext.label(card)), checkoutBaseURL: \(checkoutBaseURL.absoluteString))"
+        }
+        var debugDescription: String { description }
+        var customMirror: Mirror {
+            Mirror(
+                self,
+                children: ["card": CardPlaintext.label(card), "checkoutBaseURL": checkoutBaseURL, "keys": keys],
+                displayStyle: .struct)
+        }
     }
 
     /// A money-moving step of an existing session.
@@ -34,16 +56,12 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case challengeResult
     }
 
-    /// How long to wait before reading back after `REQUEST_IN_PROGRESS`.
-    static let inProgressPause: TimeInterval = 1
-    /// How often a creation answered `REQUEST_IN_PROGRESS` is waited out and resent with its key.
-    static let inProgressResends = 3
-
     /// A step in doubt, being confirmed by reading the session.
     struct Doubt: Equatable, Sendable {
         var sessionId: String
         var step: Step
-        var resent: Bool
+        /// The step's sends so far, and whether it may go again.
+        var resends: ResendBudget
         /// How the challenge page ended (challenge-result only).
         var ending: PageEnding?
         /// Why the step is in doubt: the error reported if it cannot be confirmed.
@@ -56,9 +74,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         /// This is the creation after `UNKNOWN_KEY` (with the key refetched).
         var withNewKey: Bool
         var encryptedCard: String
-        var resent: Bool
-        /// `REQUEST_IN_PROGRESS` answers so far (each is waited out, then the same request resent).
-        var inProgressWaits = 0
+        /// The creation's sends so far, and whether it may go again.
+        var resends = ResendBudget()
 
         var call: GatewayCall {
             .createSession(
@@ -75,13 +92,13 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case creatingSession(Creation)
         /// `REQUEST_IN_PROGRESS` on the creation: waiting before its resend.
         case pausingCreation(Creation)
-        case authenticating(sessionId: String, resent: Bool)
+        case authenticating(sessionId: String, resends: ResendBudget)
         case presentingChallenge(sessionId: String, notificationURL: URL)
         case challenging(sessionId: String, notificationURL: URL)
         /// The page reached the notification URL; waiting for that load to end.
         case completingChallenge(sessionId: String)
         case dismissingChallenge(sessionId: String, ending: PageEnding)
-        case submittingChallengeResult(sessionId: String, resent: Bool, ending: PageEnding)
+        case submittingChallengeResult(sessionId: String, resends: ResendBudget, ending: PageEnding)
         /// Reading the session back.
         case recovering(Doubt)
         /// `REQUEST_IN_PROGRESS` on a step: waiting before reading back.
@@ -139,9 +156,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     mutating func handle(_ event: FlowEvent) -> FlowReaction {
         switch event {
         case .start(let cachedKey): FlowReaction(start(cachedKey: cachedKey, event))
-        case .keyFetched(let result): FlowReaction(keyFetched(result, event))
+        case .keyFetched(let result): keyFetched(result, event)
         case .encrypted(let result): FlowReaction(encrypted(result, event))
-        case .sessionAnswered(let call, let reply): FlowReaction(answered(call, reply, event))
+        case .sessionAnswered(let call, let reply):
+            // A creation the gateway refused unread: its key is dead for every later payment too.
+            FlowReaction(answered(call, reply, event), keyCache: reply == .unknownKey ? .drop : nil)
         case .waitEnded: FlowReaction(waitEnded(event))
         case .presented(let shown): FlowReaction(presented(shown, event))
         case .navigation(let url, _): navigation(to: url, event)
@@ -168,20 +187,28 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         return .fetchKey(refresh: false)
     }
 
-    private mutating func keyFetched(_ result: Result<EncryptionKey, FlowError>, _ event: FlowEvent) -> FlowAction {
-        guard case .fetchingKey(let input, let withNewKey) = state else { return finish(unexplained(event)) }
+    private mutating func keyFetched(
+        _ result: Result<GatewayAPI.KeyChoice, FlowError>, _ event: FlowEvent
+    ) -> FlowReaction {
+        guard case .fetchingKey(let input, let withNewKey) = state else {
+            return FlowReaction(finish(unexplained(event)))
+        }
         switch result {
-        case .success(let key):
+        case .success(let choice):
             state = .encrypting(input, withNewKey: withNewKey)
-            return .encrypt(card: input.card, key: key)
+            // Kept for the lifetime the gateway gave it; a key without one is used for this payment only.
+            return FlowReaction(
+                .encrypt(card: input.card, key: choice.key),
+                keyCache: choice.maxAge > 0 ? .store(choice.key, maxAge: choice.maxAge) : nil)
         case .failure(let error):
             // Nothing that moves money was sent (or, after UNKNOWN_KEY, the gateway refused the card).
-            return finish(
-                .failed(
-                    error.code == .encryptionKeyUnavailable
-                        ? error
-                        : error.wrapped(as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched")
-                ))
+            return FlowReaction(
+                finish(
+                    .failed(
+                        error.code == .encryptionKeyUnavailable
+                            ? error
+                            : error.wrapped(
+                                as: .encryptionKeyUnavailable, "the card-encryption key could not be fetched"))))
         }
     }
 
@@ -189,7 +216,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         guard case .encrypting(let input, let withNewKey) = state else { return finish(unexplained(event)) }
         switch result {
         case .success(let compact):
-            let creation = Creation(input: input, withNewKey: withNewKey, encryptedCard: compact, resent: false)
+            let creation = Creation(input: input, withNewKey: withNewKey, encryptedCard: compact)
             state = .creatingSession(creation)
             return .call(creation.call)
         case .failure(let error):
@@ -203,10 +230,10 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         switch (state, call) {
         case (.creatingSession(let creation), .createSession):
             return created(creation, reply)
-        case (.authenticating(let sessionId, let resent), .authenticate):
-            return afterStep(.authentication, sessionId: sessionId, resent: resent, ending: nil, reply: reply)
-        case (.submittingChallengeResult(let sessionId, let resent, let ending), .challengeResult):
-            return afterStep(.challengeResult, sessionId: sessionId, resent: resent, ending: ending, reply: reply)
+        case (.authenticating(let sessionId, let resends), .authenticate):
+            return afterStep(.authentication, sessionId: sessionId, resends: resends, ending: nil, reply: reply)
+        case (.submittingChallengeResult(let sessionId, let resends, let ending), .challengeResult):
+            return afterStep(.challengeResult, sessionId: sessionId, resends: resends, ending: ending, reply: reply)
         case (.recovering(let doubt), .readSession):
             return sessionRead(doubt, reply)
         case (.creatingSession, _), (.authenticating, _), (.submittingChallengeResult, _), (.recovering, _),
@@ -224,11 +251,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             if snapshot.isContradictory {
                 return recover(
                     Doubt(
-                        sessionId: snapshot.sessionId, step: .authentication, resent: true, ending: nil,
+                        sessionId: snapshot.sessionId, step: .authentication, resends: .readBackOnly, ending: nil,
                         cause: Self.contradiction(snapshot, source: creation.call.description)))
             }
             return proceed(with: snapshot)
-        case .unknownKey where !creation.resent:
+        case .unknownKey where creation.resends.sentOnce:
             // The gateway refused the card unread; after a cancel it is not sent again.
             if cancelRequested { return finish(.cancelled()) }
             guard creation.withNewKey else {
@@ -240,25 +267,32 @@ struct CardPaymentMachine: FlowMachine, Equatable {
                     FlowError(
                         .encryptionKeyUnavailable, "the gateway refused the freshly fetched key too (UNKNOWN_KEY)",
                         source: "POST card-sessions", httpStatus: 422, gatewayCode: "UNKNOWN_KEY")))
-        case .refused(let error) where !creation.resent, .unreachable(let error) where !creation.resent:
+        case .refused(let error) where creation.resends.sentOnce,
+            .unreachable(let error) where creation.resends.sentOnce:
             return finish(.failed(error))
-        case .doubtful(let error, true) where !creation.resent:
+        case .doubtful(let error, let doubt):
+            // No session id to read back: only the same request can bring the answer.
+            guard let resends = creation.resends.resending(on: .creationInDoubt(doubt)) else {
+                return finish(.unresolved(error))
+            }
             guard !cancelRequested else { return finish(.unresolved(Self.cancelledInDoubt(error))) }
             var resend = creation
-            resend.resent = true
+            resend.resends = resends
             state = .creatingSession(resend)
             return .call(resend.call)
-        case .inProgress(let error) where creation.inProgressWaits < Self.inProgressResends:
+        case .inProgress(let error):
             // The same key's first request is still being processed: wait, then send it again with the
             // same key, which brings that request's answer once it has one.
+            guard let resends = creation.resends.resending(on: .creationInProgress) else {
+                return finish(.unresolved(error))
+            }
             guard !cancelRequested else { return finish(.unresolved(Self.cancelledInDoubt(error))) }
             var resend = creation
-            resend.resent = true
-            resend.inProgressWaits += 1
+            resend.resends = resends
             state = .pausingCreation(resend)
-            return .wait(Self.inProgressPause)
-        case .doubtful(let error, _), .refused(let error), .unreachable(let error), .inProgress(let error):
-            // No session id to read back: the gateway may or may not have a session that moved money.
+            return .wait(ResendBudget.inProgressPause)
+        case .refused(let error), .unreachable(let error):
+            // Sent more than once: the gateway may have a session from an earlier send that moved money.
             return finish(.unresolved(error))
         case .unknownKey, .challengeNotCompleted:
             return finish(
@@ -270,28 +304,29 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     }
 
     private mutating func afterStep(
-        _ step: Step, sessionId: String, resent: Bool, ending: PageEnding?, reply: SessionReply
+        _ step: Step, sessionId: String, resends: ResendBudget, ending: PageEnding?, reply: SessionReply
     ) -> FlowAction {
         let source = step == .authentication ? "POST authentication" : "POST challenge-result"
         func doubt(_ cause: FlowError) -> Doubt {
-            Doubt(sessionId: sessionId, step: step, resent: resent, ending: ending, cause: cause)
+            Doubt(sessionId: sessionId, step: step, resends: resends, ending: ending, cause: cause)
         }
         switch reply {
         case .session(let snapshot):
             if snapshot.isContradictory {
                 var contradiction = doubt(Self.contradiction(snapshot, source: source))
-                contradiction.resent = true  // read back once; never resend over a contradiction
+                contradiction.resends = .readBackOnly  // read back once; never resend over a contradiction
                 return recover(contradiction)
             }
             return proceed(with: snapshot)
         case .challengeNotCompleted:
             return challengeNotCompleted(sessionId: sessionId, ending: ending, source: source)
-        case .refused(let error) where !resent, .unreachable(let error) where !resent:
+        case .refused(let error) where resends.sentOnce, .unreachable(let error) where resends.sentOnce:
             return finish(.failed(error, sessionId: sessionId))
         case .inProgress(let error):
             state = .pausingRecovery(doubt(error))
-            return .wait(Self.inProgressPause)
+            return .wait(ResendBudget.inProgressPause)
         case .doubtful(let error, _), .refused(let error), .unreachable(let error):
+            // A session exists: reading it back tells whether the step was applied (and may go again).
             return recover(doubt(error))
         case .unknownKey:
             return recover(
@@ -319,17 +354,17 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
         switch (doubt.step, snapshot.status) {
         case (.authentication, .authenticationRequired), (.challengeResult, .challengeRequired):
-            // The gateway has not applied the step: send it once more, with the same key (never after a
-            // cancel: the host asked the SDK to stop moving money).
-            guard !doubt.resent, !cancelRequested else {
+            // The gateway has not applied the step: send it again with the same key if its budget allows
+            // (never after a cancel: the host asked the SDK to stop moving money).
+            guard let resends = doubt.resends.resending(on: .notApplied), !cancelRequested else {
                 return finish(.unresolved(doubt.cause, sessionId: doubt.sessionId))
             }
             switch doubt.step {
             case .authentication:
-                return authenticate(sessionId: doubt.sessionId, resent: true)
+                return authenticate(sessionId: doubt.sessionId, resends: resends)
             case .challengeResult:
                 return submitChallengeResult(
-                    sessionId: doubt.sessionId, resent: true, ending: doubt.ending ?? .reachedEnd)
+                    sessionId: doubt.sessionId, resends: resends, ending: doubt.ending ?? .reachedEnd)
             }
         case (.challengeResult, .authenticationRequired):
             return finish(
@@ -405,19 +440,21 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
     }
 
-    private mutating func authenticate(sessionId: String, resent: Bool) -> FlowAction {
+    private mutating func authenticate(sessionId: String, resends: ResendBudget) -> FlowAction {
         // After a cancel nothing new that could move money is sent: the session waits for a step that
         // never comes, so no money moves.
         if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
         guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
         else { return finish(Self.unusableSessionId(sessionId, source: "authentication")) }
-        state = .authenticating(sessionId: sessionId, resent: resent)
+        state = .authenticating(sessionId: sessionId, resends: resends)
         return .call(
             .authenticate(sessionId: sessionId, notificationURL: notificationURL, idempotencyKey: keys.authentication))
     }
 
-    private mutating func submitChallengeResult(sessionId: String, resent: Bool, ending: PageEnding) -> FlowAction {
-        state = .submittingChallengeResult(sessionId: sessionId, resent: resent, ending: ending)
+    private mutating func submitChallengeResult(
+        sessionId: String, resends: ResendBudget, ending: PageEnding
+    ) -> FlowAction {
+        state = .submittingChallengeResult(sessionId: sessionId, resends: resends, ending: ending)
         return .call(.challengeResult(sessionId: sessionId, idempotencyKey: keys.challengeResult))
     }
 
@@ -426,7 +463,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         let sessionId = snapshot.sessionId
         switch snapshot.status {
         case .authenticationRequired:
-            return authenticate(sessionId: sessionId, resent: false)
+            return authenticate(sessionId: sessionId, resends: ResendBudget())
         case .challengeRequired(let challenge):
             // A cancel while the step was out: the challenge is never shown, so it is never answered.
             if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
@@ -523,7 +560,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
 
     private mutating func pageDismissed(_ event: FlowEvent) -> FlowAction {
         guard case .dismissingChallenge(let sessionId, let ending) = state else { return finish(unexplained(event)) }
-        return submitChallengeResult(sessionId: sessionId, resent: false, ending: ending)
+        return submitChallengeResult(sessionId: sessionId, resends: ResendBudget(), ending: ending)
     }
 
     /// The host (or a step gate) cancelled. Before any card-session request that is `.cancelled`. An

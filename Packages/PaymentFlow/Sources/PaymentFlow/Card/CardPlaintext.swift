@@ -10,47 +10,22 @@ import Musl
 import Darwin
 #endif
 
-/// The card fields as read from `CardInput` at submit time: built from the one `CardInput.Snapshot`
-/// the flow validated.
-///
-/// It shares the strings' storage with the `CardInput` (no copy of the
-/// digits is made here). Every textual view of it (`description`, `dump`,
-/// string interpolation, test failure output) shows the last four digits only.
-struct CardSnapshot: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    fileprivate let cardholderName: String
-    fileprivate let cardNumber: String
-    fileprivate let expiryMonth: String
-    fileprivate let expiryYear: String
-    fileprivate let securityCode: String
-
-    /// The fields of `card`, the snapshot the flow validated (so what is encrypted is what was validated).
-    init(_ card: CardInput.Snapshot) {
-        self.init(
-            cardholderName: card.cardholderName, cardNumber: card.cardNumber, expiryMonth: card.expiryMonth,
-            expiryYear: card.expiryYear, securityCode: card.securityCode)
-    }
-
-    init(cardholderName: String, cardNumber: String, expiryMonth: String, expiryYear: String, securityCode: String) {
-        self.cardholderName = cardholderName
-        self.cardNumber = cardNumber
-        self.expiryMonth = expiryMonth
-        self.expiryYear = expiryYear
-        self.securityCode = securityCode
-    }
-
-    /// `card •••• 4242`: the number in CardValidation's one masked form (`CardNumberRedaction.masked`).
-    var description: String { "card " + CardNumberRedaction.masked(cardNumber) }
-    var debugDescription: String { description }
-    var customMirror: Mirror { Mirror(self, children: ["card": description], displayStyle: .struct) }
-}
-
 /// Builds the JWE plaintext (`{"cardholderName","cardNumber","expiryMonth","expiryYear","securityCode"}`,
 /// the number as digits only) in a buffer allocated once at its exact size, hands it to `body`, then wipes
 /// it with `explicit_bzero` and frees it. No other copy is made: the plaintext never lives in a `String`
 /// or a growable array. Strings are escaped by EGWWire's one policy (`JSONWriter.writeEscaped`), a scalar
 /// at a time straight into the buffer.
+///
+/// `card` is the run's one `CardInput.Snapshot`, the value the flow validated, so what is encrypted is
+/// what was validated. Its strings share storage with the `CardInput` they were read from.
 enum CardPlaintext {
-    static func with<R>(_ card: CardSnapshot, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    /// The label the flow shows for `card` in its actions and logs: `card •••• 4242`, the number in
+    /// CardValidation's one masked form (`CardNumberRedaction.masked`), no brand, no other field.
+    static func label(_ card: CardInput.Snapshot) -> String {
+        "card " + CardNumberRedaction.masked(card.cardNumber)
+    }
+
+    static func with<R>(_ card: CardInput.Snapshot, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let fields: [(String, String, Bool)] = [
             ("cardholderName", card.cardholderName, false),
             ("cardNumber", card.cardNumber, true),

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 internal import JWE
-import Synchronization
 
 /// A scheduled piece of work that can be cancelled.
 struct FlowTimer: Sendable {
@@ -57,8 +56,6 @@ struct FlowDependencies: Sendable {
     var encrypt: @Sendable (EncryptionKey, UnsafeRawBufferPointer) throws -> String
     /// How long a presenter may take to answer `present` or `dismiss` before the SDK stops waiting.
     var presenterTimeout: TimeInterval = 60
-    /// Grace added to the request timeout before the run stops waiting for a transport that never answers.
-    var transportGrace: TimeInterval = 5
     /// Seconds between lookups of a status that may still change (CONTRACT.md section 3: 1 s).
     var statusRepollInterval: TimeInterval = 1
 
@@ -74,53 +71,27 @@ struct FlowDependencies: Sendable {
         let transport =
             base
             ?? CurlTransport(configuration: configuration)
-        let grace: TimeInterval = 5
         // One deadline per operation: the retries of a read stop where the run's watchdog would fire.
         let policy = RetryPolicy(
             maxAttempts: 3, baseDelay: 0.25, maxDelay: 2,
             unitRandom: { Double.random(in: 0..<1) },
             sleep: { delay, work in _ = clock.schedule(delay, work) },
-            budget: configuration.requestTimeout + grace, now: clock.now)
+            budget: CallWatchdog.deadline(requestTimeout: configuration.requestTimeout), now: clock.now)
         return FlowDependencies(
             transport: RetryingTransport(base: transport, policy: policy),
             clock: clock,
             uuid: { UUID() },
-            encrypt: liveEncrypt,
-            transportGrace: grace)
+            encrypt: liveEncrypt)
     }
 }
 
-/// The card-encryption keys a `PaymentKit` has fetched, per `checkoutBaseURL`, each kept for its `max-age`.
-final class EncryptionKeyCache: Sendable {
-    private struct Entry {
-        var key: EncryptionKey
-        var expires: TimeInterval
-    }
+/// The one deadline of one gateway call: the request timeout plus one grace. A payment's watchdog, the
+/// status lookup's and the transport's read-retry budget all read it here, so they fire together.
+enum CallWatchdog {
+    /// Seconds past `Configuration.requestTimeout` before the SDK stops waiting for a transport that
+    /// never answers.
+    static let grace: TimeInterval = 5
 
-    private let entries = Mutex<[String: Entry]>([:])
-
-    func key(for base: URL, now: TimeInterval) -> EncryptionKey? {
-        entries.withLock { entries in
-            guard let entry = entries[base.absoluteString] else { return nil }
-            guard now < entry.expires else {
-                entries[base.absoluteString] = nil
-                return nil
-            }
-            return entry.key
-        }
-    }
-
-    func store(_ key: EncryptionKey, for base: URL, maxAge: TimeInterval, now: TimeInterval) {
-        entries.withLock { entries in
-            if maxAge > 0 {
-                entries[base.absoluteString] = Entry(key: key, expires: now + maxAge)
-            } else {
-                entries[base.absoluteString] = nil
-            }
-        }
-    }
-
-    func remove(for base: URL) {
-        _ = entries.withLock { $0.removeValue(forKey: base.absoluteString) }
-    }
+    /// When a call sent with `requestTimeout` is given up: `requestTimeout` + ``grace``.
+    static func deadline(requestTimeout: TimeInterval) -> TimeInterval { requestTimeout + grace }
 }

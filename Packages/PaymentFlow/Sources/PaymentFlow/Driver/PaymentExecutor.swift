@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 import Synchronization
 
@@ -91,9 +92,13 @@ final class PaymentExecutor: @unchecked Sendable {
         case .send(let token, let call): send(call, token: token)
         case .abandon(let token):
             transfers.removeValue(forKey: token)?.cancel()
+        case .storeKey(let key, let maxAge):
+            if let base = context.endpoints.checkoutBaseURL {
+                context.keyCache.store(key, for: base, until: dependencies.clock.now() + maxAge)
+            }
         case .dropCachedKey:
             if let base = context.endpoints.checkoutBaseURL { context.keyCache.remove(for: base) }
-            logger.warning("the gateway no longer knows the card-encryption key; fetching it again")
+            logger.warning("the gateway no longer knows the card-encryption key; it is dropped from the cache")
         case .askResolver(let token): askResolver(token)
         case .encrypt(let token, let card, let key):
             // After the effects of this event, still on the queue.
@@ -136,7 +141,7 @@ final class PaymentExecutor: @unchecked Sendable {
         guard case .success(let request) = built else {
             // Cannot happen after validation; answered as a request that never left.
             let reason = built.failure?.reason ?? "the request cannot be built"
-            post(.answered(token: token, event(call, .failure(TransportError(.invalidURL, reason)), keep: false)))
+            post(.answered(token: token, event(call, .failure(TransportError(.invalidURL, reason)))))
             return
         }
         let started = dependencies.clock.now()
@@ -149,7 +154,7 @@ final class PaymentExecutor: @unchecked Sendable {
                     return
                 }
                 self.observeExchange(call, request, started, result)
-                self.handle(.answered(token: token, self.event(call, result, keep: true)))
+                self.handle(.answered(token: token, self.event(call, result)))
             }
         }
         if let cancellable = dependencies.transport as? any CancellableTransport {
@@ -161,15 +166,11 @@ final class PaymentExecutor: @unchecked Sendable {
         }
     }
 
-    /// The flow event for a call's result; a fetched key is stored in the kit's cache when `keep`.
-    private func event(_ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>, keep: Bool) -> FlowEvent {
-        let (event, choice) = GatewayAPI.event(
+    /// The flow event for a call's result.
+    private func event(_ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>) -> FlowEvent {
+        GatewayAPI.event(
             for: call, result, paymentId: context.endpoints.paymentId,
             allowsPlainHTTP: context.configuration.environment.allowsPlainHTTP)
-        if keep, let choice, let base = context.endpoints.checkoutBaseURL {
-            context.keyCache.store(choice.key, for: base, maxAge: choice.maxAge, now: dependencies.clock.now())
-        }
-        return event
     }
 
     private func askResolver(_ token: UInt64) {
@@ -204,7 +205,7 @@ final class PaymentExecutor: @unchecked Sendable {
         }
     }
 
-    private func encrypt(_ card: CardSnapshot, _ key: EncryptionKey, token: UInt64) {
+    private func encrypt(_ card: CardInput.Snapshot, _ key: EncryptionKey, token: UInt64) {
         guard run.operation?.token == token else { return }  // the run moved on (a cancel)
         let started = dependencies.clock.now()
         let result: Result<String, FlowError>

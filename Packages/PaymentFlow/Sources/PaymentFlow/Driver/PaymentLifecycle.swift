@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// The lifecycle of one payment as a value: the flow machine it drives, the run's phase, the page
@@ -55,8 +56,9 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         var hostedPageTimeout: TimeInterval = 1800
         /// How long the presenter may take to answer `present` or `dismiss`.
         var presenterTimeout: TimeInterval = 60
-        /// The watchdog of one gateway call: the request timeout plus a grace.
-        var callTimeout: TimeInterval = 35
+        /// The watchdog of one gateway call (`CallWatchdog`: the request timeout, 30 s by default, plus its
+        /// grace).
+        var callTimeout: TimeInterval = CallWatchdog.deadline(requestTimeout: 30)
         var resolverTimeout: TimeInterval = 30
         /// How long the step gate may take to answer; `nil`: as long as it likes. A gate that does not
         /// answer in time is treated as one that said cancel.
@@ -98,12 +100,14 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         case send(token: UInt64, GatewayCall)
         /// Stop the transfer of call `token`: the run no longer waits for it (it ended, or its watchdog fired).
         case abandon(token: UInt64)
-        /// Forget the cached card-encryption key before fetching it again.
+        /// Keep `key` in the kit's card-encryption key cache for `maxAge` seconds (the machine's decision).
+        case storeKey(EncryptionKey, maxAge: TimeInterval)
+        /// Forget the kit's cached card-encryption key: the gateway refused it (the machine's decision).
         case dropCachedKey
         /// Ask the host's status resolver; answer with `.answered(token, .statusResolved(...))`.
         case askResolver(token: UInt64)
         /// Encrypt; answer with `.answered(token, .encrypted(...))`.
-        case encrypt(token: UInt64, card: CardSnapshot, key: EncryptionKey)
+        case encrypt(token: UInt64, card: CardInput.Snapshot, key: EncryptionKey)
         /// Show a page; answer with `.presented(id, shown)`, report its events with its id.
         case present(pageId: UInt64, PagePlan)
         /// Remove page `id`; answer with `.dismissed(id)`.
@@ -124,6 +128,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             switch self {
             case .send(let token, let call): "send \(call) #\(token)"
             case .abandon(let token): "abandon #\(token)"
+            case .storeKey(let key, let maxAge): "store key \(key.kid ?? "without kid") (\(maxAge) s)"
             case .dropCachedKey: "drop cached key"
             case .askResolver(let token): "ask resolver #\(token)"
             case .encrypt(let token, _, _): "encrypt #\(token)"
@@ -337,7 +342,17 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             return []
         }
         let reaction = next.handle(event)
-        return route(next, reaction.action, label: label, cause: event)
+        return Self.keyCacheEffects(reaction) + route(next, reaction.action, label: label, cause: event)
+    }
+
+    /// The flow's decision about the kit's key cache, performed at once: it records what the gateway
+    /// said, whatever a step gate then decides about the action.
+    private static func keyCacheEffects(_ reaction: FlowReaction) -> [Effect] {
+        switch reaction.keyCache {
+        case nil: []
+        case .store(let key, let maxAge): [.storeKey(key, maxAge: maxAge)]
+        case .drop: [.dropCachedKey]
+        }
     }
 
     /// A cancel that arrives while `pending` waits for the gate: the gated transition is not applied and
@@ -353,7 +368,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             // The cancelled flow now waits for what the gated transition had already heard (a gateway
             // answer, a wait's end): it hears it again, so a received answer is never thrown away.
             let heard = cancelled.handle(cause)
-            return commit(cancelled, heard.action, event: label)
+            return Self.keyCacheEffects(heard) + commit(cancelled, heard.action, event: label)
         }
         return commit(cancelled, reaction.action, event: label)
     }
@@ -447,9 +462,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             }
         case .call(let call):
             return begin(.call(call), timeout: settings.callTimeout) { .send(token: $0, call) }
-        case .fetchKey(let refresh):
-            let send = begin(.call(.keySet), timeout: settings.callTimeout) { .send(token: $0, .keySet) }
-            return refresh ? [.dropCachedKey] + send : send
+        case .fetchKey:
+            return begin(.call(.keySet), timeout: settings.callTimeout) { .send(token: $0, .keySet) }
         case .resolveWithResolver:
             return begin(.resolver, timeout: settings.resolverTimeout) { .askResolver(token: $0) }
         case .encrypt(let card, let key):
@@ -556,7 +570,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         switch operation {
         case .call(let call):
             let error = TransportError(.timeout, "no answer within \(Int(settings.callTimeout)) s")
-            return GatewayAPI.event(for: call, .failure(error), paymentId: settings.paymentId).event
+            return GatewayAPI.event(for: call, .failure(error), paymentId: settings.paymentId)
         case .resolver:
             return .statusResolved(
                 .failure(

@@ -1,3 +1,4 @@
+import CardValidation
 import Foundation
 
 /// What a flow machine asks its driver to do next. Every action carries what the driver needs to
@@ -13,10 +14,11 @@ enum FlowAction: Equatable, Sendable, CustomStringConvertible {
     case call(GatewayCall)
     /// Ask the host's custom resolver (then `.statusResolved`).
     case resolveWithResolver
-    /// Fetch the card-encryption key; `refresh` drops any cached one first (then `.keyFetched`).
+    /// Fetch the card-encryption key (then `.keyFetched`); `refresh`: again, after the gateway refused the
+    /// key (the machine drops the cached one through `KeyCacheChange.drop`).
     case fetchKey(refresh: Bool)
-    /// Encrypt this card to this key (then `.encrypted`).
-    case encrypt(card: CardSnapshot, key: EncryptionKey)
+    /// Encrypt this card (the run's one validated snapshot) to this key (then `.encrypted`).
+    case encrypt(card: CardInput.Snapshot, key: EncryptionKey)
     /// Wait this many seconds on the flow's clock (then `.waitEnded`).
     case wait(TimeInterval)
     /// End the flow: the terminal funnel takes over.
@@ -30,7 +32,7 @@ enum FlowAction: Equatable, Sendable, CustomStringConvertible {
         case .call(let call): call.description
         case .resolveWithResolver: "ask the status resolver"
         case .fetchKey(let refresh): refresh ? "refetch the card-encryption key" : "GET jwks.json"
-        case .encrypt(let card, let key): "encrypt the \(card) (kid \(key.kid ?? "none"))"
+        case .encrypt(let card, let key): "encrypt the \(CardPlaintext.label(card)) (kid \(key.kid ?? "none"))"
         case .wait(let seconds): "wait \(seconds) s"
         case .finish(let terminal): "finish \(terminal)"
         }

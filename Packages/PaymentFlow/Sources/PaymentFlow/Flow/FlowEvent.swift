@@ -21,7 +21,8 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
     case pageDismissed
     /// The host (or a step gate) cancelled.
     case cancel
-    case keyFetched(Result<EncryptionKey, FlowError>)
+    /// The key set was fetched: the key chosen and how long the gateway lets it be kept.
+    case keyFetched(Result<GatewayAPI.KeyChoice, FlowError>)
     case encrypted(Result<String, FlowError>)
     /// A card-session call was answered (classified).
     case sessionAnswered(GatewayCall, SessionReply)
@@ -57,10 +58,31 @@ struct FlowReaction: Equatable, Sendable {
     var action: FlowAction
     /// The answer to a `.navigation` event (`nil` for every other event).
     var navigation: NavigationDecision?
+    /// What becomes of the kit's cached card-encryption key (`nil`: nothing). Performed as soon as the
+    /// event is heard, whether or not a step gate holds the action back: it records what the gateway said.
+    var keyCache: KeyCacheChange?
 
-    init(_ action: FlowAction, navigation: NavigationDecision? = nil) {
+    init(_ action: FlowAction, navigation: NavigationDecision? = nil, keyCache: KeyCacheChange? = nil) {
         self.action = action
         self.navigation = navigation
+        self.keyCache = keyCache
+    }
+}
+
+/// The card machine's decision about the kit's card-encryption key cache (`EncryptionKeyCache`, the one
+/// storage; the executor performs it). Which key a payment starts with is the cache's answer at start
+/// (`FlowEvent.start(cachedKey:)`), and whether to use it or fetch one is the machine's.
+enum KeyCacheChange: Equatable, Sendable, CustomStringConvertible {
+    /// Keep this freshly fetched key for `maxAge` seconds (the gateway's `Cache-Control: max-age`).
+    case store(EncryptionKey, maxAge: TimeInterval)
+    /// Forget the cached key: the gateway refused it (`UNKNOWN_KEY`).
+    case drop
+
+    var description: String {
+        switch self {
+        case .store(let key, let maxAge): "keep key \(key.kid ?? "without kid") for \(maxAge) s"
+        case .drop: "drop the cached key"
+        }
     }
 }
 

@@ -64,13 +64,14 @@ extension RequestValidation {
             return problem
         }
         if let issue = card.firstIssue {
-            let error = issue.nsError
-            let message = Redactor().scrub(error.localizedDescription)
+            // The issue's fixed sentence (never what was typed), scrubbed as every reason is.
+            let message = Redactor().scrub(issue.message)
             var failure = FlowError(
                 .cardValidationFailed, message, source: "card.\(issue.field)",
-                underlying: .foreign(domain: error.domain, code: error.code, message: message))
-            // The field and the reason reach the app's NSError under CardValidationIssue's userInfo keys.
-            failure.cardIssue = (issue.field.rawValue, issue.reason.rawValue)
+                underlying: .foreign(
+                    domain: CardValidationIssue.errorDomain, code: CardValidationIssue.errorCode, message: message))
+            // The issue itself reaches the app's NSError (`NSError.cardValidationIssue`).
+            failure.cardIssue = issue
             return failure
         }
         return nil

@@ -6,19 +6,18 @@ internal import JWE
 extension GatewayAPI {
     // MARK: - Answers as flow events
 
-    /// What the flow hears of `call`'s result, and the key to cache when the call fetched one.
+    /// What the flow hears of `call`'s result (a fetched key with the lifetime the gateway gave it).
     static func event(
         for call: GatewayCall, _ result: Result<HTTPResponse, TransportError>, paymentId: String,
         allowsPlainHTTP: Bool = true
-    ) -> (event: FlowEvent, key: KeyChoice?) {
+    ) -> FlowEvent {
         switch call {
         case .statusLookup:
-            return (.statusResolved(decodeStatus(result, paymentId: paymentId)), nil)
+            return .statusResolved(decodeStatus(result, paymentId: paymentId))
         case .keySet:
-            let decoded = decodeKeySet(result)
-            return (.keyFetched(decoded.map(\.key)), decoded.success)
+            return .keyFetched(decodeKeySet(result))
         case .createSession, .authenticate, .challengeResult, .readSession:
-            return (.sessionAnswered(call, decodeSession(call, result, allowsPlainHTTP: allowsPlainHTTP)), nil)
+            return .sessionAnswered(call, decodeSession(call, result, allowsPlainHTTP: allowsPlainHTTP))
         }
     }
 

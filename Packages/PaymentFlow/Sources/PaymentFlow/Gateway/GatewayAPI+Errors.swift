@@ -10,8 +10,8 @@ extension GatewayAPI {
     enum ErrorMeaning: Equatable {
         /// The gateway's code says the request changed nothing.
         case nothingDone
-        /// The gateway may have acted; `resendable`: the same step with the same key can bring its answer.
-        case mayHaveActed(resendable: Bool)
+        /// The gateway may have acted; why (`ResendBudget` decides whether the step goes again).
+        case mayHaveActed(AnswerDoubt)
         /// `409 REQUEST_IN_PROGRESS`.
         case inProgress
         /// `409 CHALLENGE_NOT_COMPLETED`.
@@ -28,16 +28,16 @@ extension GatewayAPI {
         case (400, "INVALID_REQUEST"), (401, "INVALID_VERIFICATION_KEY"), (404, "PAYMENT_NOT_FOUND"),
             (404, "SESSION_NOT_FOUND"):
             return (.invalidRequest, .nothingDone)
-        case (409, "PAYMENT_ALREADY_PROCESSED"): return (.cardSessionFailed, .mayHaveActed(resendable: false))
+        case (409, "PAYMENT_ALREADY_PROCESSED"): return (.cardSessionFailed, .mayHaveActed(.conflict))
         case (409, "REQUEST_IN_PROGRESS"): return (.cardSessionFailed, .inProgress)
         case (409, "CHALLENGE_NOT_COMPLETED"): return (.invalidResponse, .challengeNotCompleted)
-        case (422, "IDEMPOTENCY_KEY_REUSED"): return (.invalidResponse, .mayHaveActed(resendable: false))
+        case (422, "IDEMPOTENCY_KEY_REUSED"): return (.invalidResponse, .mayHaveActed(.conflict))
         case (422, "CARD_BRAND_NOT_ACCEPTED"): return (.cardBrandNotAccepted, .nothingDone)
         case (422, "UNKNOWN_KEY"): return (.encryptionKeyUnavailable, .unknownKey)
         case (422, "DECRYPTION_FAILED"): return (.encryptionFailed, .nothingDone)
         case (500...599, _):
-            return (idempotent ? .networkError : .cardSessionFailed, .mayHaveActed(resendable: true))
-        default: return (.invalidResponse, .mayHaveActed(resendable: true))
+            return (idempotent ? .networkError : .cardSessionFailed, .mayHaveActed(.answerLost))
+        default: return (.invalidResponse, .mayHaveActed(.answerLost))
         }
     }
 

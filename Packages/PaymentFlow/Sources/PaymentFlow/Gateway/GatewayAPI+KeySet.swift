@@ -6,8 +6,9 @@ internal import JWE
 extension GatewayAPI {
     // MARK: - Card-encryption key
 
-    /// A key chosen from the key set, and how long it may be cached.
-    struct KeyChoice: Sendable {
+    /// A key chosen from the key set, and how long the gateway lets it be kept (`Cache-Control: max-age`;
+    /// 0: not at all). Whether it is kept is the card machine's decision (`KeyCacheChange`).
+    struct KeyChoice: Equatable, Sendable {
         var key: EncryptionKey
         var maxAge: TimeInterval
     }

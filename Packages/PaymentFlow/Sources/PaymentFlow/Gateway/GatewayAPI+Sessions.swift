@@ -19,7 +19,7 @@ extension GatewayAPI {
         case .failure(let error):
             let failure = transportFailure(error, source: source)
             return neverReachedGateway(error)
-                ? .unreachable(failure) : .doubtful(failure, resendable: true)  // the gateway may have acted
+                ? .unreachable(failure) : .doubtful(failure, .answerLost)  // the gateway may have acted
         case .success(let value):
             response = value
         }
@@ -27,7 +27,7 @@ extension GatewayAPI {
         // A success status with an unusable body: the gateway acted, and its answer is lost.
         func invalid(_ reason: String) -> SessionReply {
             .doubtful(
-                FlowError(.invalidResponse, reason, source: source, httpStatus: response.status), resendable: true)
+                FlowError(.invalidResponse, reason, source: source, httpStatus: response.status), .answerLost)
         }
         let expected: Set<Int> = isCreate(call) ? [200, 201] : [200]
         guard expected.contains(response.status) else {
@@ -37,7 +37,7 @@ extension GatewayAPI {
         do throws(FlowError) {
             body = try SessionBody(AnswerReader.parse(response, source: source))
         } catch {
-            return .doubtful(error, resendable: true)
+            return .doubtful(error, .answerLost)
         }
         switch call {
         case .authenticate(let sessionId, _, _), .challengeResult(let sessionId, _), .readSession(let sessionId):
@@ -73,7 +73,7 @@ extension GatewayAPI {
                         "the card session FAILED with PAYMENT_ALREADY_PROCESSED"
                             + (message.isEmpty ? "" : ": \(message)"), source: source,
                         httpStatus: response.status, gatewayCode: failure.code),
-                    resendable: false)
+                    .conflict)
             }
             status = .failed(
                 sessionFailure(
@@ -119,10 +119,10 @@ extension GatewayAPI {
         case .inProgress: return .inProgress(failure)
         case .challengeNotCompleted:
             if case .challengeResult = call { return .challengeNotCompleted }
-            return .doubtful(failure, resendable: false)
+            return .doubtful(failure, .conflict)
         case .nothingDone: return .refused(failure)
-        case .mayHaveActed(let resendable): return .doubtful(failure, resendable: resendable)
-        case .unknownKey: return .doubtful(failure, resendable: true)
+        case .mayHaveActed(let doubt): return .doubtful(failure, doubt)
+        case .unknownKey: return .doubtful(failure, .answerLost)
         }
     }
 

@@ -50,9 +50,9 @@ enum SessionReply: Equatable, Sendable, CustomStringConvertible {
     /// No answer, and the request surely never reached the gateway (connect, TLS, bad URL).
     case unreachable(FlowError)
     /// The gateway may have acted and its answer is lost: timeout, reset, 5xx, an undecodable or
-    /// unexpected 2xx, `PAYMENT_ALREADY_PROCESSED`. `resendable`: sending the same step again with the
-    /// same `Idempotency-Key` can bring the real answer.
-    case doubtful(FlowError, resendable: Bool)
+    /// unexpected 2xx, `PAYMENT_ALREADY_PROCESSED`; why, as a fact (whether the step may be sent again
+    /// is `ResendBudget`'s decision).
+    case doubtful(FlowError, AnswerDoubt)
     /// `409 REQUEST_IN_PROGRESS`: the same key's first request is still being processed.
     case inProgress(FlowError)
     /// `409 CHALLENGE_NOT_COMPLETED`: the issuer has no answer from the buyer.

@@ -8,8 +8,9 @@ import Testing
 /// for controls, DEL, C1, U+2028/U+2029 and the bidi controls, everything else as UTF-8).
 @Suite struct CardPlaintextTests {
     static func plaintext(name: String, number: String = "4242 4242-4242 4242") -> [UInt8] {
-        let card = CardSnapshot(
-            cardholderName: name, cardNumber: number, expiryMonth: "12", expiryYear: "34", securityCode: "123")
+        let card = CardInput(
+            cardholderName: name, cardNumber: number, expiryMonth: "12", expiryYear: "34", securityCode: "123"
+        ).snapshot()
         return CardPlaintext.with(card) { Array($0) }
     }
 

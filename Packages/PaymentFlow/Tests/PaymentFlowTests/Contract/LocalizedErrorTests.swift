@@ -39,7 +39,7 @@ import Testing
     @Test func aCardProblemIsToldInLatvianToo() {
         var failure = FlowError(
             .cardValidationFailed, "The card number is incomplete: a card number has 12 to 19 digits.")
-        failure.cardIssue = (CardField.cardNumber.rawValue, CardValidationIssue.Reason.tooShort.rawValue)
+        failure.cardIssue = CardValidationIssue(field: .cardNumber, reason: .tooShort, state: .incomplete)
         let error = failure.nsError(in: Self.latvian)
         #expect(
             error.localizedDescription

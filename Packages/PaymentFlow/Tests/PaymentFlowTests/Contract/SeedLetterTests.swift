@@ -258,7 +258,8 @@ final class SeedLetterTests: XCTestCase {
     /// (`cardValidationFailed`, with the field and reason kept in `userInfo`): nothing reaches the network."
     /// The card model states its field and reason under `CardValidationIssue.fieldUserInfoKey` and
     /// `reasonUserInfoKey`; the payment's error (or its underlying error) keeps them, so an app can point at
-    /// the field without parsing prose.
+    /// the field without parsing prose. The payment's error also carries the issue itself
+    /// (`NSError.cardValidationIssue`).
     func testAnInvalidCardKeepsTheFieldAndReasonInUserInfo() throws {
         let configuration = Configuration(checkoutAPIBaseURL: api, checkoutBaseURL: checkout, environment: .sandbox)
         let request = CardPaymentRequest(paymentId: "p_1", verificationKey: "vk-secret-1")
@@ -289,6 +290,11 @@ final class SeedLetterTests: XCTestCase {
                 SeedLetterCards.userInfoValue(CardValidationIssue.reasonUserInfoKey, in: error) as? String,
                 reason.rawValue,
                 "\(name): the reason is kept in userInfo; userInfo keys (error, then underlying): \(keys)")
+            // The issue itself, as a value, on the payment's own error.
+            let issue = try XCTUnwrap(error.cardValidationIssue, "\(name): the typed issue; keys: \(keys)")
+            XCTAssertEqual(issue.field, field, name)
+            XCTAssertEqual(issue.reason, reason, name)
+            XCTAssertEqual(issue, card.firstIssue, "\(name): the issue the card model found")
         }
     }
 

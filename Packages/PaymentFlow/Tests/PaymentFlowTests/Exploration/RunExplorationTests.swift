@@ -132,9 +132,11 @@ import Testing
                 createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
                 authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
                 challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
-            let card = CardSnapshot(
+            let card = CardInput(
                 cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30",
-                securityCode: "123")
+                securityCode: "123",
+                clock: .fixed(Date(timeIntervalSince1970: 1_795_953_600))
+            ).snapshot()
             return PaymentLifecycle(
                 settings: settings,
                 flow: .card(CardPaymentMachine(.init(card: card, checkoutBaseURL: base, keys: keys))))
@@ -206,7 +208,7 @@ import Testing
             case .abandon(let token):
                 // Only a call of this run that is no longer awaited may be abandoned.
                 if node.run.operation?.token == token { violations.append("abandoned the call it still awaits") }
-            case .dropCachedKey, .observe:
+            case .storeKey, .dropCachedKey, .observe:
                 break
             }
         }
@@ -375,7 +377,7 @@ import Testing
             result = .success(response)
         default: break
         }
-        return GatewayAPI.event(for: call, result, paymentId: "p").event
+        return GatewayAPI.event(for: call, result, paymentId: "p")
     }
 
     // MARK: Successors
@@ -420,7 +422,9 @@ import Testing
             let down = FlowError(.networkError, "x")
             switch call {
             case .keySet:
-                answer(.keyFetched(.success(key)), "key ok", orFail: .keyFetched(.failure(down)), "key fails")
+                answer(
+                    .keyFetched(.success(.init(key: key, maxAge: 300))), "key ok", orFail: .keyFetched(.failure(down)),
+                    "key fails")
             case .statusLookup:
                 let body = #"{"paymentId":"p","paymentStatus":"\#(world.status)","orderNumber":"o"}"#
                 answer(

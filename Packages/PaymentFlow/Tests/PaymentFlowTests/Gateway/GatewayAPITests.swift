@@ -86,8 +86,8 @@ import Testing
             .createSession(encryptedCard: "x", idempotencyKey: Self.id),
             Self.response(status, #"{"error":{"code":"\#(code)","message":"m"}}"#))
         switch (reply, kind) {
-        case (.refused(let error), "refused"), (.doubtful(let error, false), "doubt, no resend"),
-            (.doubtful(let error, true), "doubt"), (.inProgress(let error), "in progress"):
+        case (.refused(let error), "refused"), (.doubtful(let error, .conflict), "doubt, no resend"),
+            (.doubtful(let error, .answerLost), "doubt"), (.inProgress(let error), "in progress"):
             #expect(error.code == expected)
             #expect(error.httpStatus == status)
         default:
@@ -101,7 +101,7 @@ import Testing
         let reply = GatewayAPI.decodeSession(
             .createSession(encryptedCard: "x", idempotencyKey: Self.id),
             .success(HTTPResponse(status: status, body: [], url: URL(string: "https://gw.example")!)))
-        guard case .doubtful(let error, true) = reply else {
+        guard case .doubtful(let error, .answerLost) = reply else {
             Issue.record("\(status): expected doubt, got \(reply)")
             return
         }

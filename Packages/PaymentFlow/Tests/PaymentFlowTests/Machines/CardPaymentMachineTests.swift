@@ -13,9 +13,11 @@ import Testing
         // A fresh 2048-bit key: its bytes do not matter to the machine, only its identity.
         EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k1").publicKey)
     }()
-    static let card = CardSnapshot(
+    static let card = CardInput(
         cardholderName: "Jane Doe", cardNumber: "4111 1111 1111 1111", expiryMonth: "12", expiryYear: "30",
-        securityCode: "123")
+        securityCode: "123",
+        clock: .fixed(Date(timeIntervalSince1970: 1_795_953_600))
+    ).snapshot()
     static let keys = IdempotencyKeys(
         createSession: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
         createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
@@ -36,8 +38,8 @@ import Testing
         .session(SessionSnapshot(sessionId: "s_1", status: status, transStatus: trans))
     }
 
-    static let lost = SessionReply.doubtful(FlowError(.networkError, "reset"), resendable: true)
-    static let fiveHundred = SessionReply.doubtful(FlowError(.cardSessionFailed, "HTTP 503"), resendable: true)
+    static let lost = SessionReply.doubtful(FlowError(.networkError, "reset"), .answerLost)
+    static let fiveHundred = SessionReply.doubtful(FlowError(.cardSessionFailed, "HTTP 503"), .answerLost)
     static let declined = FlowError(.cardSessionFailed, "declined", gatewayCode: "CARD_DECLINED")
 
     static func machine() -> CardPaymentMachine {
@@ -53,7 +55,7 @@ import Testing
     static func reach(_ target: Reach) -> CardPaymentMachine {
         var m = machine()
         let steps: [(Reach, FlowEvent)] = [
-            (.fetchingKey, .start(cachedKey: nil)), (.encrypting, .keyFetched(.success(key))),
+            (.fetchingKey, .start(cachedKey: nil)), (.encrypting, .keyFetched(.success(.init(key: key, maxAge: 300)))),
             (.creatingSession, .encrypted(.success(jwe))),
             (.authenticating, .sessionAnswered(create, session(.authenticationRequired))),
             (.presentingChallenge, .sessionAnswered(authenticate, session(.challengeRequired(challenge), trans: "C"))),
@@ -95,6 +97,66 @@ import Testing
         #expect(Self.action(&cached, .start(cachedKey: Self.key)) == .encrypt(card: Self.card, key: Self.key))
     }
 
+    /// The machine holds CardValidation's snapshot itself (one card type); every textual view of the
+    /// machine, its actions and the run around it shows `card •••• 1111` at most: no other digit run of
+    /// the number, no security code, no name, no expiry.
+    @Test func noTextualViewOfTheMachineShowsCardData() {
+        var m = Self.machine()
+        let encrypt = Self.action(&m, .start(cachedKey: Self.key))
+        var run = PaymentLifecycle(
+            settings: .init(kind: .card, paymentId: "p", gated: false), flow: .card(Self.machine()))
+        let effects = run.handle(.start(cachedKey: Self.key))
+        var dumped = ""
+        dump(m, to: &dumped)
+        var dumpedRun = ""
+        dump(run, to: &dumpedRun)
+        let views = [
+            encrypt.description, String(describing: m), String(reflecting: m), dumped, run.description, dumpedRun,
+            "\(effects)", String(reflecting: effects),
+        ]
+        #expect(encrypt.description == "encrypt the card •••• 1111 (kid k1)")
+        for view in views {
+            #expect(view.contains("•••• 1111"), "\(view)")
+            for secret in ["4111 1", "411111", "1111 1111", "123", "Jane", "12/30"] {
+                #expect(!view.contains(secret), "\(secret) in \(view)")
+            }
+        }
+    }
+
+    /// The machine owns the kit's key cache: a fetched key is kept for the gateway's max-age (not at all
+    /// without one), a cached key is used as it is (nothing to store), and every UNKNOWN_KEY drops the
+    /// cached key, also when no refetch follows (the second refusal, or after a cancel).
+    @Test func theMachineDecidesWhatTheKeyCacheKeeps() {
+        var fetched = Self.reach(.fetchingKey)
+        let kept = fetched.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 300))))
+        #expect(kept.keyCache == .store(Self.key, maxAge: 300))
+        #expect(kept.action == .encrypt(card: Self.card, key: Self.key))
+        var uncacheable = Self.reach(.fetchingKey)
+        #expect(uncacheable.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 0)))).keyCache == nil)
+        var failed = Self.reach(.fetchingKey)
+        #expect(failed.handle(.keyFetched(.failure(FlowError(.networkError, "down")))).keyCache == nil)
+        var cached = Self.machine()
+        #expect(cached.handle(.start(cachedKey: Self.key)).keyCache == nil)
+
+        var m = Self.reach(.creatingSession)
+        #expect(m.handle(.sessionAnswered(Self.create, .unknownKey)).keyCache == .drop)
+        _ = m.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 300))))
+        let second = GatewayCall.createSession(encryptedCard: "f", idempotencyKey: Self.keys.createSessionWithNewKey)
+        _ = m.handle(.encrypted(.success("f")))
+        let refusedAgain = m.handle(.sessionAnswered(second, .unknownKey))
+        #expect(refusedAgain.keyCache == .drop)
+        #expect(Self.terminal(refusedAgain.action)?.error?.code == .encryptionKeyUnavailable)
+
+        var cancelled = Self.reach(.creatingSession)
+        _ = cancelled.handle(.cancel)
+        let refusedAfterCancel = cancelled.handle(.sessionAnswered(Self.create, .unknownKey))
+        #expect(refusedAfterCancel.keyCache == .drop)
+        #expect(Self.terminal(refusedAfterCancel.action)?.outcome == .cancelled)
+        // Other answers leave the cache alone.
+        var answered = Self.reach(.creatingSession)
+        #expect(answered.handle(.sessionAnswered(Self.create, Self.session(.authenticationRequired))).keyCache == nil)
+    }
+
     @Test func keyFailureIsEncryptionKeyUnavailableBeforeAnythingWasSent() {
         var m = Self.reach(.fetchingKey)
         let end = Self.terminal(Self.action(&m, .keyFetched(.failure(FlowError(.networkError, "down")))))
@@ -110,7 +172,7 @@ import Testing
     @Test func unknownKeyRefetchesOnceWithANewIdempotencyKey() {
         var m = Self.reach(.creatingSession)
         #expect(Self.action(&m, .sessionAnswered(Self.create, .unknownKey)) == .fetchKey(refresh: true))
-        _ = m.handle(.keyFetched(.success(Self.key)))
+        _ = m.handle(.keyFetched(.success(.init(key: Self.key, maxAge: 300))))
         let second = GatewayCall.createSession(
             encryptedCard: "f.g.h.i.j", idempotencyKey: Self.keys.createSessionWithNewKey)
         #expect(Self.action(&m, .encrypted(.success("f.g.h.i.j"))) == .call(second))
@@ -151,7 +213,7 @@ import Testing
         var m = Self.reach(.creatingSession)
         let reply = SessionReply.doubtful(
             FlowError(.cardSessionFailed, "HTTP 409", httpStatus: 409, gatewayCode: "PAYMENT_ALREADY_PROCESSED"),
-            resendable: false)
+            .conflict)
         let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.create, reply)))
         #expect(end?.outcome == .unresolved)
         #expect(end?.error?.code == .cardSessionFailed)
@@ -180,7 +242,7 @@ import Testing
         var m = Self.reach(.creatingSession)
         let busy = FlowError(.cardSessionFailed, "HTTP 409 REQUEST_IN_PROGRESS")
         // Waited out and resent with the same key, a bounded number of times.
-        for _ in 0..<CardPaymentMachine.inProgressResends {
+        for _ in 0..<ResendBudget.inProgressWaits {
             #expect(Self.action(&m, .sessionAnswered(Self.create, .inProgress(busy))) == .wait(1))
             #expect(Self.action(&m, .waitEnded) == .call(Self.create))
         }
@@ -344,14 +406,14 @@ import Testing
             .cardSessionFailed, "FAILED PAYMENT_ALREADY_PROCESSED", gatewayCode: "PAYMENT_ALREADY_PROCESSED")
         var m = Self.reach(.authenticating)
         #expect(
-            Self.action(&m, .sessionAnswered(Self.authenticate, .doubtful(processed, resendable: false)))
+            Self.action(&m, .sessionAnswered(Self.authenticate, .doubtful(processed, .conflict)))
                 == .call(Self.read))
         let end = Self.terminal(Self.action(&m, .sessionAnswered(Self.read, Self.session(.authenticationRequired))))
         #expect(end?.outcome == .unresolved)
         #expect(end?.error?.inDoubt == true)
         var created = Self.reach(.creatingSession)
         let first = Self.terminal(
-            Self.action(&created, .sessionAnswered(Self.create, .doubtful(processed, resendable: false))))
+            Self.action(&created, .sessionAnswered(Self.create, .doubtful(processed, .conflict))))
         #expect(first?.outcome == .unresolved)
     }
 

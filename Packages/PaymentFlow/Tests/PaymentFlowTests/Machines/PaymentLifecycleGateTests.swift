@@ -12,8 +12,10 @@ import Testing
         createSessionWithNewKey: UUID(uuidString: "00000000-0000-4000-8000-000000000002")!,
         authentication: UUID(uuidString: "00000000-0000-4000-8000-000000000003")!,
         challengeResult: UUID(uuidString: "00000000-0000-4000-8000-000000000004")!)
-    static let card = CardSnapshot(
-        cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30", securityCode: "123")
+    static let card = CardInput(
+        cardholderName: "A", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "30", securityCode: "123",
+        clock: .fixed(Date(timeIntervalSince1970: 1_795_953_600))
+    ).snapshot()
     static let key = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k").publicKey)
 
     static func run(gateTimeout: TimeInterval? = 600) -> PaymentLifecycle {
@@ -35,8 +37,7 @@ import Testing
         let body = #"{"sessionId":"s_1","status":"AUTHENTICATION_REQUIRED"}"#
         let answer = GatewayAPI.event(
             for: .createSession(encryptedCard: "a.b.c.d.e", idempotencyKey: keys.createSession),
-            .success(HTTPResponse(status: 201, body: Array(body.utf8), url: base)), paymentId: "p"
-        ).event
+            .success(HTTPResponse(status: 201, body: Array(body.utf8), url: base)), paymentId: "p")
         return run.handle(.answered(token: send, answer))
     }
 
@@ -55,6 +56,45 @@ import Testing
         let end = try #require(Self.delivered(run.handle(.gateAnswered(token: token, .cancel))))
         #expect(end.outcome == .cancelled)
         #expect(end.sessionId == "s_1")
+    }
+
+    /// The machine's key-cache decisions become effects as soon as the run hears the gateway: a fetched
+    /// key is stored while the gate still holds the encryption back (and stays stored if the gate then
+    /// cancels); an UNKNOWN_KEY drops the cached key before the gate is asked about the refetch.
+    @Test func keyCacheDecisionsArePerformedWhenHeard() throws {
+        func askedGate(_ effects: [PaymentLifecycle.Effect]) throws -> UInt64 {
+            try #require(effects.compactMap { if case .askGate(let t, _) = $0 { t } else { nil } }.first)
+        }
+        func sent(_ effects: [PaymentLifecycle.Effect]) throws -> UInt64 {
+            try #require(effects.compactMap { if case .send(let t, _) = $0 { t } else { nil } }.first)
+        }
+        var run = Self.run()
+        let fetch = try sent(
+            run.handle(.gateAnswered(token: try askedGate(run.handle(.start(cachedKey: nil))), .proceed)))
+        let heard = run.handle(.answered(token: fetch, .keyFetched(.success(.init(key: Self.key, maxAge: 60)))))
+        let stored = heard.firstIndex { if case .storeKey(Self.key, 60) = $0 { true } else { false } }
+        let gate = heard.firstIndex { if case .askGate = $0 { true } else { false } }
+        #expect(stored != nil && gate != nil && stored! < gate!, "\(heard)")
+        #expect(!heard.contains { if case .encrypt = $0 { true } else { false } }, "the gate holds the encryption")
+        let end = Self.delivered(run.handle(.gateAnswered(token: try askedGate(heard), .cancel)))
+        #expect(end?.outcome == .cancelled)
+
+        var again = Self.run()
+        var effects = again.handle(
+            .gateAnswered(token: try askedGate(again.handle(.start(cachedKey: Self.key))), .proceed))
+        let encrypt = try #require(effects.compactMap { if case .encrypt(let t, _, _) = $0 { t } else { nil } }.first)
+        effects = again.handle(.answered(token: encrypt, .encrypted(.success("a.b.c.d.e"))))
+        let create = try sent(again.handle(.gateAnswered(token: try askedGate(effects), .proceed)))
+        let unknownKey = again.handle(
+            .answered(
+                token: create,
+                .sessionAnswered(
+                    .createSession(encryptedCard: "a.b.c.d.e", idempotencyKey: Self.keys.createSession), .unknownKey)))
+        let dropped = unknownKey.firstIndex { if case .dropCachedKey = $0 { true } else { false } }
+        let refetchGate = unknownKey.firstIndex {
+            if case .askGate(_, let step) = $0 { step.action == "refetch the card-encryption key" } else { false }
+        }
+        #expect(dropped != nil && refetchGate != nil && dropped! < refetchGate!, "\(unknownKey)")
     }
 
     /// A gate that never answers: its deadline ends it like a cancel (the run owns every wait).

@@ -159,6 +159,8 @@ final class CardDataTests: XCTestCase {
         XCTAssertEqual(
             problem.nsError.userInfo[CardValidationIssue.fieldUserInfoKey] as? Int, CardField.cardNumber.rawValue)
         XCTAssertEqual(problem.nsError.userInfo[CardValidationIssue.reasonUserInfoKey] as? String, "checksumFailed")
+        XCTAssertEqual(problem.nsError.cardValidationIssue, card.firstIssue)
+        XCTAssertEqual(problem.nsError.cardValidationIssue?.reason, .checksumFailed)
     }
 
     func testWhatWasValidatedIsWhatIsEncrypted() throws {
@@ -171,29 +173,35 @@ final class CardDataTests: XCTestCase {
             RequestValidation.card(
                 CardPaymentRequest(paymentId: "p", verificationKey: "k"), card: snapshot,
                 configuration: sandbox.sdkConfiguration()))
-        let plaintext = CardPlaintext.with(CardSnapshot(snapshot)) { Array($0) }
+        let plaintext = CardPlaintext.with(snapshot) { Array($0) }
         let json = String(decoding: plaintext, as: UTF8.self)
         XCTAssertTrue(json.contains(#""cardNumber":"4111111111111111""#))
         XCTAssertTrue(json.contains(#""securityCode":"123""#))
     }
 
     func testTheCardSnapshotShowsTheOneMaskedForm() {
-        let card = CardSnapshot(
+        // The flow's one card value is CardValidation's snapshot: its own views and the flow's label
+        // show the last four digits at most.
+        let card = CardInput(
             cardholderName: "Ada", cardNumber: "4111-1111 1111-1111", expiryMonth: "07", expiryYear: "31",
-            securityCode: "837")
+            securityCode: "837"
+        ).snapshot()
         var dumped = ""
         dump(card, to: &dumped)
-        XCTAssertEqual(card.description, "card •••• 1111")
-        XCTAssertEqual(String(reflecting: card), "card •••• 1111")
-        XCTAssertFalse(dumped.contains("4111") || dumped.contains("837"), dumped)
+        XCTAssertEqual(CardPlaintext.label(card), "card •••• 1111")
+        for view in [card.description, String(reflecting: card), "\(card)", dumped] {
+            XCTAssertTrue(view.contains("•••• 1111"), view)
+            XCTAssertFalse(view.contains("4111") || view.contains("837") || view.contains("Ada"), view)
+        }
     }
 
     func testPlaintextIsTheGatewayJSONAndDecryptsBack() throws {
         // Independent check of the plaintext layout of GATEWAY.md: decrypt what the SDK encrypted with the
         // JWE package's decrypter and compare with the hand-written JSON.
-        let card = CardSnapshot(
+        let card = CardInput(
             cardholderName: "Zoë \"Q\" O'Brien", cardNumber: "4111-1111 1111-1111", expiryMonth: "07", expiryYear: "31",
-            securityCode: "837")
+            securityCode: "837"
+        ).snapshot()
         let privateKey = try JWETestKey.key
         let key = EncryptionKey(privateKey.publicKey)
         let compact = try CardPlaintext.with(card) { try FlowDependencies.liveEncrypt(key, $0) }
