@@ -576,6 +576,8 @@ final class RunLifetimeTests: XCTestCase {
         while PaymentDiagnostics.livePaymentRuns > before, Date() < deadline {
             RunLoop.current.run(until: Date() + 0.01)
         }
-        XCTAssertEqual(PaymentDiagnostics.livePaymentRuns, before)
+        // `before` can count runs of earlier tests still unwinding (a late timer or transfer holds them a
+        // moment); they may end meanwhile, so the count may drop below it. Twenty leaked runs cannot hide.
+        XCTAssertLessThanOrEqual(PaymentDiagnostics.livePaymentRuns, before)
     }
 }
