@@ -95,10 +95,19 @@ private func write(_ tokens: [HTMLScanner.Token]) -> String {
     return output
 }
 
+/// Scalar by scalar, as the scanner reads: `String.replacingOccurrences` matches whole characters, so a
+/// quote, `&` or `<` followed by a combining mark (one character with it) was left unescaped.
 private func escape(_ text: String, quote: Bool) -> String {
-    var result = text.replacingOccurrences(of: "&", with: "&#38;").replacingOccurrences(of: "<", with: "&#60;")
-    if quote { result = result.replacingOccurrences(of: "\"", with: "&#34;") }
-    return result
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "&": result.append(contentsOf: "&#38;".unicodeScalars)
+        case "<": result.append(contentsOf: "&#60;".unicodeScalars)
+        case "\"" where quote: result.append(contentsOf: "&#34;".unicodeScalars)
+        default: result.append(scalar)
+        }
+    }
+    return String(result)
 }
 
 /// Adjacent text tokens joined and empty ones dropped: how text is split is not part of the contract.
