@@ -79,7 +79,7 @@ def assert_no_card_data(testcase, text, extra_secrets=()):
     # card number to us, unless it is part of an identifier (letters or _ next to it,
     # as in the sandbox's hex ids `cs_733037213230d9e4`).
     for match in re.finditer(r"(?<![A-Za-z0-9_])\d(?:[ \-]?\d){11,}(?![A-Za-z0-9_])", plain):
-        testcase.fail(f"a {len(digits_only(match.group()))}-digit run appears in clear")
+        testcase.fail(f"a {len(digits_only(match.group()))}-digit run appears in clear: ...{plain[max(0, match.start() - 40):match.start()]}<run>{plain[match.end():match.end() + 20]}...")
     for secret in extra_secrets:
         if not secret:
             continue
