@@ -479,15 +479,22 @@ import Testing
         #expect(handler.events.contains(.decide(server.url(submitted).absoluteString)))
         #expect(handler.events.contains(.closed), "the buyer got to the last page and closed it")
         // No observer ever sees the code.
-        let leaks = Self.leaks(of: Self.code, in: events.items)
-        #expect(leaks.isEmpty, "\(leaks)")
-        let lastPageLeaks = lastPage.map { Self.leaks(of: Self.code, in: [.loaded($0)]) }
-        #expect(lastPageLeaks == [], "currentPage: \(lastPageLeaks ?? [])")
+        Self.expectNoCodeShown(in: events.items, lastPage: lastPage)
         let shown = events.items.map(\.description)
         if method == "post" {
             #expect(
                 shown.contains { $0.hasPrefix("navigation POST") && $0.contains("/verify?tx=9&\(Self.maskedPin):") })
         }
+    }
+
+    /// Neither an event nor the page the presenter shows last holds the typed code.
+    static func expectNoCodeShown(
+        in events: [BrowserEvent], lastPage: LoadedPage?, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let leaks = leaks(of: code, in: events)
+        #expect(leaks.isEmpty, "\(leaks)", sourceLocation: sourceLocation)
+        let lastPageLeaks = lastPage.map { Self.leaks(of: code, in: [.loaded($0)]) }
+        #expect(lastPageLeaks == [], "currentPage: \(lastPageLeaks ?? [])", sourceLocation: sourceLocation)
     }
 
     /// A redirect whose `Location` is only a fragment (`#done`) keeps the URL's query, code and all: the
@@ -522,10 +529,7 @@ import Testing
         #expect(server.requests.map(\.target) == ["/challenge", verify, verify])
         #expect(handler.events.contains(.decide(server.url(verify + "#done").absoluteString)))
         #expect(handler.events.contains(.closed), "the buyer got to the last page and closed it")
-        let leaks = Self.leaks(of: Self.code, in: events.items)
-        #expect(leaks.isEmpty, "\(leaks)")
-        let lastPageLeaks = lastPage.map { Self.leaks(of: Self.code, in: [.loaded($0)]) }
-        #expect(lastPageLeaks == [], "currentPage: \(lastPageLeaks ?? [])")
+        Self.expectNoCodeShown(in: events.items, lastPage: lastPage)
         let shown = events.items.map(\.description)
         #expect(shown.contains { $0.hasPrefix("redirect 302") && $0.hasSuffix("/verify?tx=9&\(Self.maskedPin)#done") })
         #expect(lastPage?.url.absoluteString.hasSuffix("/verify?tx=9&\(Self.maskedPin)#done") == true)
