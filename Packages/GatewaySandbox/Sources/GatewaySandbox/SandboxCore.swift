@@ -194,6 +194,8 @@ final class SandboxCore: Sendable {
         case .testCards: testCards()
         case .rotateKey: refusedControl(request) ?? rotateKeyEndpoint()
         case .index: indexPage()
+        case .serverOptions:
+            HTTPResponse(status: 204, headers: [("Allow", "GET, HEAD, POST, DELETE, OPTIONS")], body: [])
         case .methodNotAllowed(let allowed):
             {
                 var response = HTTPResponse.error(

@@ -37,7 +37,7 @@ extension SandboxCore {
             refuse = { status, code, message in Pages.error(status, "\(code): \(message)") }
         case .statusLookup, .cardSessionGet, .jwks, .hostedPage, .notification, .acsChallenge, .acsSubmit,
             .merchantCreatePayment, .merchantGetPayment, .shopReturn, .faultsList, .faultsAdd, .faultsClear, .logRead,
-            .logClear, .testCards, .rotateKey, .index, .methodNotAllowed, .notFound:
+            .logClear, .testCards, .rotateKey, .index, .serverOptions, .methodNotAllowed, .notFound:
             return .pass
         }
         if let problem = Self.idempotencyKeyProblem(key) {

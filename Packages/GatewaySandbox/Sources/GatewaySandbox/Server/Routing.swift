@@ -25,6 +25,9 @@ enum Route: Equatable, Sendable {
     case testCards
     case rotateKey
     case index
+    /// `OPTIONS *`: a question about the server itself (RFC 9110 9.3.7), which the SDK sends to open a
+    /// connection ahead of the request that needs it.
+    case serverOptions
     case methodNotAllowed(allowed: [String])
     case notFound
 
@@ -50,7 +53,7 @@ enum Route: Equatable, Sendable {
         case .acsSubmit: .acsSubmit
         case .merchantCreatePayment: .merchantPayments
         case .merchantGetPayment, .shopReturn, .faultsList, .faultsAdd, .faultsClear, .logRead, .logClear, .testCards,
-            .rotateKey, .index, .methodNotAllowed, .notFound:
+            .rotateKey, .index, .serverOptions, .methodNotAllowed, .notFound:
             nil
         }
     }
@@ -87,8 +90,10 @@ enum Route: Equatable, Sendable {
         ]
     }()
 
-    /// Matches `method` and `path` (`HEAD` is served as `GET`). Ids are non-empty path segments.
+    /// Matches `method` and `path` (`HEAD` is served as `GET`; the path `*` only with `OPTIONS`). Ids are
+    /// non-empty path segments.
     static func match(method: String, path: String) -> Route {
+        if path == "*" { return method == "OPTIONS" ? .serverOptions : .notFound }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         let trimmed = segments == [""] ? [] : segments
         let effectiveMethod = method == "HEAD" ? "GET" : method

@@ -137,6 +137,7 @@ final class PaymentExecutor: @unchecked Sendable {
     }
 
     private func send(_ call: GatewayCall, token: UInt64) {
+        if call == .keySet { prepareCardSessionConnection() }
         let built = GatewayAPI.request(call, endpoints: context.endpoints, requestId: dependencies.uuid())
         guard case .success(let request) = built else {
             // Cannot happen after validation; answered as a request that never left.
@@ -164,6 +165,17 @@ final class PaymentExecutor: @unchecked Sendable {
         } else {
             dependencies.transport.send(request, completion: completion)
         }
+    }
+
+    /// While the key is fetched from the checkout host, the card-session host's connection is opened
+    /// too, so its TCP and TLS round trips overlap the fetch (issue 19). A transport hint: the run
+    /// neither waits for it nor learns of it; one host for both is already one connection.
+    private func prepareCardSessionConnection() {
+        guard let sessions = context.endpoints.checkoutAPIBaseURL, let keys = context.endpoints.checkoutBaseURL,
+            !URLMatch.sameOrigin(sessions, keys),
+            let transport = dependencies.transport as? any ConnectionPreparingTransport
+        else { return }
+        transport.prepareConnection(to: sessions)
     }
 
     /// The flow event for a call's result.

@@ -1,5 +1,6 @@
 internal import CCurl
 internal import CCurlShim
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -31,6 +32,9 @@ public final class CurlConnectionCache: Sendable {
 
     let share: CurlShare?
     private let idle = Mutex<[String: [IdleHandle]]>([:])
+    /// Origins a connection is being opened to ahead of a request (``CurlTransport`` `prepareConnection`),
+    /// each with the group a request waits on until that connection is checked in or given up.
+    private let opening = Mutex<[String: DispatchGroup]>([:])
     private let counters = Mutex(CacheCounters())
 
     /// Creates an empty cache.
@@ -88,6 +92,36 @@ public final class CurlConnectionCache: Sendable {
             return evicted
         }
         withExtendedLifetime(evicted) {}
+    }
+
+    /// Claims the opening of a connection to `origin` ahead of a request: `false` when one is already
+    /// being opened, or an idle one is still within the window (nothing to do). A `true` must be
+    /// followed by ``finishOpening(origin:)``, whatever became of the attempt.
+    func beginOpening(origin: String, now: TimeInterval) -> Bool {
+        let hasIdle = idle.withLock { idle in
+            (idle[origin] ?? []).contains { now - $0.since <= maximumIdleTime }
+        }
+        guard !hasIdle else { return false }
+        return opening.withLock { opening in
+            guard opening[origin] == nil else { return false }
+            let group = DispatchGroup()
+            group.enter()
+            opening[origin] = group
+            return true
+        }
+    }
+
+    /// Ends the opening claimed by ``beginOpening(origin:now:)`` (after its handle, if any, was
+    /// checked in), releasing every request waiting for it.
+    func finishOpening(origin: String) {
+        opening.withLock { $0.removeValue(forKey: origin) }?.leave()
+    }
+
+    /// Waits, at most `timeout` seconds, while a connection to `origin` is being opened ahead of a
+    /// request; returns at once when none is. Blocking: only called on transfer threads.
+    func awaitOpening(origin: String, timeout: TimeInterval) {
+        guard let group = opening.withLock({ $0[origin] }), timeout > 0 else { return }
+        _ = group.wait(timeout: .now() + min(timeout, 86_400))
     }
 
     /// Idle handles kept right now (tests).

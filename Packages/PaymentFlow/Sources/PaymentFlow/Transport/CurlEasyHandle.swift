@@ -37,6 +37,9 @@ struct CurlHop {
     var reusesConnection = false
     /// With `reusesConnection`: the oldest idle connection libcurl may still reuse, in seconds.
     var maximumIdleSeconds = 15
+    /// A request target other than the URL's path, sent without a body: `*` for `OPTIONS *`, the
+    /// request RFC 9110 (9.3.7) gives for asking a server about itself rather than a resource.
+    var requestTarget: String?
 }
 
 /// What one hop produced before it is mapped to `HTTPResponse` / `TransportError`.
@@ -311,6 +314,10 @@ final class CurlEasyHandle: @unchecked Sendable {
         }
 
         switch hop.method {
+        case _ where hop.requestTarget != nil:
+            set(CURLOPT_HTTPGET, 1)
+            set(CURLOPT_CUSTOMREQUEST, hop.method)
+            set(CURLOPT_REQUEST_TARGET, hop.requestTarget ?? "*")
         case "GET" where hop.body == nil:
             set(CURLOPT_HTTPGET, 1)
         case "HEAD":

@@ -26,6 +26,14 @@ import Foundation
 /// requests are sent again stays the SDK's decision alone (a `GET` may still be
 /// resent by libcurl: reads are harmless).
 ///
+/// With a cache, the SDK may also open a connection before the request that
+/// needs it (a card payment with no cached key opens the card-session host's
+/// connection while the key is fetched from the checkout host). That connection
+/// is opened with `OPTIONS *` (RFC 9110 9.3.7: a question about the server, not
+/// about any resource; it carries no credential and nothing of the payment),
+/// kept only if its answer leaves it open, and a request to that origin that
+/// finds no idle connection waits for it, at most the connect timeout.
+///
 /// Every request carries a `User-Agent` (``Options/userAgent`` unless the
 /// request sets one) and an `X-Request-Id` (a fresh UUID unless the request
 /// sets one). The transport never logs, and its errors never contain a
@@ -40,7 +48,7 @@ import Foundation
 /// let transport = CurlTransport(options: .init(requireHTTPS: true))
 /// transport.send(HTTPRequest(method: "GET", url: url)) { result in ... }
 /// ```
-public struct CurlTransport: HTTPTransport, CancellableTransport {
+public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPreparingTransport {
     /// How a `CurlTransport` sends. All fields have safe defaults.
     public struct Options: Sendable {
         /// The longest wait for a connection (TCP and TLS), in seconds. Default 10.
@@ -150,6 +158,53 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
         send(request, cancellation: nil, completion: completion)
     }
 
+    /// Opens a connection to `url`'s origin on a worker thread and keeps it in the cache for the next
+    /// request there, unless the transport has no cache or one is already open or opening. The
+    /// attempt is bounded by ``Options/connectTimeout``; its failure is silent (the request then
+    /// opens its own connection, as it would have without it).
+    func prepareConnection(to url: URL) {
+        guard let cache = connectionCache, let host = url.host, !host.isEmpty else { return }
+        let origin = CurlConnectionCache.origin(of: url)
+        guard cache.beginOpening(origin: origin, now: CurlTransport.uptime()) else { return }
+        let options = self.options
+        TransferPool.shared.submit {
+            defer { cache.finishOpening(origin: origin) }
+            CurlTransport.openConnection(to: url, origin: origin, options: options, cache: cache)
+        }
+    }
+
+    /// `OPTIONS *` on a new handle: a connection the answer leaves open is checked in for `origin`.
+    private static func openConnection(
+        to url: URL, origin: String, options: Options, cache: CurlConnectionCache
+    ) {
+        var root = URLComponents()
+        root.scheme = url.scheme?.lowercased()
+        root.host = url.host
+        root.port = url.port
+        root.path = "/"
+        let timeout = max(0.001, options.connectTimeout)
+        guard let rootURL = root.url,
+            case .success(var hop) = makeHop(
+                HTTPRequest(method: "OPTIONS", url: rootURL, timeout: timeout), options: options, remaining: timeout),
+            let handle = CurlEasyHandle(share: cache.share)
+        else { return }
+        hop.requestTarget = "*"
+        hop.reusesConnection = true
+        hop.maximumIdleSeconds = Int(cache.maximumIdleTime.rounded(.down))
+        hop.maxResponseBytes = min(hop.maxResponseBytes, 64 * 1024)
+        guard case .response(_, let headers, _) = handle.perform(hop) else { return }
+        let closing = headers.contains {
+            $0.name.caseInsensitiveCompare("Connection") == .orderedSame
+                && $0.value.lowercased().split(separator: ",").contains {
+                    $0.trimmingCharacters(in: .whitespaces) == "close"
+                }
+        }
+        if !closing { cache.checkin(handle, origin: origin, now: uptime()) }
+    }
+
+    /// Monotonic seconds, the clock of the connection cache's idle window.
+    static func uptime() -> TimeInterval { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 }
+
     /// `send`, abortable through `cancellation` (a transfer not yet started is not started).
     func send(
         _ request: HTTPRequest, cancellation: TransferCancellation?,
@@ -190,6 +245,14 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
             return .failure(error)
         }
         while true {
+            if let connections, isHarmlessToReplay(current) {
+                // A connection being opened to this origin ahead of time is worth its wait: it is at most
+                // as far from ready as one of this request's own would be. Counted in the total time.
+                let waited = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1_000_000_000
+                connections.awaitOpening(
+                    origin: CurlConnectionCache.origin(of: current.url),
+                    timeout: min(Double(budget) / 1_000_000_000 - waited, options.connectTimeout))
+            }
             let elapsed = DispatchTime.now().uptimeNanoseconds &- start
             guard elapsed < budget else {
                 return failed(
@@ -203,12 +266,11 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
             case .failure(let error): return failed(error)
             }
             let origin = CurlConnectionCache.origin(of: current.url)
-            let now = TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
             var kept: CurlEasyHandle?
             if let connections {
                 hop.reusesConnection = isHarmlessToReplay(current)
                 hop.maximumIdleSeconds = Int(connections.maximumIdleTime.rounded(.down))
-                if hop.reusesConnection { kept = connections.checkout(origin: origin, now: now) }
+                if hop.reusesConnection { kept = connections.checkout(origin: origin, now: uptime()) }
             }
             guard let handle = kept ?? CurlEasyHandle(share: connections?.share) else {
                 return failed(TransportError(.other, "libcurl could not create a handle"))
@@ -216,8 +278,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport {
             let outcome = handle.perform(hop, cancellation: cancellation)
             if case .response = outcome, hop.reusesConnection, let connections {
                 // Kept only after a complete answer: a failed or cancelled transfer's handle is closed.
-                let finished = TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
-                connections.checkin(handle, origin: origin, now: finished)
+                connections.checkin(handle, origin: origin, now: uptime())
             }
             switch outcome {
             case .failure(let error):

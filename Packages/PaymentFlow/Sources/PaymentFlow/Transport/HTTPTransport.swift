@@ -176,3 +176,14 @@ protocol CancellableTransport: HTTPTransport {
         _ request: HTTPRequest, cancellation: TransferCancellation?,
         completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void)
 }
+
+/// A transport that can open a connection ahead of the request that will use it, so that the
+/// connection's TCP and TLS round trips overlap other work (a card payment with no cached key opens
+/// the card-session host's connection while the key is fetched from the checkout host). A hint: the
+/// caller never waits for it, learns nothing from it, and the later request is correct either way.
+/// Internal: the libcurl transport and the retrying wrapper conform; a host's own `HTTPTransport`
+/// is simply not asked.
+protocol ConnectionPreparingTransport: HTTPTransport {
+    /// Opens a connection to `url`'s origin for a later request, unless one is open or opening.
+    func prepareConnection(to url: URL)
+}

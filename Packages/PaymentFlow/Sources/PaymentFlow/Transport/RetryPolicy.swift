@@ -98,7 +98,7 @@ struct RetryPolicy: Sendable {
 
 /// An `HTTPTransport` that retries idempotent reads over `base` following
 /// `policy`. The completion receives the last attempt's result, exactly once.
-struct RetryingTransport: HTTPTransport, CancellableTransport {
+struct RetryingTransport: HTTPTransport, CancellableTransport, ConnectionPreparingTransport {
     /// The transport each attempt goes through.
     let base: any HTTPTransport
     /// When and how long to retry.
@@ -117,6 +117,11 @@ struct RetryingTransport: HTTPTransport, CancellableTransport {
 
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
         attempt(1, request, started: policy.now(), cancellation: nil, completion)
+    }
+
+    /// Passed on to `base` when it can open connections ahead; nothing otherwise.
+    func prepareConnection(to url: URL) {
+        (base as? any ConnectionPreparingTransport)?.prepareConnection(to: url)
     }
 
     /// `send`, with the cancellation passed to each attempt; a cancelled operation is not retried.

@@ -96,4 +96,28 @@ struct ConnectionReuseTests {
         while proxy.statistics.openConnections > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(proxy.statistics.openConnections == 0)
     }
+
+    @Test func aConnectionOpenedAheadCarriesTheNextKeyedPost() async throws {
+        defer {
+            proxy.stop()
+            sandbox.stop()
+        }
+        // What a cold-key card payment does for the card-session host: `OPTIONS *` first, then the keyed
+        // POST rides that connection (no second TCP connection), even when sent before the answer came.
+        let cache = CurlConnectionCache()
+        let transport = CurlTransport(connectionCache: cache)
+        transport.prepareConnection(to: sandbox.merchantBaseURL)
+        let key = [HTTPHeader("Idempotency-Key", "ahead")]
+        #expect(await send(transport, "POST", "/sandbox/payments", headers: key) == 201)
+        #expect(proxy.statistics.connections == 1)
+        #expect(cache.counts.reused == 1)
+        let log = sandbox.requestLog
+        #expect(log.map(\.method) == ["OPTIONS", "POST"])
+        #expect(log.first?.status == 204)
+        // A POST without a key still gets a connection of its own: opening ahead changes no reuse rule.
+        transport.prepareConnection(to: sandbox.merchantBaseURL)  // one is idle: nothing to open
+        #expect(await send(transport, "POST", "/sandbox/payments") == 201)
+        #expect(proxy.statistics.connections == 2)
+        #expect(sandbox.requestLog.count == 3)
+    }
 }
