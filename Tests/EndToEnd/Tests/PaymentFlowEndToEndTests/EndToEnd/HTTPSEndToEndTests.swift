@@ -197,6 +197,33 @@ final class HTTPSEndToEndTests: XCTestCase {
         XCTAssertEqual(proxy.statistics.tlsHandshakes, 2)
     }
 
+    /// Issue 19, latency: with the key on its own host (as a real gateway's checkout and API hosts are),
+    /// a new kit opens the card-session host's connection with `OPTIONS *` while it fetches the key, and
+    /// the creation and the authentication ride that connection: two connections, one per host, and the
+    /// sandbox saw the `OPTIONS *` before the creation. The payment's steps are unchanged.
+    func testAColdKeyOnItsOwnHostOverlapsTheSessionHostsConnection() throws {
+        let proxy = try LatencyProxy(configuration: .init(targetPort: sandbox.port))
+        defer { proxy.stop() }
+        var configuration = liveConfiguration(port: proxy.port)
+        var keyHost = URLComponents(url: configuration.checkoutBaseURL!, resolvingAgainstBaseURL: false)
+        keyHost?.host = "localhost"
+        configuration.checkoutBaseURL = try XCTUnwrap(keyHost?.url)
+        let payment = sandbox.createPayment()
+        let before = sandbox.lastSequence
+        let result = try payCard("4111111111111111", kit: PaymentKit(configuration: configuration), payment: payment)
+        XCTAssertEqual(result.outcome, .succeeded)
+        XCTAssertEqual(sandbox.paymentStatus(payment.paymentId), "SETTLED")
+        let steps = sandbox.apiRequests(since: before, payment: payment.paymentId)
+        XCTAssertEqual(steps.map(\.endpoint), [.jwks, .cardSessionCreate, .authentication])
+        XCTAssertEqual(steps.filter(\.replayed).count, 0)
+        let opened = sandbox.requestLog.filter { $0.sequence > before && $0.method == "OPTIONS" }
+        XCTAssertEqual(opened.map(\.path), ["*"])
+        XCTAssertEqual(opened.first?.status, 204)
+        XCTAssertLessThan(opened.first?.sequence ?? .max, steps.dropFirst().first?.sequence ?? 0)
+        XCTAssertEqual(proxy.statistics.connections, 2)
+        XCTAssertEqual(proxy.statistics.tlsHandshakes, 2)
+    }
+
     /// Issue 18, money: the authentication rides the connection the session creation left open; the
     /// gateway holds it, and while it does the gateway's front (the proxy) goes away: the kept
     /// connection is reset and the listener closed, so libcurl's reconnect is refused and it reports
