@@ -94,7 +94,7 @@ test-swift: deps
 # command-line tools; each tool's path is passed in the environment.
 test-interop: deps venv
 	@for tool in EGW_JWE_BIN:Packages/JWE:egw-jwe EGW_SANDBOX_BIN:Packages/GatewaySandbox:egw-sandbox \
-	             EGW_REPL_BIN:Apps/egw-repl:egw-repl; do \
+	             EGW_REPL_BIN:Apps/egw-repl:egw-repl EGW_REPL_WEBKIT_BIN:Apps/egw-repl:egw-repl-webkit; do \
 	  IFS=: read -r var dir product <<< "$$tool"; \
 	  export "$$var="; \
 	  [ -f "$$dir/Package.swift" ] || continue; \
@@ -109,6 +109,8 @@ test-interop: deps venv
 repl: deps
 	@if [ ! -f Apps/egw-repl/Package.swift ]; then echo "egw-repl is not built yet"; exit 0; fi
 	@cd Apps/egw-repl && swift build -c release --product egw-repl >&2
+	@case " $(ARGS) " in *" --browser webkit"*|*" --browser=webkit"*|*" --screenshots"*) \
+	  cd Apps/egw-repl && swift build -c release --product egw-repl-webkit >&2;; esac
 	@exec "$$(cd Apps/egw-repl && swift build -c release --show-bin-path)/egw-repl" $(ARGS)
 
 # egw-checkout, the GTK 4 shop (Apps/egw-checkout). Without a display it says how to see it.

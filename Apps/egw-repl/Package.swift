@@ -6,7 +6,10 @@ import PackageDescription
 let package = Package(
     name: "egw-repl",
     products: [
-        .executable(name: "egw-repl", targets: ["egw-repl"])
+        .executable(name: "egw-repl", targets: ["egw-repl"]),
+        // The same shell with WebKitGTK linked in: egw-repl runs it for --browser webkit and
+        // --screenshots, so egw-repl's own start loads no GTK (issue 6's start-up and memory targets).
+        .executable(name: "egw-repl-webkit", targets: ["egw-repl-webkit"]),
     ],
     dependencies: [
         .package(path: "../../Packages/EGWWire"),
@@ -56,10 +59,20 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
+            ]
+        ),
+        // The shell's WebKitGTK side (ReplShell's WebKitSupport): GTK's loop, the window, snapshots.
+        .target(
+            name: "ReplWebKit",
+            dependencies: [
+                "ReplShell",
+                .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "WebKitPresenter", package: "WebKitPresenter"),
             ]
         ),
         .executableTarget(name: "egw-repl", dependencies: ["ReplShell"]),
+        .executableTarget(name: "egw-repl-webkit", dependencies: ["ReplShell", "ReplWebKit"]),
         .executableTarget(
             name: "ReplCoreFuzz",
             dependencies: [

@@ -142,6 +142,22 @@ class PackageGraphTests(unittest.TestCase):
             self.assertEqual(package["deps"] & {n for n, p in self.packages.items() if p["dir"] != "Packages"},
                              set(), f"{name} depends on an app or a test package")
 
+    def test_egw_repl_itself_links_no_gtk(self):
+        # WebKitGTK's libraries cost egw-repl's start-up target (150 ms, 40 MB) at every start; the
+        # WebKit side is egw-repl-webkit's, which egw-repl runs for --browser webkit and --screenshots.
+        repl = self.packages["egw-repl"]
+        self.assertIn("egw-repl-webkit", repl["targets"])
+        reached = {pkg for name in closure(repl, ["egw-repl"]) for pkg, _ in repl["targets"][name]["products"]}
+        todo = list(reached)
+        while todo:
+            for pkg, _ in library_products_used(self.packages[todo.pop()]):
+                if pkg not in reached:
+                    reached.add(pkg)
+                    todo.append(pkg)
+        self.assertEqual(reached & {"WebKitPresenter", "PaymentUI", "GLibMainQueue"}, set())
+        webkit = {pkg for name in closure(repl, ["egw-repl-webkit"]) for pkg, _ in repl["targets"][name]["products"]}
+        self.assertIn("WebKitPresenter", webkit)
+
     # The checks themselves, on graphs made to fail them.
 
     def test_a_cycle_is_found(self):

@@ -24,6 +24,25 @@ def outcomes(stdout):
 
 @needs_repl
 class Usage(unittest.TestCase):
+    def test_egw_repl_loads_no_gtk_and_hands_webkit_runs_to_its_sibling(self):
+        linked = subprocess.run(["ldd", REPL_BIN], capture_output=True, text=True, timeout=60).stdout
+        self.assertNotIn("libgtk-4", linked)
+        self.assertNotIn("libwebkitgtk", linked)
+        sibling = os.path.join(os.path.dirname(REPL_BIN), "egw-repl-webkit")
+        self.assertIn("libwebkitgtk", subprocess.run(["ldd", sibling], capture_output=True, text=True,
+                                                      timeout=60).stdout)
+        # Without the sibling, a WebKit run says which program it needed, and does not start.
+        with tempfile.TemporaryDirectory() as folder:
+            lonely = os.path.join(folder, "egw-repl")
+            shutil.copy(REPL_BIN, lonely)
+            env = clean_env()
+            env["DISPLAY"] = ":99"
+            result = subprocess.run([lonely, "--browser", "webkit", "--no-sandbox"], input="",
+                                    capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("runs in egw-repl-webkit, which did not start: " + folder + "/egw-repl-webkit: "
+                      "No such file or directory", result.stderr)
+
     def test_webkit_without_a_display_is_a_usage_error(self):
         result = subprocess.run([REPL_BIN, "--browser", "webkit"], input="", capture_output=True, text=True,
                                 timeout=60, env=clean_env())

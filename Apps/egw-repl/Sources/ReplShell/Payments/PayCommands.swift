@@ -3,7 +3,6 @@ import Foundation
 import HeadlessBrowser
 import PaymentFlow
 import ReplCore
-import WebKitPresenter
 
 extension Shell {
     // MARK: starting a payment
@@ -61,14 +60,14 @@ extension Shell {
     /// The browser the buyer uses (`--browser`): the headless one, or a WebKitGTK window driven by the
     /// same buyer script (queued `buyer ...` actions, questions on the terminal).
     func pagePresenter(for inbox: PaymentInbox) -> any PaymentPresenter {
-        guard options.browser == "webkit" else {
+        let screenshots = options.screenshotsPath.map { URL(fileURLWithPath: $0) }
+        guard options.browser == "webkit", let webKit else {
             var script = inbox.buyerScript()
-            if let directory = options.screenshotsPath {
+            if let directory = screenshots, let webKit {
                 // What the headless buyer saw, as WebKit renders its HTML, before the buyer acts.
-                let snapshotter = PageSnapshotter(directory: URL(fileURLWithPath: directory))
                 let buyer = script
                 script = BuyerScript { page, respond in
-                    snapshotter.save(html: page.html, baseURL: page.url, title: page.title ?? "") { file in
+                    webKit.snapshot(page, into: directory) { file in
                         if let file { inbox.post(.screenshot(file)) }
                         buyer.decide(page, respond)
                     }
@@ -78,12 +77,9 @@ extension Shell {
                 script: script, transport: buyerTransport(),
                 options: .init(pageTimeout: configuration.kit.timeout), onEvent: inbox.browserObserver())
         }
-        return WebKitPagePresenter(
-            host: .window(nil), trust: pageTrust(), buyer: WebBuyer(inbox.buyerScript()),
-            options: .init(screenshotsDirectory: options.screenshotsPath.map { URL(fileURLWithPath: $0) }),
-            onEvent: { event in
-                if case .screenshot(let file) = event { inbox.post(.screenshot(file)) }
-            })
+        return webKit.windowPresenter(
+            script: inbox.buyerScript(), configuration: pageConfiguration(), screenshots: screenshots,
+            saved: { inbox.post(.screenshot($0)) })
     }
 
     // MARK: waiting

@@ -11,6 +11,24 @@ import Darwin
 #endif
 
 enum Platform {
+    /// Replaces this process with `program` from the running executable's own folder, given
+    /// `arguments` (the environment and open descriptors carry over). Returns only when that
+    /// fails, with the path and the system's reason.
+    static func replaceProcess(withSibling program: String, arguments: [String]) -> String {
+        var size = 4096
+        var buffer = [CChar](repeating: 0, count: size + 1)
+        let length = readlink("/proc/self/exe", &buffer, size)
+        guard length > 0 else { return "/proc/self/exe: \(String(cString: strerror(errno)))" }
+        size = length
+        let own = String(decoding: buffer[0..<size].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let path = folder + "/" + program
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        execv(path, &argv)
+        return "\(path): \(String(cString: strerror(errno)))"
+    }
+
     /// Whether the file descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool {
         isatty(fd) == 1

@@ -1,7 +1,6 @@
 import Foundation
 import GatewaySandbox
 import ReplCore
-import WebKitPresenter
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +23,18 @@ public enum Launcher {
     /// SIGPIPE handling and sets the locale.
     @MainActor
     public static func run(arguments: [String]) -> Int32 {
+        run(arguments: arguments, webKit: nil)
+    }
+
+    /// The sibling program that has WebKitGTK linked in (see ``WebKitSupport``).
+    static let webKitProgram = "egw-repl-webkit"
+
+    /// ``run(arguments:)`` with WebKitGTK when `webKit` is given (`egw-repl-webkit`). Without it, a
+    /// run that needs WebKit (`--browser webkit`, `--screenshots`) is handed to `egw-repl-webkit`
+    /// beside this executable, with the same arguments; when that program cannot be started the
+    /// status is 1 and stderr says why.
+    @MainActor
+    package static func run(arguments: [String], webKit: (any WebKitSupport)?) -> Int32 {
         Platform.ignoreBrokenPipe()
         Platform.adoptLocale()
         let environment = Platform.environment()
@@ -45,6 +56,14 @@ public enum Launcher {
             return 0
         case .run(let given):
             options = given
+        }
+        let needsWebKit = options.browser == "webkit" || options.screenshotsPath != nil
+        if needsWebKit && webKit == nil {
+            let failure = Platform.replaceProcess(withSibling: webKitProgram, arguments: arguments)
+            output.write(
+                "egw-repl: WebKit (--browser webkit, --screenshots) runs in \(webKitProgram), which did not start: "
+                    + "\(failure)\n", .err)
+            return 1
         }
         let source: LineSource
         var scriptMode = false
@@ -89,14 +108,12 @@ public enum Launcher {
             }
         }
         var events = EventLoop.mainRunLoop
-        if options.browser == "webkit" || options.screenshotsPath != nil {
-            do {
-                try GTKMainLoop.start()
-            } catch {
-                output.write("egw-repl: WebKit (--browser webkit, --screenshots): \(error.reason)\n", .err)
+        if needsWebKit, let webKit {
+            if let failure = webKit.start() {
+                output.write("egw-repl: WebKit (--browser webkit, --screenshots): \(failure)\n", .err)
                 return 1
             }
-            events = .gtk()
+            events = webKit.eventLoop()
         }
         var isDirectory: ObjCBool = false
         if let directory = options.screenshotsPath,
@@ -109,7 +126,7 @@ public enum Launcher {
         do {
             shell = try Shell(
                 options: options, source: source, console: Console(usesColor: color, sink: output),
-                interrupts: interrupts, sandbox: sandbox, events: events)
+                interrupts: interrupts, sandbox: sandbox, events: events, webKit: webKit)
         } catch {
             output.write("egw-repl: \(error.message)\nTry 'egw-repl --help'.\n", .err)
             return exitUsage

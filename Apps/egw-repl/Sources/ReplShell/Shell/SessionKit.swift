@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import PaymentFlow
 import Synchronization
-import WebKitPresenter
 
 /// Monotonic time in nanoseconds: the live clock, or a test's.
 struct ShellClock: Sendable {
@@ -15,33 +14,32 @@ struct ShellClock: Sendable {
 /// How the shell sleeps while it waits for the SDK, and the queue the SDK calls it back on.
 ///
 /// Live, the SDK delivers on the main queue and the shell keeps the main run loop
-/// turning (``mainRunLoop``); every report wakes it. A test host whose main queue is
+/// turning (``mainRunLoop``), or GTK's (``WebKitSupport/eventLoop()``); every report wakes it. A test host whose main queue is
 /// drained by `dispatchMain()` cannot turn the run loop from inside a main-queue job, so
 /// tests use ``privateQueue()``: the SDK calls back on a private serial queue and the
 /// shell sleeps on a semaphore that every report signals.
-struct EventLoop: Sendable {
+package struct EventLoop: Sendable {
     /// Where the SDK delivers results and presenter calls.
-    var callbackQueue: DispatchQueue
+    package var callbackQueue: DispatchQueue
     /// Wakes a ``wait`` (any thread).
-    var wake: @Sendable () -> Void
+    package var wake: @Sendable () -> Void
     /// Sleeps until woken or `seconds` pass (main thread).
-    var wait: @Sendable (_ seconds: TimeInterval) -> Void
+    package var wait: @Sendable (_ seconds: TimeInterval) -> Void
+
+    /// A loop of these three parts (``WebKitSupport/eventLoop()`` builds GTK's).
+    package init(
+        callbackQueue: DispatchQueue, wake: @escaping @Sendable () -> Void,
+        wait: @escaping @Sendable (_ seconds: TimeInterval) -> Void
+    ) {
+        self.callbackQueue = callbackQueue
+        self.wake = wake
+        self.wait = wait
+    }
 
     /// The main queue and `RunLoop.main`.
     static let mainRunLoop = EventLoop(
         callbackQueue: .main, wake: { DispatchQueue.main.async {} },
         wait: { seconds in _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: seconds)) })
-
-    /// GTK's main loop (``GTKMainLoop``) on the main thread, the main queue bridged into it: for
-    /// `--browser webkit`, whose windows need GLib's loop turning while a payment waits.
-    static func gtk() -> EventLoop {
-        let woken = WakeFlag()
-        return EventLoop(
-            callbackQueue: .main, wake: { DispatchQueue.main.async { woken.raise() } },
-            wait: { seconds in
-                GTKMainLoop.run(timeout: .milliseconds(Int64(seconds * 1000))) { woken.lower() }
-            })
-    }
 
     /// A private serial queue and a semaphore.
     static func privateQueue() -> EventLoop {
@@ -87,14 +85,14 @@ extension Shell {
         return kit
     }
 
-    /// What WebKit's pages may load: the kit's environment and transport security (with
-    /// --sandbox-tls, the sandbox's CA).
-    func pageTrust() -> PageTrust {
+    /// The kit's configuration as the buyer's pages see it (WebKit's page trust): its environment
+    /// and transport security (with --sandbox-tls, the sandbox's CA).
+    func pageConfiguration() -> PaymentFlow.Configuration {
         var sdk = configuration.sdkConfiguration(logSink: nil)
         if let authority = trustedAuthorityFile {
             sdk.transportSecurity = .trusting(certificateAuthorityFile: authority)
         }
-        return PageTrust(configuration: sdk)
+        return sdk
     }
 
     /// The buyer's browser transport: the kit's own transport security and environment (https only in
@@ -112,12 +110,4 @@ extension Shell {
     func waitForEvents(_ seconds: TimeInterval) {
         events.wait(seconds)
     }
-}
-
-/// A wake-up the GTK wait checks after each event: raised by ``EventLoop/wake``, lowered by the wait.
-private final class WakeFlag: Sendable {
-    private let raised = Atomic(false)
-    func raise() { raised.store(true, ordering: .releasing) }
-    /// Whether it was raised (and lowers it).
-    func lower() -> Bool { raised.exchange(false, ordering: .acquiringAndReleasing) }
 }

@@ -30,6 +30,8 @@ final class Shell {
     let events: EventLoop
     /// The embedded sandbox gateway, unless `--no-sandbox` (or it failed to start).
     let sandbox: Sandbox?
+    /// WebKitGTK, in `egw-repl-webkit` (`nil` in `egw-repl`, which links no GTK).
+    let webKit: (any WebKitSupport)?
     var interpreter = Interpreter()
     var configuration = ShellConfiguration()
     var payment: CurrentPayment?
@@ -58,9 +60,10 @@ final class Shell {
     ///   parse, plain http in the live environment).
     init(
         options: Options, source: LineSource, console: Console, interrupts: Interrupts, sandbox: Sandbox?,
-        clock: ShellClock = .monotonic, events: EventLoop = .mainRunLoop
+        clock: ShellClock = .monotonic, events: EventLoop = .mainRunLoop, webKit: (any WebKitSupport)? = nil
     ) throws(ReplError) {
         self.events = events
+        self.webKit = webKit
         self.options = options
         self.interrupts = interrupts
         self.sandbox = sandbox
