@@ -366,6 +366,18 @@ class CardFlow(ForeignGatewayCase):
         self.assertTrue(got["sessionId"])
         self.assertEqual(gateway.truth(got["paymentId"]), "SETTLED")
 
+    def test_a_key_on_its_own_host_pays_as_before(self):
+        # With the key on another host, the SDK opens the card-session host's connection with
+        # `OPTIONS *` while it fetches the key. This gateway does not implement OPTIONS: Python's
+        # http.server answers 501 and closes, unlogged. That connection is dropped, and the
+        # creation opens its own: the payment is what it always was.
+        gateway = self.gateway()
+        self.repl_extra_args = ("--checkout-base-url", gateway.checkout_base_url.replace("127.0.0.1", "localhost"))
+        got = self.one_payment(gateway, self.card_script("frictionless"), "succeeded", error_code=None)
+        self.assertEqual(gateway.truth(got["paymentId"]), "SETTLED")
+        logged = {entry["connection"] for entry in gateway.log}
+        self.assertEqual(gateway._connection_count - len(logged), 1, "one connection carried only OPTIONS *")
+
     def test_challenge_right_code_succeeds(self):
         gateway = self.gateway()
         self.one_payment(gateway, self.card_script("challenge", [f"buyer challenge {RIGHT_CODE}"]),
