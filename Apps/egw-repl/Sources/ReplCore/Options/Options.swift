@@ -36,6 +36,8 @@ public struct Options: Equatable, Sendable {
     /// Save a PNG of every page state the buyer saw here (`--screenshots DIR`), as WebKit renders it
     /// (the headless browser's pages too: needs a display either way).
     public var screenshotsPath: String?
+    /// Whether this run needs WebKitGTK: `--browser webkit` or `--screenshots`.
+    public var usesWebKit: Bool { browser == "webkit" || screenshotsPath != nil }
 
     /// Creates the defaults.
     public init() {}

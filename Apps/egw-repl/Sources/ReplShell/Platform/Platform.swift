@@ -15,14 +15,11 @@ enum Platform {
     /// `arguments` (the environment and open descriptors carry over). Returns only when that
     /// fails, with the path and the system's reason.
     static func replaceProcess(withSibling program: String, arguments: [String]) -> String {
-        var size = 4096
-        var buffer = [CChar](repeating: 0, count: size + 1)
-        let length = readlink("/proc/self/exe", &buffer, size)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count)
         guard length > 0 else { return "/proc/self/exe: \(String(cString: strerror(errno)))" }
-        size = length
-        let own = String(decoding: buffer[0..<size].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let path = folder + "/" + program
+        let own = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path = own[..<(own.lastIndex(of: "/") ?? own.startIndex)] + "/" + program
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         execv(path, &argv)

@@ -57,8 +57,7 @@ public enum Launcher {
         case .run(let given):
             options = given
         }
-        let needsWebKit = options.browser == "webkit" || options.screenshotsPath != nil
-        if needsWebKit && webKit == nil {
+        if options.usesWebKit && webKit == nil {
             let failure = Platform.replaceProcess(withSibling: webKitProgram, arguments: arguments)
             output.write(
                 "egw-repl: WebKit (--browser webkit, --screenshots) runs in \(webKitProgram), which did not start: "
@@ -108,7 +107,7 @@ public enum Launcher {
             }
         }
         var events = EventLoop.mainRunLoop
-        if needsWebKit, let webKit {
+        if options.usesWebKit, let webKit {
             if let failure = webKit.start() {
                 output.write("egw-repl: WebKit (--browser webkit, --screenshots): \(failure)\n", .err)
                 return 1
