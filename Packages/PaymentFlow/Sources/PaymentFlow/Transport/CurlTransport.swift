@@ -192,12 +192,10 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         hop.reusesConnection = true
         hop.maximumIdleSeconds = Int(cache.maximumIdleTime.rounded(.down))
         hop.maxResponseBytes = min(hop.maxResponseBytes, 64 * 1024)
-        guard case .response(_, let headers, _) = handle.perform(hop) else { return }
-        let closing = headers.contains {
-            $0.name.caseInsensitiveCompare("Connection") == .orderedSame
-                && $0.value.lowercased().split(separator: ",").contains {
-                    $0.trimmingCharacters(in: .whitespaces) == "close"
-                }
+        guard case .response(let status, let headers, _) = handle.perform(hop) else { return }
+        let connection = HTTPResponse(status: status, headers: headers, url: rootURL).header("Connection") ?? ""
+        let closing = connection.lowercased().split(separator: ",").contains {
+            $0.trimmingCharacters(in: .whitespaces) == "close"
         }
         if !closing { cache.checkin(handle, origin: origin, now: uptime()) }
     }
