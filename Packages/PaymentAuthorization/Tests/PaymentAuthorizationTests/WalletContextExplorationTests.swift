@@ -124,6 +124,8 @@ final class WalletContextExplorationTests: XCTestCase {
             for effect in effects {
                 switch effect {
                 case .askPaymentFor(let token, let order):
+                    // The callback may answer at once on another queue: its deadline must already run.
+                    if !armed.contains(token) { violations.append("paymentFor \(token) asked before its deadline") }
                     asked.insert(token)
                     if order.amount.minorUnits != 1250 { violations.append("order amount \(order.amount)") }
                 case .startPaymentForTimer(let token, _): armed.insert(token)

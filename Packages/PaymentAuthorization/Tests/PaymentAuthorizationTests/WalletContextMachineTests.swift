@@ -31,7 +31,7 @@ final class WalletContextMachineTests: XCTestCase {
     func testPaymentForNeverAnswered() {
         var m = Machine(settings: .init())
         _ = m.handle(.present)
-        XCTAssertEqual(describe(m.handle(.authorized(token: 1, payment))), ["ask 1 1250", "timer 1 60"])
+        XCTAssertEqual(describe(m.handle(.authorized(token: 1, payment))), ["timer 1 60", "ask 1 1250"])
         XCTAssertEqual(
             describe(m.handle(.paymentForDeadline(token: 1))),
             ["report paymentFor deadline passed (attempt 1)", "answer 1 failure"])

@@ -183,8 +183,11 @@ struct WalletContextMachine: Sendable {
         }
         order = authorized
         attempt = .askingBackend(token: token, payment, authorized)
-        var effects: [Effect] = [.askPaymentFor(token: token, authorized)]
+        // The deadline is armed before the backend is asked: `paymentFor` runs on the callback queue and may
+        // answer (or the clock may pass) before the context's queue would reach a timer armed after it.
+        var effects: [Effect] = []
         if let timeout = settings.paymentForTimeout { effects.append(.startPaymentForTimer(token: token, timeout)) }
+        effects.append(.askPaymentFor(token: token, authorized))
         return effects
     }
 
