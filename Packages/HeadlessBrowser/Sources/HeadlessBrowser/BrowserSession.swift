@@ -401,8 +401,8 @@ struct BrowserSession: Sendable, CustomStringConvertible {
         let token = nextToken()
         phase = .loading(navigation, token: token)
         return [
-            observed, .load(session: session, token: token, request),
-            .startTimer(session: session, token: token, after: settings.pageTimeout + settings.loadGrace),
+            observed, .startTimer(session: session, token: token, after: settings.pageTimeout + settings.loadGrace),
+            .load(session: session, token: token, request),
         ]
     }
 

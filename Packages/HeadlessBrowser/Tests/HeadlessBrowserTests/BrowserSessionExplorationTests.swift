@@ -253,6 +253,8 @@ import Testing
                     }
                     allowed = nil
                     load = (token, request)
+                    // The watchdog runs before the load leaves: a transfer answering at once finds it.
+                    if !timers.contains(token) { violation("load #\(token) went out before its watchdog") }
                 case .startTimer(let session, let token, _):
                     reach(session, "a watchdog", handler: false)
                     timers.insert(token)

@@ -105,9 +105,10 @@ import Testing
             event: .present(PageRequest(url: url("/other"), purpose: .challenge)),
             effects: ["present answered false"], then: "deciding GET /start"),
         Row(
-            name: "allowed: the observer hears it, the load goes out with its watchdog", reach: [], event: allow,
+            name: "allowed: the observer hears it, the load goes out with its watchdog already running", reach: [],
+            event: allow,
             effects: [
-                "event navigation GET http://gw.example/start: allowed", "load #2 GET /start", "watchdog #2 35 s",
+                "event navigation GET http://gw.example/start: allowed", "watchdog #2 35 s", "load #2 GET /start",
             ], then: "loading GET /start"),
         Row(
             name: "cancelled: nothing is loaded and the page stops", reach: [], event: .decided(token: 0, .cancel),
@@ -138,8 +139,8 @@ import Testing
             ],
             event: allow,
             effects: [
-                "event navigation GET http://gw.example/next: allowed", "load #4 GET /next cookie s=1",
-                "watchdog #4 35 s",
+                "event navigation GET http://gw.example/next: allowed", "watchdog #4 35 s",
+                "load #4 GET /next cookie s=1",
             ], then: "loading GET /next"),
         Row(
             name: "one hop past maxRedirects fails the load",

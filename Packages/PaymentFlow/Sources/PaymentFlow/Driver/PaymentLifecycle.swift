@@ -380,7 +380,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         let step = PaymentStep(
             flow: settings.kind, paymentId: settings.paymentId, state: stateName, action: action.description)
         guard let limit = settings.stepGateTimeout else { return [.askGate(token: token, step)] }
-        return [.askGate(token: token, step), .startTimer(.gate(token), after: limit)]
+        return [.startTimer(.gate(token), after: limit), .askGate(token: token, step)]
     }
 
     private mutating func navigation(_ url: URL, request: UInt64, method: String?) -> [Effect] {
@@ -447,9 +447,9 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             page = .presenting(id: id, dismissWhenShown: false)
             let deadline = plan.purpose == .challenge ? settings.challengeTimeout : settings.hostedPageTimeout
             return [
-                .observe(.page(.presentRequested(plan.url, plan.purpose))), .present(pageId: id, plan),
+                .observe(.page(.presentRequested(plan.url, plan.purpose))),
                 .startTimer(.presentAnswer(id), after: settings.presenterTimeout),
-                .startTimer(.pageDeadline(id), after: deadline),
+                .startTimer(.pageDeadline(id), after: deadline), .present(pageId: id, plan),
             ]
         case .dismissPage:
             switch page {
@@ -483,7 +483,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         let token = nextToken()
         operation = (token, kind)
         guard let timeout else { return [effect(token)] }
-        return [effect(token), .startTimer(.operation(token), after: timeout)]
+        return [.startTimer(.operation(token), after: timeout), effect(token)]
     }
 
     // MARK: - The page
@@ -516,8 +516,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         guard case .shown(id) = page else { return [] }
         page = .dismissing(id: id)
         return [
-            .cancelTimer(.pageDeadline(id)), .observe(.page(.dismissRequested)), .dismiss(pageId: id),
-            .startTimer(.dismissAnswer(id), after: settings.presenterTimeout),
+            .cancelTimer(.pageDeadline(id)), .observe(.page(.dismissRequested)),
+            .startTimer(.dismissAnswer(id), after: settings.presenterTimeout), .dismiss(pageId: id),
         ]
     }
 

@@ -170,6 +170,11 @@ import Testing
 
     static func apply(_ effects: [PaymentLifecycle.Effect], to node: inout Node, violations: inout [String]) {
         for effect in effects {
+            // Every wait is a timer the run owns, started before control leaves it: an answer (or a clock
+            // moved) inside the effect must find the timer already running.
+            if let awaited = awaitedTimer(effect), !node.world.timers.contains(timerName(awaited)) {
+                violations.append("\(effect) before its timer \(awaited)")
+            }
             switch effect {
             case .send(let token, let call):
                 node.pendingCall = (token, call)
@@ -216,6 +221,17 @@ import Testing
     }
 
     static func timerName(_ id: PaymentLifecycle.TimerID) -> String { "\(id)" }
+
+    /// The timer that bounds the wait an effect starts (every wait in the explored settings has one).
+    static func awaitedTimer(_ effect: PaymentLifecycle.Effect) -> PaymentLifecycle.TimerID? {
+        switch effect {
+        case .send(let token, _), .askResolver(let token): .operation(token)
+        case .present(let id, _): .presentAnswer(id)
+        case .dismiss(let id): .dismissAnswer(id)
+        case .askGate(let token, _): .gate(token)
+        default: nil
+        }
+    }
 
     /// CONTRACT.md 4a, also for a hosted payment with no lookup configured: the seeds' `.cancelled`
     /// (close, cancel, deadline) and `.failed` + `pageLoadFailed` hold only while no buyer's POST that

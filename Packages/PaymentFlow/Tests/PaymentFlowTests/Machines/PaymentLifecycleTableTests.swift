@@ -10,7 +10,9 @@ import Testing
 /// The expected effects are written by hand from the lifecycle's guarantees (the result only once no
 /// page is shown; every wait a timer it owns; answers with a stale token dropped) and from CONTRACT.md
 /// sections 3 and 4a for the hosted flow. Observations (`.observe`) are left out: they tell, they do not
-/// act. Timers: the presenter has 60 s to answer, the hosted page 1800 s, a gateway call 35 s.
+/// act. Timers: the presenter has 60 s to answer, the hosted page 1800 s, a gateway call 35 s; each is
+/// started before the effect that hands control away (present, dismiss, send), so an answer or a clock
+/// moved inside that effect always finds its timer running.
 @Suite struct PaymentLifecycleTableTests {
     static let checkout = URL(string: "https://pay.example.com/checkout/pay/p_1")!
     static let returnURL = URL(string: "myshop://orders/42/done")!
@@ -62,7 +64,7 @@ import Testing
         // Starting shows the page, with a timer on the presenter's answer and the page's deadline.
         Row(
             given: .idle, event: .start(cachedKey: nil),
-            effects: ["present page 1", "start presentAnswer(1) 60s", "start pageDeadline(1) 1800s"]),
+            effects: ["start presentAnswer(1) 60s", "start pageDeadline(1) 1800s", "present page 1"]),
         // The presenter's answer to `present`.
         Row(given: .presenting, event: .presented(pageId: 1, shown: true), effects: ["cancel presentAnswer(1)"]),
         Row(
@@ -73,7 +75,7 @@ import Testing
         Row(
             given: .presenting, event: .timerFired(.presentAnswer(1)),
             effects: [
-                "cancel presentAnswer(1)", "cancel pageDeadline(1)", "dismiss page 1", "start dismissAnswer(1) 60s",
+                "cancel presentAnswer(1)", "cancel pageDeadline(1)", "start dismissAnswer(1) 60s", "dismiss page 1",
             ]),
         // The page's own load is allowed; a question about another page is refused.
         Row(
@@ -91,7 +93,7 @@ import Testing
         Row(
             given: .failedWhilePresenting, event: .presented(pageId: 1, shown: true),
             effects: [
-                "cancel presentAnswer(1)", "cancel pageDeadline(1)", "dismiss page 1", "start dismissAnswer(1) 60s",
+                "cancel presentAnswer(1)", "cancel pageDeadline(1)", "start dismissAnswer(1) 60s", "dismiss page 1",
             ]),
         Row(
             given: .failedWhilePresenting, event: .presented(pageId: 1, shown: false),
@@ -101,25 +103,25 @@ import Testing
         Row(
             given: .shown, event: .navigation(pageId: 1, returnURL, request: 6, method: "GET"),
             effects: [
-                "answer navigation 6: cancel", "cancel pageDeadline(1)", "dismiss page 1",
-                "start dismissAnswer(1) 60s",
+                "answer navigation 6: cancel", "cancel pageDeadline(1)", "start dismissAnswer(1) 60s",
+                "dismiss page 1",
             ]),
         Row(
             given: .shown, event: .pageClosed(pageId: 1),
-            effects: ["cancel pageDeadline(1)", "dismiss page 1", "start dismissAnswer(1) 60s"]),
+            effects: ["cancel pageDeadline(1)", "start dismissAnswer(1) 60s", "dismiss page 1"]),
         Row(
             given: .shown, event: .timerFired(.pageDeadline(1)),
-            effects: ["cancel pageDeadline(1)", "dismiss page 1", "start dismissAnswer(1) 60s"]),
+            effects: ["cancel pageDeadline(1)", "start dismissAnswer(1) 60s", "dismiss page 1"]),
         Row(
             given: .shown, event: .cancel,
-            effects: ["cancel pageDeadline(1)", "dismiss page 1", "start dismissAnswer(1) 60s"]),
+            effects: ["cancel pageDeadline(1)", "start dismissAnswer(1) 60s", "dismiss page 1"]),
         // Once dismissed (or the presenter silent past its timer), the gateway is asked, with a watchdog.
         Row(
             given: .dismissing, event: .dismissed(pageId: 1),
-            effects: ["cancel dismissAnswer(1)", "send #2 GET status", "start operation(2) 35s"]),
+            effects: ["cancel dismissAnswer(1)", "start operation(2) 35s", "send #2 GET status"]),
         Row(
             given: .dismissing, event: .timerFired(.dismissAnswer(1)),
-            effects: ["cancel dismissAnswer(1)", "send #2 GET status", "start operation(2) 35s"]),
+            effects: ["cancel dismissAnswer(1)", "start operation(2) 35s", "send #2 GET status"]),
         Row(
             given: .dismissing, event: .navigation(pageId: 1, checkout, request: 8, method: "POST"),
             effects: ["answer navigation 8: cancel"]),
