@@ -83,7 +83,7 @@ final class CertificateAuthorityFile: Sendable {
         let path =
             requested
             ?? (NSTemporaryDirectory() as NSString).appendingPathComponent(
-                "egw-sandbox-ca-\(getpid())-\(UUID().uuidString.prefix(8)).pem")
+                Self.temporaryName(pid: getpid(), random: String(UUID().uuidString.prefix(8))))
         guard
             FileManager.default.createFile(
                 atPath: path, contents: Data(pem.utf8), attributes: [.posixPermissions: 0o644])
@@ -92,6 +92,13 @@ final class CertificateAuthorityFile: Sendable {
         try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         self.path = path
         removesOnStop = requested == nil
+    }
+
+    /// The name of a CA file the sandbox places itself. Letters lead the process id and the random
+    /// part, so the name never holds a run of 12 or more digits: "-19690-12345678" would read as a
+    /// card number to the card-data scans (ours and a data-loss scanner's) wherever the path is shown.
+    static func temporaryName(pid: Int32, random: String) -> String {
+        "egw-sandbox-ca-pid\(pid)-r\(random.lowercased()).pem"
     }
 
     func remove() {

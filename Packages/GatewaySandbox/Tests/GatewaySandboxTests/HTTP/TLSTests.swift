@@ -136,6 +136,17 @@ extension HTTPTests {
             #expect(!FileManager.default.fileExists(atPath: file))
         }
 
+        /// The CA file's path is printed (the shell's `config`, the sandbox's banner), and a random part of
+        /// all digits once made "-19690-12345678" a 13-digit run, which the card-data scans rightly flag.
+        @Test(arguments: [(Int32(19690), "12345678"), (Int32(4_194_304), "99999999"), (Int32(7), "D2B379B7")])
+        func theCAFilesOwnNameHoldsNoCardNumberLikeRun(pid: Int32, random: String) throws {
+            let name = CertificateAuthorityFile.temporaryName(pid: pid, random: random)
+            let run = try Regex(#"\d(?:[ \-]?\d){11,}"#)
+            #expect(name.firstMatch(of: run) == nil, "\(name)")
+            #expect(name.hasPrefix("egw-sandbox-ca-") && name.hasSuffix(".pem"))
+            #expect(name.contains(String(pid)) && name.contains(random.lowercased()), "pid and random part kept")
+        }
+
         @Test func aGivenCertificateAuthorityFileIsWrittenAndKept() throws {
             let path = NSTemporaryDirectory() + "egw-tls-test-\(UUID().uuidString).pem"
             defer { try? FileManager.default.removeItem(atPath: path) }
