@@ -21,7 +21,9 @@ import XCTest
 ///
 /// Mutations run by hand (machine edited, walk run, edit reverted): without the `sheetEnded` guard the
 /// walk finds 3,122 violations ("payment 1 started after the sheet ended"); without clearing the attempt
-/// at `paymentFor`'s deadline, 8,082 ("payment 1 started after its deadline").
+/// at `paymentFor`'s deadline, 8,082 ("payment 1 started after its deadline"); answering a payment in
+/// doubt `.failure` (the mapping before issue 29), 1,934 ("the sheet shows failure although payment 1
+/// unresolved").
 final class WalletContextExplorationTests: XCTestCase {
     enum PaymentEnd: CaseIterable {
         case succeeded, declined, unresolved
