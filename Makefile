@@ -122,12 +122,15 @@ demo: deps
 	  echo "  or see it played on a virtual display: make screenshots (PNGs in docs/screenshots)"; \
 	else exec "$$bin" $(ARGS); fi
 
-# The README's pictures: egw-checkout's ScreenshotTests plays a buyer on the real windows under Xvfb;
+# The README's pictures: egw-checkout's ScreenshotTests plays a buyer on the real windows under Xvfb, and
+# PaymentUI's sheet window shows a payment in doubt (sheet-confirming-payment.png);
 # then the WebKit pages as a buyer sees them, from a private Xvfb screen's frame buffer (-fbdir).
 SCREEN := 87
 screenshots: deps
 	cd Apps/egw-checkout && EGW_SCREENSHOTS="$(ROOT)/docs/screenshots" xvfb-run -a -s "-screen 0 1280x1024x24" \
 	  swift test --filter ScreenshotTests
+	cd Packages/PaymentUI && EGW_SCREENSHOTS="$(ROOT)/docs/screenshots" xvfb-run -a -s "-screen 0 1280x1024x24" \
+	  swift test --filter testAPaymentInDoubtIsShownAsBeingConfirmedNeverAsFailed
 	@cd Tests/EndToEnd && swift build --product WebKitScreenshots
 	@fb=$$(mktemp -d); Xvfb :$(SCREEN) -screen 0 1280x800x24 -fbdir "$$fb" -nolisten tcp & xvfb=$$!; \
 	trap 'kill $$xvfb; wait $$xvfb 2>/dev/null; rm -rf "$$fb"' EXIT; sleep 1; mkdir -p docs/screenshots; \

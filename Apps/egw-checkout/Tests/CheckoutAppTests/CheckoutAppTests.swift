@@ -128,6 +128,48 @@ final class CheckoutAppTests: XCTestCase {
         try assertNoCardData(in: output, "4111111111111111")
     }
 
+    /// Issue 29: the wallet's card session is created but its answer is lost (every try), so the payment
+    /// is in doubt. The sheet window says it is being confirmed, never "Payment failed", and closes; the
+    /// shop's result line tells the buyer not to pay again.
+    func testTheWalletsLostCreationIsShownAsBeingConfirmed() throws {
+        try MainActor.assumeIsolated {
+            let shop = try CheckoutWindow(options: CheckoutOptions())
+            let sandbox = try XCTUnwrap(shop.sandbox)
+            sandbox.inject(
+                SandboxFault(
+                    endpoint: .cardSessionCreate, kind: .dropConnection, schedule: .always, processesRequest: true))
+            defer { sandbox.clearFaults() }
+            shop.present()
+            UITest.spin(timeout: 0.2)
+            click(shop, "pay-wallet")
+            UITest.spin { shop.sheet != nil }
+            let sheet = try XCTUnwrap(shop.sheet)
+            UITest.spin { sheet.sheet?.state == .ready }
+            let before = sheet.sheet
+            UITest.activate(try XCTUnwrap(UITest.find("contact-0", in: sheet.window)))
+            UITest.spin { sheet.sheet?.state == .ready && sheet.sheet?.selectedContact != before?.selectedContact }
+            UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+            var shown: [String] = []
+            UITest.spin(timeout: 60) {
+                if let label = UITest.find("status", in: sheet.window).map({ UITest.text(of: $0) }),
+                    shown.last != label
+                {
+                    shown.append(label)
+                }
+                return shop.finished == 1
+            }
+            XCTAssertTrue(
+                shown.contains(
+                    "We are confirming your payment\nPlease do not pay again: the shop will confirm your payment."),
+                "\(shown)")
+            XCTAssertFalse(shown.contains { $0.contains("Payment failed") }, "\(shown)")
+            XCTAssertFalse(sheet.isPresenting, "the sheet closed")
+            XCTAssertEqual(
+                shop.result, "We could not confirm the payment yet: the shop will check it. Do not pay again.")
+            UITest.destroy(window: shop.window)
+        }
+    }
+
     /// The wallet's Mastercard, which the issuer challenges: the challenge opens in the WebKit window
     /// over the shop and the scripted buyer types the code.
     func testTheWalletsChallengedCard() throws {

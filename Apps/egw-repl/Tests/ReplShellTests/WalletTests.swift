@@ -55,6 +55,30 @@ import Testing
         Self.expectNoCardData(run)
     }
 
+    /// Issue 29: the card session's creation is lost on every try, so the payment is in doubt: the
+    /// sheet's status is `unresolved` (shown as being confirmed), never `failure`, and so is the result.
+    @Test func aLostCreationIsShownAsBeingConfirmed() throws {
+        let run = try runShell(
+            Self.setUp + [
+                "sandbox fault card-session-create drop --times 9", "sheet open", "sheet contact 1", "sheet card 0",
+                "sheet authorize", "sandbox faults clear", "result --json",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = run.stdout
+        #expect(
+            out.contains(
+                "← status unresolved (payment in doubt: shown as being confirmed; ask the backend, never pay again)"),
+            "\(out)")
+        #expect(!out.contains("← status failure"))
+        #expect(out.contains("◼ sheet unresolved: status unresolved"))
+        let result = try #require(run.jsonLines.last ?? nil)
+        let wallet = try #require(result["wallet"] as? [String: Any])
+        #expect(wallet["outcome"] as? String == "unresolved")
+        #expect(wallet["status"] as? String == "unresolved")
+        #expect(wallet["attempts"] as? Int == 1)
+        Self.expectNoCardData(run)
+    }
+
     @Test func anActionWhileTheMerchantHoldsItsAnswerIsBusy() throws {
         let run = try runShell(
             Self.setUp + [

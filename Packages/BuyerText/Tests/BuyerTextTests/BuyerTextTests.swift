@@ -41,6 +41,24 @@ final class BuyerTextTests: XCTestCase {
         }
     }
 
+    /// Issue 29: the sheet's words for a payment in doubt, in every language: a state of their own (not
+    /// the failure's words) and a line telling the buyer not to pay again.
+    func testThePaymentInDoubtHasItsOwnWordsInEveryLanguage() {
+        let failedWords = ["en": ["fail", "declin", "cancel"], "lv": ["neizdevās", "noraidīt", "atcel"]]
+        for language in BuyerText.languages {
+            let text = BuyerText(language: language)
+            let keys = BuyerText.keys(of: language)
+            XCTAssertTrue(keys.contains("sheet.status.unresolved"), language)
+            XCTAssertTrue(keys.contains("sheet.status.unresolved.detail"), language)
+            let shown = text["sheet.status.unresolved"] + " " + text["sheet.status.unresolved.detail"]
+            XCTAssertNotEqual(text["sheet.status.unresolved"], text["sheet.status.failure"], language)
+            for word in failedWords[language] ?? [] {
+                XCTAssertFalse(shown.lowercased().contains(word), "\(language): \(shown)")
+            }
+        }
+        XCTAssertEqual(Set(BuyerText.languages), Set(failedWords.keys), "a new language needs its failure words")
+    }
+
     func testAKeyNoTableHasIsItsOwnText() {
         let lv = BuyerText(language: "lv")
         XCTAssertNil(lv.text("no.such.key"))

@@ -10,6 +10,8 @@ import XCTest
 /// deadlines on a virtual clock, and sandbox faults, through the real controller. Each schedule ends with
 /// the buyer giving up and the clock running out, then checks:
 /// - exactly one `didFinish` for a shown sheet (none for an unshown one), and the sheet is down;
+/// - the final status shown is the last authorization's answer as it is (`.unresolved` never shown as
+///   `.failure`);
 /// - the controller is released (nothing keeps a finished sheet alive);
 /// - wallet schedules: exactly one `WalletPaymentResult`, after the sheet and the page are gone; if the
 ///   gateway settled a payment the outcome is `.succeeded`; a `.cancelled` or `.failed` outcome has no
@@ -25,6 +27,8 @@ final class RandomizedSheetTests: XCTestCase {
             var held: [@Sendable () -> Void] = []
             var didFinish = 0
             var callsAfterFinish = 0
+            /// The status each authorization is answered with, in order.
+            var answers: [PaymentAuthorizationStatus] = []
         }
         let state: Mutex<State>
         init(seed: UInt64) { state = Mutex(State(random: SplitMix64(seed: seed))) }
@@ -59,11 +63,15 @@ final class RandomizedSheetTests: XCTestCase {
             _ controller: PaymentAuthorizationController, didAuthorizePayment payment: Payment,
             handler: @escaping @Sendable (PaymentAuthorizationResult) -> Void
         ) {
-            let pick = state.withLock { Int($0.random.next() % 3) }
-            let result = [
-                PaymentAuthorizationResult(status: .success), PaymentAuthorizationResult(status: .failure),
-                PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined]),
-            ][pick]
+            let result = state.withLock { state in
+                let result = [
+                    PaymentAuthorizationResult(status: .success), PaymentAuthorizationResult(status: .failure),
+                    PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined]),
+                    PaymentAuthorizationResult(status: .unresolved),
+                ][Int(state.random.next() % 4)]
+                state.answers.append(result.status)
+                return result
+            }
             give { handler(result) }
         }
 
@@ -141,6 +149,12 @@ final class RandomizedSheetTests: XCTestCase {
             if h.sheet.statusesShown.count > 1 { violations.append("seed \(seed): two final statuses") }
             if h.controller.finishReason == .buyerCancelled && h.sheet.statusesShown == [.success] {
                 violations.append("seed \(seed): success shown, then reported cancelled")
+            }
+            // A final status comes from the last authorization (after it, the sheet asks nothing): the
+            // sheet shows that answer as it is, so a payment in doubt is never shown as failed.
+            let answers = delegate.state.withLock { $0.answers }
+            if let shown = h.sheet.statusesShown.first, shown != answers.last {
+                violations.append("seed \(seed): the delegate answered \(answers), the sheet showed \(shown)")
             }
         }
         XCTAssertEqual(violations, [], "\(violations.prefix(5))")

@@ -113,17 +113,20 @@ final class RequestTests: XCTestCase {
     }
 
     /// The seed's enum lists Success, Failure, InvalidBillingPostalAddress, InvalidShippingPostalAddress,
-    /// InvalidShippingContact in that order: raw values 0–4.
+    /// InvalidShippingContact in that order: raw values 0–4. Ours adds `unresolved`, raw value 100 (outside
+    /// PassKit's 0–7: 5–7 are its PIN statuses, which read as nothing here).
     func testSeedStatusesAndTheirModernForm() {
         XCTAssertEqual(
-            PaymentAuthorizationStatus.allCases.map(\.rawValue), [0, 1, 2, 3, 4])
+            PaymentAuthorizationStatus.allCases.map(\.rawValue), [0, 1, 2, 3, 4, 100])
         XCTAssertEqual(PaymentAuthorizationStatus(rawValue: 2), .invalidBillingPostalAddress)
         XCTAssertEqual(PaymentAuthorizationStatus(rawValue: 3), .invalidShippingPostalAddress)
         XCTAssertEqual(PaymentAuthorizationStatus(rawValue: 4), .invalidShippingContact)
-        XCTAssertNil(PaymentAuthorizationStatus(rawValue: 5))
+        for pin in 5...7 { XCTAssertNil(PaymentAuthorizationStatus(rawValue: pin)) }
+        XCTAssertEqual(PaymentAuthorizationStatus(rawValue: 100), .unresolved)
         let expected: [(PaymentAuthorizationStatus, PaymentAuthorizationStatus, [PaymentRequestError])] = [
             (.success, .success, []),
             (.failure, .failure, []),
+            (.unresolved, .unresolved, []),
             (.invalidBillingPostalAddress, .failure, [.billingContactInvalid(.postalAddress)]),
             (.invalidShippingPostalAddress, .failure, [.shippingContactInvalid(.postalAddress)]),
             (.invalidShippingContact, .failure, [.shippingContactInvalid(nil)]),

@@ -11,7 +11,9 @@ import XCTest
 /// - from every state, the buyer's cancel and the deadlines alone end the sheet, with `didFinish`
 ///   exactly once (shown sheets) and the self-retention released exactly once;
 /// - an answer is applied only while awaited: a stale one changes nothing but a report;
-/// - a shown success is never followed by a buyer-cancel ending.
+/// - a shown success is never followed by a buyer-cancel ending;
+/// - the status shown is the authorization's answer as it is: `.unresolved` (a payment in doubt) is shown
+///   and ends the sheet, never shown as `.failure` nor left open for a retry.
 final class SheetExplorationTests: XCTestCase {
     struct World {
         var machine: SheetMachine
@@ -48,6 +50,13 @@ final class SheetExplorationTests: XCTestCase {
                 case .refusePresent, .render, .dismissCompleted, .report: break
                 }
             }
+            // The status shown is the delegate's answer, as it is: a payment in doubt (`.unresolved`) is
+            // shown as being confirmed and ends the sheet, never shown as failed nor left open for a retry.
+            if case .answer(let token, .authorization(let result)) = event, before.pending?.token == token,
+                before.phase == .open, before.pending?.call == .authorization
+            {
+                violations += Self.shownStatusViolations(answered: result, actions: actions)
+            }
             // An answer that was not awaited changes nothing but a report.
             if case .answer(let token, _) = event, before.pending?.token != token || before.phase != .open {
                 if actions.contains(where: { if case .report = $0 { false } else { true } }) {
@@ -58,6 +67,22 @@ final class SheetExplorationTests: XCTestCase {
                 }
             }
             check()
+        }
+
+        /// What the sheet does with an applied authorization answer: any status it shows is the answer's;
+        /// `.unresolved` is always shown (the sheet ends).
+        static func shownStatusViolations(
+            answered result: PaymentAuthorizationResult, actions: [SheetMachine.Action]
+        ) -> [String] {
+            let shown = actions.compactMap { action -> PaymentAuthorizationStatus? in
+                if case .showStatus(let status, _) = action { return status }
+                return nil
+            }
+            var violations = shown.filter { $0 != result.status }.map { "answered \(result.status), shown \($0)" }
+            if result.status == .unresolved && shown.isEmpty {
+                violations.append("answered unresolved, the sheet stayed open")
+            }
+            return violations
         }
 
         mutating func check() {
@@ -120,6 +145,7 @@ final class SheetExplorationTests: XCTestCase {
                     events += [
                         .answer(token: call.token, .authorization(PaymentAuthorizationResult(status: .success))),
                         .answer(token: call.token, .authorization(PaymentAuthorizationResult(status: .failure))),
+                        .answer(token: call.token, .authorization(PaymentAuthorizationResult(status: .unresolved))),
                         .answer(
                             token: call.token,
                             .authorization(
@@ -197,5 +223,20 @@ final class SheetExplorationTests: XCTestCase {
         XCTAssertEqual(violations.count, 0, "\(Array(Set(violations)).prefix(10))")
         XCTAssertGreaterThan(seen.count, 1000, "the walk reached the interesting states")
         print("SheetExplorationTests: depth \(depth), \(seen.count) distinct states, \(transitions) transitions")
+    }
+
+    /// The check bites: a sheet that showed a payment in doubt as a failure (the mutation), or kept it
+    /// open for another card, is a violation.
+    func testTheCheckCatchesAPaymentInDoubtShownAsFailed() {
+        let unresolved = PaymentAuthorizationResult(status: .unresolved)
+        XCTAssertEqual(
+            World.shownStatusViolations(answered: unresolved, actions: [.render, .showStatus(.failure, token: 3)]),
+            ["answered unresolved, shown failure"])
+        XCTAssertEqual(
+            World.shownStatusViolations(answered: unresolved, actions: [.render]),
+            ["answered unresolved, the sheet stayed open"])
+        XCTAssertEqual(
+            World.shownStatusViolations(answered: unresolved, actions: [.render, .showStatus(.unresolved, token: 3)]),
+            [])
     }
 }

@@ -14,12 +14,16 @@ import XCTest
 /// - a `paymentFor` answer that is not awaited starts nothing and answers nothing (only a report);
 /// - the result comes at most once, only once the sheet is gone and no card payment runs;
 /// - `.failed`/`.cancelled` only if no started card payment succeeded or is unresolved;
+/// - the sheet is never answered `.failure` once a started payment succeeded or is unresolved: it gets
+///   that truth (`.success` or `.unresolved`);
 /// - from every state, the sheet going away, every armed deadline and every running payment's answer
 ///   alone deliver the result exactly once (nothing waits forever).
 ///
 /// Mutations run by hand (machine edited, walk run, edit reverted): without the `sheetEnded` guard the
 /// walk finds 3,122 violations ("payment 1 started after the sheet ended"); without clearing the attempt
-/// at `paymentFor`'s deadline, 8,082 ("payment 1 started after its deadline").
+/// at `paymentFor`'s deadline, 8,082 ("payment 1 started after its deadline"); answering a payment in
+/// doubt `.failure` (the mapping before issue 29), 1,934 ("the sheet shows failure although payment 1
+/// unresolved").
 final class WalletContextExplorationTests: XCTestCase {
     enum PaymentEnd: CaseIterable {
         case succeeded, declined, unresolved
@@ -139,9 +143,10 @@ final class WalletContextExplorationTests: XCTestCase {
                     }
                     started.append(token)
                     running.insert(token)
-                case .answerSheet(let token, _):
+                case .answerSheet(let token, let result):
                     answered[token, default: 0] += 1
                     if answered[token]! > 1 { violations.append("authorization \(token) answered twice") }
+                    violations += Self.shownTruthViolations(result.status, started: started, ended: ended)
                 case .dismissSheet: dismissals += 1
                 case .report: break
                 case .deliver(let terminal):
@@ -160,6 +165,19 @@ final class WalletContextExplorationTests: XCTestCase {
                     }
                 }
             }
+        }
+
+        /// The sheet never shows failure while the gateway's truth is money moved or unknown: once a
+        /// started payment ended succeeded or unresolved, every answer the sheet gets is that truth
+        /// (`.success`, or `.unresolved`: shown as being confirmed), never `.failure`.
+        static func shownTruthViolations(
+            _ status: PaymentAuthorizationStatus, started: [UInt64], ended: [UInt64: PaymentEnd]
+        ) -> [String] {
+            guard let moved = started.last(where: { ended[$0] == .succeeded || ended[$0] == .unresolved }),
+                let end = ended[moved]
+            else { return [] }
+            let truth: PaymentAuthorizationStatus = end == .succeeded ? .success : .unresolved
+            return status == truth ? [] : ["the sheet shows \(status) although payment \(moved) \(end)"]
         }
 
         /// Ends everything: the sheet goes, deadlines fire, running payments answer (succeeded: the worst
@@ -212,5 +230,19 @@ final class WalletContextExplorationTests: XCTestCase {
         world.sheetEndedAt = world.steps  // the sheet ended; the machine is told nothing (the mutation)
         world.apply(.paymentForAnswered(token: 1, .success(CardPaymentRequest(paymentId: "p", verificationKey: "k"))))
         XCTAssertEqual(world.violations, ["payment 1 started after the sheet ended"])
+    }
+
+    /// The new check bites: a payment in doubt answered `.failure` (what the context did before issue 29)
+    /// is a violation; the truth is not.
+    func testTheCheckCatchesAPaymentInDoubtShownAsFailed() {
+        let ended: [UInt64: PaymentEnd] = [1: .declined, 2: .unresolved]
+        XCTAssertEqual(
+            World.shownTruthViolations(.failure, started: [1, 2], ended: ended),
+            ["the sheet shows failure although payment 2 unresolved"])
+        XCTAssertEqual(World.shownTruthViolations(.unresolved, started: [1, 2], ended: ended), [])
+        XCTAssertEqual(World.shownTruthViolations(.failure, started: [1], ended: [1: .declined]), [])
+        XCTAssertEqual(
+            World.shownTruthViolations(.failure, started: [1], ended: [1: .succeeded]),
+            ["the sheet shows failure although payment 1 succeeded"])
     }
 }

@@ -20,7 +20,10 @@ import PaymentAuthorization
 /// authorization) and cards (masked, `Visa •••• 1111`) as radio buttons; a coupon field; Pay and
 /// Cancel. While the delegate answers, every control but Cancel is insensitive and a spinner runs. The
 /// delegate's errors are shown beside the part they name (contact, card, coupon), others below. The
-/// status the delegate answered is shown for ``Options/statusDuration`` before the controller is told.
+/// status the delegate answered is shown for ``Options/statusDuration`` before the controller is told:
+/// "Payment complete", "Payment failed", or for `.unresolved` (a payment in doubt: the gateway may have
+/// taken the money) "We are confirming your payment" and a line not to pay again, never the failure's
+/// words.
 ///
 /// Keyboard: Tab moves between controls, Space/Enter activates them, Enter in the coupon field applies
 /// it, Escape (like closing the window) cancels. Every control has an accessible name.

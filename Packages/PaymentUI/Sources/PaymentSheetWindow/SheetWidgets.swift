@@ -271,8 +271,16 @@ final class SheetWidgets {
         renderState(.showingStatus(status))
     }
 
+    /// The words of a shown status. A payment in doubt has its own (being confirmed, do not pay again),
+    /// never the failure's; the seed's 2–4 never reach the sheet as a final status (they fold into a
+    /// failure with errors), and would read as a failure.
     private func statusText(_ status: PaymentAuthorizationStatus) -> String {
-        status == .success ? text["sheet.status.success"] : text["sheet.status.failure"]
+        switch status {
+        case .success: text["sheet.status.success"]
+        case .unresolved: text["sheet.status.unresolved"] + "\n" + text["sheet.status.unresolved.detail"]
+        case .failure, .invalidBillingPostalAddress, .invalidShippingPostalAddress, .invalidShippingContact:
+            text["sheet.status.failure"]
+        }
     }
 }
 

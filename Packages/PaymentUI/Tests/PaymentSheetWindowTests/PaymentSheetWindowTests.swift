@@ -150,6 +150,40 @@ func accessibleMismatch(_ message: UnsafeMutablePointer<CChar>?) -> String? {
 }
 
 extension PaymentSheetWindowTests {
+    /// Issue 29: a payment in doubt (the delegate answers `.unresolved`, as `WalletPaymentContext` does for
+    /// a lost creation) is shown as being confirmed, with the line not to pay again, never as "Payment
+    /// failed"; the window then closes on its own and the controller reports the status it showed.
+    /// `EGW_SCREENSHOTS` set: saves `sheet-confirming-payment.png`.
+    func testAPaymentInDoubtIsShownAsBeingConfirmedNeverAsFailed() throws {
+        try onMain {
+            let shown = try ShownSheet(statusDuration: 0.8, answers: [PaymentAuthorizationResult(status: .unresolved)])
+            let (window, delegate, controller) = (shown.window, shown.delegate, shown.controller)
+            try act(window, "contact-0")
+            var seen: [String] = []
+            egwui_widget_activate(try XCTUnwrap(named(window, "pay")))
+            spin {
+                if let text = label(window, "status"), seen.last != text { seen.append(text) }
+                return window.sheet?.state == .showingStatus(.unresolved)
+            }
+            XCTAssertEqual(
+                label(window, "status"),
+                "We are confirming your payment\nPlease do not pay again: the shop will confirm your payment.")
+            XCTAssertEqual(gtk_widget_get_sensitive(try XCTUnwrap(named(window, "pay"))), 0, "no retry")
+            XCTAssertEqual(gtk_widget_get_sensitive(try XCTUnwrap(named(window, "cancel"))), 0)
+            spin(timeout: 0.3)
+            saveScreenshot(window, "sheet-confirming-payment")
+            spin {
+                if let text = label(window, "status"), seen.last != text { seen.append(text) }
+                return delegate.finished == 1 && !window.isPresenting
+            }
+            XCTAssertFalse(window.isPresenting, "the window closes on its own")
+            XCTAssertFalse(seen.contains { $0.contains("Payment failed") }, "\(seen)")
+            XCTAssertEqual(controller.shownStatus, .unresolved)
+            XCTAssertEqual(controller.finishReason, .completed)
+            XCTAssertEqual(delegate.payments.count, 1, "one authorization, no second card")
+        }
+    }
+
     func testEscapeCancels() throws {
         try onMain {
             let shown = try ShownSheet()

@@ -7,8 +7,8 @@ import XCTest
 
 /// Random wallet schedules paid against the sandbox (moved out of `RandomizedSheetTests`, which needs
 /// no sandbox): faults, deadlines and cancels mid-payment; one result, a settled payment never reported
-/// `.cancelled`/`.failed`, never two settled, and the order handed to the app is what the buyer
-/// authorized.
+/// `.cancelled`/`.failed`, the sheet never shows failure while a payment settled or the outcome is
+/// `.unresolved`, never two settled, and the order handed to the app is what the buyer authorized.
 final class RandomizedWalletEndToEndTests: XCTestCase {
     // MARK: - Wallet payments against the sandbox
 
@@ -62,6 +62,12 @@ final class RandomizedWalletEndToEndTests: XCTestCase {
                 violations.append("seed \(seed): succeeded with nothing settled")
             }
             if settled.count > 1 { violations.append("seed \(seed): two payments settled") }
+            // The sheet never shows failure while the gateway's truth is money moved (a payment settled)
+            // or unknown (the outcome is `.unresolved`).
+            if (!settled.isEmpty || result.outcome == .unresolved) && run.sheet.statusesShown.contains(.failure) {
+                violations.append(
+                    "seed \(seed): the sheet showed failure; settled \(settled.count), outcome \(result.outcome)")
+            }
             if run.sheet.statusesShown.count > 1 { violations.append("seed \(seed): two final statuses") }
             if run.sheet.isPresenting { violations.append("seed \(seed): sheet still up") }
             violations += Self.orderViolations(run, seed: seed)

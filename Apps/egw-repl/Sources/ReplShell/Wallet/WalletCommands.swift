@@ -364,7 +364,8 @@ extension Shell {
             }
         case .status(let status):
             sheetLine(
-                "  ← status \(status)", json: [("event", .string("sheetStatus")), ("status", .string("\(status)"))])
+                "  ← status \(status)\(Self.statusNote(status))",
+                json: [("event", .string("sheetStatus")), ("status", .string("\(status)"))])
         case .held(let call):
             sheetLine(
                 "  … merchant holds its answer to \(call) (merchant answer send gives it)",
@@ -398,6 +399,16 @@ extension Shell {
                     + "finish \(result.finishReason.rawValue), attempts \(result.attempts), total "
                     + "\(money(result.total, result.currencyCode))\(paid)",
                 json: [("event", .string("sheetResult"))] + walletMembers(result))
+        }
+    }
+
+    /// What a status line adds: a payment in doubt says how the sheet showed it and what to do (the
+    /// gateway may have taken the money); the others speak for themselves.
+    static func statusNote(_ status: PaymentAuthorizationStatus) -> String {
+        switch status {
+        case .unresolved: " (payment in doubt: shown as being confirmed; ask the backend, never pay again)"
+        case .success, .failure, .invalidBillingPostalAddress, .invalidShippingPostalAddress, .invalidShippingContact:
+            ""
         }
     }
 

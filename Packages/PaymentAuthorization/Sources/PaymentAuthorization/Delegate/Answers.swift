@@ -1,6 +1,15 @@
 import Foundation
 
-/// The seed's authorization status (`PKPaymentAuthorizationStatus`), raw values 0–4 as the seed lists them.
+/// The seed's authorization status (`PKPaymentAuthorizationStatus`), raw values 0–4 as the seed lists them,
+/// plus one case of ours, ``unresolved`` (raw value 100).
+///
+/// PassKit's status is binary (success or failure). A card payment is not: when the gateway may have
+/// taken the money and the SDK cannot tell (CONTRACT.md 4a: an EGW payment that ended `.unresolved`),
+/// `.failure` would tell the buyer "failed", and a buyer told "failed" pays again. ``unresolved`` says
+/// what is true, "we are confirming your payment": the sheet shows it as being confirmed, never as
+/// failed, offers no retry, and closes. It is an enum case rather than a flag beside `.failure` so that
+/// every presenter's `switch` over the statuses has to handle it (a flag a presenter forgot would show
+/// "failed").
 public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// Authorized, or expected to succeed.
     case success = 0
@@ -12,13 +21,20 @@ public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, 
     case invalidShippingPostalAddress = 3
     /// The shipping contact is invalid or incomplete.
     case invalidShippingContact = 4
+    /// Not PassKit's: the payment may have been made and is being confirmed (the SDK's `.unresolved`).
+    /// The sheet shows it as being confirmed — never as failed — and ends: no retry, no other card.
+    /// The app learns the truth from its backend (the `paymentId`), never by asking the buyer to pay
+    /// again. Its raw value, 100, is outside PassKit's (0–7), so a number ported from PassKit never
+    /// reads as it. An update (`PaymentRequestUpdate`) given this status reads `.failure`.
+    case unresolved = 100
 
     /// What today's PassKit makes of a seed status (Apple's deprecation notes): 0 and 1 as they are,
-    /// 2–4 as `.failure` with a typed error.
+    /// 2–4 as `.failure` with a typed error; ``unresolved`` as it is.
     public var result: PaymentAuthorizationResult {
         switch self {
         case .success: PaymentAuthorizationResult(folded: .success, errors: [])
         case .failure: PaymentAuthorizationResult(folded: .failure, errors: [])
+        case .unresolved: PaymentAuthorizationResult(folded: .unresolved, errors: [])
         case .invalidBillingPostalAddress:
             PaymentAuthorizationResult(
                 folded: .failure, errors: [PaymentRequestError.billingContactInvalid(.postalAddress)])
@@ -30,12 +46,23 @@ public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, 
         }
     }
 
-    /// `.success` or `.failure`, with a 2–4 status's typed error put first in `errors`: the one fold
-    /// behind the initializers and the `status` setters of results and updates.
+    /// `.success`, `.failure` or `.unresolved`, with a 2–4 status's typed error put first in `errors`:
+    /// the one fold behind the initializers and the `status` setters of results.
     func fold(into errors: inout [any Error]) -> PaymentAuthorizationStatus {
         let folded = result
         errors = folded.errors + errors
         return folded.status
+    }
+
+    /// The fold of an update: as ``fold(into:)``, and `.unresolved` (which means nothing for a change
+    /// of contact, method or coupon) reads `.failure`, so an update is only ever `.success` or `.failure`.
+    func foldForUpdate(into errors: inout [any Error]) -> PaymentAuthorizationStatus {
+        switch fold(into: &errors) {
+        case .success: .success
+        case .failure, .invalidBillingPostalAddress, .invalidShippingPostalAddress, .invalidShippingContact,
+            .unresolved:
+            .failure
+        }
     }
 
     /// The case name, e.g. `success`.
@@ -46,6 +73,7 @@ public enum PaymentAuthorizationStatus: Int, Sendable, Equatable, CaseIterable, 
         case .invalidBillingPostalAddress: "invalidBillingPostalAddress"
         case .invalidShippingPostalAddress: "invalidShippingPostalAddress"
         case .invalidShippingContact: "invalidShippingContact"
+        case .unresolved: "unresolved"
         }
     }
 }
@@ -86,14 +114,18 @@ public enum PaymentRequestError: Error, Sendable, Equatable, CustomStringConvert
     }
 }
 
-/// Today's answer to an authorization (`PKPaymentAuthorizationResult`): success or failure, with errors.
+/// Today's answer to an authorization (`PKPaymentAuthorizationResult`): success or failure, with errors,
+/// or (ours, not PassKit's) ``PaymentAuthorizationStatus/unresolved``: the payment may have been made
+/// and is being confirmed.
 ///
-/// A `.failure` with errors keeps the sheet open for another try; one without errors ends it. A seed
-/// status 2–4, given to the initializer or set on ``status``, becomes `.failure` with its typed error
-/// first (Apple's deprecation notes), so `status` only ever reads `.success` or `.failure`.
+/// A `.failure` with errors keeps the sheet open for another try; one without errors ends it; so does
+/// `.success` and, whatever its errors, `.unresolved`. A seed status 2–4, given to the initializer or set
+/// on ``status``, becomes `.failure` with its typed error first (Apple's deprecation notes), so `status`
+/// only ever reads `.success`, `.failure` or `.unresolved`.
 public struct PaymentAuthorizationResult: Sendable, CustomStringConvertible {
     private var folded: PaymentAuthorizationStatus
-    /// `.success` or `.failure`. Setting a seed status 2–4 stores `.failure` and puts its error first.
+    /// `.success`, `.failure` or `.unresolved`. Setting a seed status 2–4 stores `.failure` and puts its
+    /// error first.
     public var status: PaymentAuthorizationStatus {
         get { folded }
         set { folded = newValue.fold(into: &errors) }
@@ -123,16 +155,16 @@ public struct PaymentAuthorizationResult: Sendable, CustomStringConvertible {
 /// A delegate's answer to a buyer's change on the sheet (`PKPaymentRequestUpdate` and its subclasses):
 /// new summary items (the last is the total), new shipping methods where the change allows it, errors.
 ///
-/// A `.failure` (errors, or a seed status 2–4) leaves the buyer's previous selection selected and the
-/// sheet's items as they were, and blocks authorization until a later update succeeds; a coupon error
-/// is shown and the coupon is not applied.
+/// A `.failure` (errors, or a seed status 2–4; `.unresolved` reads `.failure` here) leaves the buyer's
+/// previous selection selected and the sheet's items as they were, and blocks authorization until a later
+/// update succeeds; a coupon error is shown and the coupon is not applied.
 public struct PaymentRequestUpdate: Sendable, CustomStringConvertible {
     private var folded: PaymentAuthorizationStatus
     /// `.success`, or `.failure` when `errors` say why. Setting a seed status 2–4 stores `.failure` and
-    /// puts its error first (as the initializer does).
+    /// puts its error first (as the initializer does); setting `.unresolved` stores `.failure`.
     public var status: PaymentAuthorizationStatus {
         get { folded }
-        set { folded = newValue.fold(into: &errors) }
+        set { folded = newValue.foldForUpdate(into: &errors) }
     }
     /// What is wrong with the buyer's choice.
     public var errors: [any Error]
@@ -142,15 +174,14 @@ public struct PaymentRequestUpdate: Sendable, CustomStringConvertible {
     public var shippingMethods: [ShippingMethod]?
 
     /// An update, spelled as Apple spells `PKPaymentRequestShippingContactUpdate(errors:paymentSummaryItems:shippingMethods:)`;
-    /// with errors its status is `.failure`; `errors: nil` is none.
+    /// with errors its status is `.failure`; `errors: nil` is none; `status: .unresolved` is `.failure`.
     public init(
         errors: [any Error]? = nil, paymentSummaryItems: [PaymentSummaryItem], shippingMethods: [ShippingMethod]? = nil,
         status: PaymentAuthorizationStatus? = nil
     ) {
-        let errors = errors ?? []
-        let seed = (status ?? (errors.isEmpty ? .success : .failure)).result
-        self.folded = seed.status
-        self.errors = seed.errors + errors
+        var errors = errors ?? []
+        self.folded = (status ?? (errors.isEmpty ? .success : .failure)).foldForUpdate(into: &errors)
+        self.errors = errors
         self.paymentSummaryItems = paymentSummaryItems
         self.shippingMethods = shippingMethods
     }

@@ -68,7 +68,7 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         return reply
     }
 
-    /// Confirms a status held because `answersStatus` is false.
+    /// Confirms a status held because `answersStatus` is false (nothing once the sheet was dismissed).
     public func confirmStatus() {
         let held = state.withLock { state -> (@Sendable () -> Void)? in
             defer { state.heldStatus = nil }
@@ -130,12 +130,14 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
         if answersStatus { completion() }
     }
 
-    /// Takes the sheet down and drops the buyer handle; completes at once.
+    /// Takes the sheet down and drops the buyer handle and any held status confirmation (a dismissed
+    /// sheet confirms nothing, and the held closure would keep the controller alive); completes at once.
     public func dismissSheet(completion: @escaping @Sendable () -> Void) {
         state.withLock {
             if $0.isPresenting { $0.transcript.append("dismissed") }
             $0.isPresenting = false
             $0.buyer = nil
+            $0.heldStatus = nil
         }
         completion()
     }

@@ -352,7 +352,15 @@ struct SheetMachine {
             }
             shownStatus = result.status
             errors = result.errors
-            if result.status == .failure && !result.errors.isEmpty {
+            // Only a failure with errors keeps the sheet open for another try; a payment in doubt
+            // (`.unresolved`) never does: it is shown as being confirmed, and the sheet ends.
+            let offersRetry =
+                switch result.status {
+                case .failure, .invalidBillingPostalAddress, .invalidShippingPostalAddress, .invalidShippingContact:
+                    !result.errors.isEmpty
+                case .success, .unresolved: false
+                }
+            if offersRetry {
                 contactBlocked = result.errors.contains { ($0 as? PaymentRequestError)?.blocksAuthorization == true }
                 return [.render]
             }

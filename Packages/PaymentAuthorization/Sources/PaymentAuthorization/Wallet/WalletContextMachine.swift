@@ -15,7 +15,9 @@ import PaymentFlow
 ///   waits for the gateway's answer and is that answer's outcome;
 /// - the sheet's authorization is answered exactly once per attempt;
 /// - the result is delivered exactly once, after the sheet is gone and no payment runs; `.failed` or
-///   `.cancelled` only when no card payment of this context can have moved money.
+///   `.cancelled` only when no card payment of this context can have moved money;
+/// - the sheet is never answered `.failure` once money may have moved: a payment in doubt is answered
+///   `.unresolved` (shown as being confirmed), a success `.success`.
 struct WalletContextMachine: Sendable {
     struct Settings: Equatable, Sendable {
         /// How long `paymentFor` may take; nil: as long as it likes.
@@ -170,10 +172,13 @@ struct WalletContextMachine: Sendable {
     }
 
     private mutating func authorized(_ token: UInt64, _ payment: Payment) -> [Effect] {
-        let moneyMayHaveMoved = last.map { $0.outcome == .succeeded || $0.outcome == .unresolved } ?? false
-        guard sheet == .up, case .none = attempt, !moneyMayHaveMoved else {
-            // The controller asks once at a time, only while the sheet is up, and never after a success
-            // or an unresolved payment (neither offers a retry); refuse anything else.
+        if let last, Self.moneyMayHaveMoved(last) {
+            // The controller never asks again after a success or an unresolved payment (neither offers
+            // a retry); if it did, the sheet must still not say "failed": it repeats what is true.
+            return [.answerSheet(token: token, Self.sheetResult(for: last))]
+        }
+        guard sheet == .up, case .none = attempt else {
+            // The controller asks once at a time and only while the sheet is up; refuse anything else.
             return [.answerSheet(token: token, PaymentAuthorizationResult(status: .failure))]
         }
         attempts += 1
@@ -220,21 +225,34 @@ struct WalletContextMachine: Sendable {
         return shown
     }
 
-    /// The sheet's answer for an EGW result: success; a retryable failure with a ``WalletCardError``;
-    /// a failure that ends the sheet for everything else (`.unresolved` never offers a retry).
+    /// Whether an EGW result says money may have moved (the gateway's truth is "charged" or unknown).
+    static func moneyMayHaveMoved(_ result: PaymentResult) -> Bool {
+        switch result.outcome {
+        case .succeeded, .unresolved: true
+        case .failed, .cancelled: false
+        }
+    }
+
+    /// The sheet's answer for an EGW result: success; `.unresolved` for a payment in doubt (shown as
+    /// being confirmed, never as failed; no retry); a retryable failure with a ``WalletCardError``; a
+    /// failure that ends the sheet for every other failure or cancel (nothing was charged).
     static func sheetResult(for result: PaymentResult) -> PaymentAuthorizationResult {
         switch result.outcome {
         case .succeeded: return PaymentAuthorizationResult(status: .success)
-        case .cancelled, .unresolved: return PaymentAuthorizationResult(status: .failure)
+        case .unresolved: return PaymentAuthorizationResult(status: .unresolved)
+        case .cancelled: return PaymentAuthorizationResult(status: .failure)
         case .failed: break
         }
-        switch result.error?.paymentErrorCode {
+        guard let code = result.error?.paymentErrorCode else { return PaymentAuthorizationResult(status: .failure) }
+        switch code {
         case .cardSessionFailed: return PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.declined])
         case .cardBrandNotAccepted:
             return PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.brandNotAccepted])
         case .authenticationFailed:
             return PaymentAuthorizationResult(status: .failure, errors: [WalletCardError.authenticationFailed])
-        default: return PaymentAuthorizationResult(status: .failure)
+        case .invalidRequest, .presentationFailed, .pageLoadFailed, .networkError, .statusLookupFailed,
+            .invalidResponse, .cardValidationFailed, .encryptionKeyUnavailable, .encryptionFailed:
+            return PaymentAuthorizationResult(status: .failure)
         }
     }
 
@@ -252,7 +270,7 @@ struct WalletContextMachine: Sendable {
     /// nothing moved: `.failed` when the context gave up (``WalletPaymentError``) or the sheet completed
     /// on a failure, `.cancelled` when the buyer, the sheet's deadline or the app ended the sheet.
     private func outcome() -> PaymentOutcome {
-        if let last, last.outcome == .succeeded || last.outcome == .unresolved { return last.outcome }
+        if let last, Self.moneyMayHaveMoved(last) { return last.outcome }
         if error != nil { return .failed }
         switch finishReason ?? .presentationFailed {
         case .completed: return last?.outcome ?? .failed

@@ -44,7 +44,8 @@ public struct WalletPaymentResult: Sendable, CustomStringConvertible {
     /// nothing charged (``error`` says why); `.cancelled` when the buyer (or the app, or the sheet's
     /// deadline before any payment started) ended the sheet with no payment pending or charged.
     public let outcome: PaymentOutcome
-    /// The last status the sheet showed (nil: none).
+    /// The last status the sheet showed (nil: none): `.unresolved` when it showed the payment as being
+    /// confirmed (then ``outcome`` is `.unresolved` too).
     public let shownStatus: PaymentAuthorizationStatus?
     /// Why the sheet ended.
     public let finishReason: SheetFinishReason
@@ -86,10 +87,12 @@ public struct WalletPaymentResult: Sendable, CustomStringConvertible {
 /// items and total in minor units, contacts with the requested fields, shipping method, masked card)
 /// and waits for the EGW payment from the merchant backend, then runs `startCardPayment` with the
 /// wallet card (a 3-D Secure challenge goes through `pagePresenter`, and is gone before the sheet shows
-/// its status) and maps the result onto the sheet: success; a failure with a ``WalletCardError`` that
-/// keeps the sheet open for another card (declined, brand not accepted, failed authentication) up to
-/// ``Options/maximumAttempts``; a failure that ends it for everything else (`.unresolved` never offers
-/// a retry).
+/// its status) and maps the result onto the sheet: success; a payment in doubt (`.unresolved`: a lost
+/// creation, a step applied whose read-back failed, `PAYMENT_ALREADY_PROCESSED`) as
+/// ``PaymentAuthorizationStatus/unresolved`` — shown as being confirmed, never as failed, no retry —
+/// and the result `.unresolved`; a failure with a ``WalletCardError`` that keeps the sheet open for
+/// another card (declined, brand not accepted, failed authentication) up to
+/// ``Options/maximumAttempts``; a failure that ends it for everything else.
 ///
 /// Guarantees (a value machine, `WalletContextMachine`, run on one serial queue, explored exhaustively
 /// by its tests):
