@@ -260,7 +260,35 @@ static gboolean egwwk_on_escape(GtkWidget *widget, GVariant *args, gpointer user
 void *egwwk_session_new_ephemeral(void) {
     WebKitNetworkSession *session = webkit_network_session_new_ephemeral();
     webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL);
+    // No proxy unless the configuration names one (egwwk_session_set_proxy): WebKit's default mode
+    // follows the system's, which here means http_proxy / https_proxy from the environment.
+    webkit_network_session_set_proxy_settings(session, WEBKIT_NETWORK_PROXY_MODE_NO_PROXY, NULL);
+    // No favicon database: WebKit would fetch /favicon.ico and <link rel=icon> for its own chrome.
+    webkit_website_data_manager_set_favicons_enabled(webkit_network_session_get_website_data_manager(session),
+                                                     FALSE);
     return session;
+}
+
+void egwwk_session_set_proxy(void *session, const char *default_uri, const char *http_uri, const char *https_uri,
+                             const char *const *ignore_hosts) {
+    if (default_uri == NULL && http_uri == NULL && https_uri == NULL) {
+        webkit_network_session_set_proxy_settings(WEBKIT_NETWORK_SESSION(session), WEBKIT_NETWORK_PROXY_MODE_NO_PROXY,
+                                                  NULL);
+        return;
+    }
+    WebKitNetworkProxySettings *settings = webkit_network_proxy_settings_new(default_uri, ignore_hosts);
+    if (http_uri != NULL) webkit_network_proxy_settings_add_proxy_for_scheme(settings, "http", http_uri);
+    if (https_uri != NULL) webkit_network_proxy_settings_add_proxy_for_scheme(settings, "https", https_uri);
+    webkit_network_session_set_proxy_settings(WEBKIT_NETWORK_SESSION(session), WEBKIT_NETWORK_PROXY_MODE_CUSTOM,
+                                              settings);
+    webkit_network_proxy_settings_free(settings);
+}
+
+/// Sets a boolean property when this WebKit still has it (some are deprecated, their setters warn).
+static void egwwk_settings_turn_off(WebKitSettings *settings, const char *property) {
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(settings), property) != NULL) {
+        g_object_set(settings, property, FALSE, NULL);
+    }
 }
 
 void egwwk_session_allow_certificate(void *session, void *certificate, const char *host) {
@@ -285,6 +313,10 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char
     webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
     webkit_settings_set_enable_developer_extras(settings, FALSE);
     webkit_settings_set_enable_page_cache(settings, FALSE);
+    // Nothing the page did not ask for: no DNS lookups for the hosts of its links, no <a ping>
+    // reports (hyperlink auditing).
+    egwwk_settings_turn_off(settings, "enable-dns-prefetching");
+    egwwk_settings_turn_off(settings, "enable-hyperlink-auditing");
     // Our own web context, shared by the presenter's pages and not the app's: the document-viewer
     // cache model turns off WebKit's page and process caches, so a dismissed page's web process
     // exits instead of waiting, with the page's memory, for a reuse that never comes.
