@@ -284,13 +284,6 @@ void egwwk_session_set_proxy(void *session, const char *default_uri, const char 
     webkit_network_proxy_settings_free(settings);
 }
 
-/// Sets a boolean property when this WebKit still has it (some are deprecated, their setters warn).
-static void egwwk_settings_turn_off(WebKitSettings *settings, const char *property) {
-    if (g_object_class_find_property(G_OBJECT_GET_CLASS(settings), property) != NULL) {
-        g_object_set(settings, property, FALSE, NULL);
-    }
-}
-
 void egwwk_session_allow_certificate(void *session, void *certificate, const char *host) {
     webkit_network_session_allow_tls_certificate_for_host(WEBKIT_NETWORK_SESSION(session),
                                                           G_TLS_CERTIFICATE(certificate), host);
@@ -313,10 +306,6 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char
     webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
     webkit_settings_set_enable_developer_extras(settings, FALSE);
     webkit_settings_set_enable_page_cache(settings, FALSE);
-    // Nothing the page did not ask for: no DNS lookups for the hosts of its links, no <a ping>
-    // reports (hyperlink auditing).
-    egwwk_settings_turn_off(settings, "enable-dns-prefetching");
-    egwwk_settings_turn_off(settings, "enable-hyperlink-auditing");
     // Our own web context, shared by the presenter's pages and not the app's: the document-viewer
     // cache model turns off WebKit's page and process caches, so a dismissed page's web process
     // exits instead of waiting, with the page's memory, for a reuse that never comes.
