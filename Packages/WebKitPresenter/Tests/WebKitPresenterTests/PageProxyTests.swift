@@ -18,8 +18,9 @@ import Testing
         #expect(PageTrust(configuration: configuration).proxy == .direct)
         configuration.proxy = .environment
         #expect(PageTrust(configuration: configuration).proxy == .environment)
-        #expect(PageTrust(allowsPlainHTTP: true, transportSecurity: .systemTrust.usingProxyEnvironment()).proxy
-            == .environment)
+        #expect(
+            PageTrust(allowsPlainHTTP: true, transportSecurity: .systemTrust.usingProxyEnvironment()).proxy
+                == .environment)
     }
 
     @Test func directIgnoresEveryVariable() {

@@ -20,7 +20,8 @@ struct PageProxy: Equatable {
 
     var isNone: Bool { defaultProxy == nil && httpProxy == nil && httpsProxy == nil }
 
-    init(defaultProxy: String? = nil, httpProxy: String? = nil, httpsProxy: String? = nil, ignoredHosts: [String] = []) {
+    init(defaultProxy: String? = nil, httpProxy: String? = nil, httpsProxy: String? = nil, ignoredHosts: [String] = [])
+    {
         self.defaultProxy = defaultProxy
         self.httpProxy = httpProxy
         self.httpsProxy = httpsProxy
