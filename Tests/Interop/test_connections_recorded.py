@@ -293,6 +293,14 @@ class OnlyConfiguredHosts(unittest.TestCase):
         result, trace = traced([CHECKOUT_XCTEST, CHECKOUT_FLOWS], self.env)
         self.check(result, trace, "egw-checkout")
         self.assertIn("Executed 4 tests, with 0 failures", result.stdout + result.stderr)
+        # The shop program itself, from start to its first frame (the bundle's sibling in the build folder).
+        shop = os.path.join(os.path.dirname(CHECKOUT_XCTEST), "egw-checkout")
+        if os.access(shop, os.X_OK):
+            result, trace = traced([shop, "--exit-when-shown"], self.env)
+            self.assertEqual(trace.problems(forbidden_ports={self.proxy.port}), [], "egw-checkout --exit-when-shown")
+            self.assertEqual(self.proxy.seen, [])
+            self.assertEqual(result.returncode, 0, result.stderr[-2000:])
+            self.assertTrue(trace.pids_running("egw-checkout"), "the shop was traced")
 
     @unittest.skipUnless(REPL_BIN and os.access(REPL_BIN, os.X_OK), "EGW_REPL_BIN is not set")
     def test_the_repl_with_the_headless_browser_and_with_webkit(self):

@@ -62,3 +62,42 @@ import Testing
         #expect(proxy.requests.map(\.target) == [target.absoluteString])
     }
 }
+
+/// Issue 29 (5), the environment half for libcurl: with every proxy variable naming a listening
+/// "proxy", a `.direct` transport (the default) still goes to the host itself; only `.environment`
+/// reaches the proxy, and then `no_proxy` is honoured. Run in a child process (`curl-proxy-probe`)
+/// so the variables are set before it starts.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct ProxyEnvironmentTests {
+    func probe(_ url: URL, _ choice: String, proxy: LoopbackServer, noProxy: String? = nil) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("curl-proxy-probe")
+        process.arguments = [url.absoluteString, choice]
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+            environment[name] = proxy.baseURL.absoluteString
+        }
+        environment["no_proxy"] = noProxy
+        environment["NO_PROXY"] = nil
+        process.environment = environment
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func theEnvironmentsProxyIsUsedOnlyWhenTheConfigurationOptsIn() throws {
+        let host = try LoopbackServer { _ in .http(204) }
+        defer { host.stop() }
+        let proxy = try LoopbackServer { _ in .http(204) }
+        defer { proxy.stop() }
+        #expect(try probe(host.url("/direct"), "direct", proxy: proxy) == 0)
+        #expect(host.requests.map(\.target) == ["/direct"])
+        #expect(proxy.connectionCount == 0)
+        #expect(try probe(host.url("/opted-in"), "environment", proxy: proxy) == 0)
+        #expect(proxy.requests.map(\.target) == [host.url("/opted-in").absoluteString])
+        #expect(try probe(host.url("/excepted"), "environment", proxy: proxy, noProxy: "127.0.0.1") == 0)
+        #expect(host.requests.map(\.target) == ["/direct", "/excepted"])
+        #expect(proxy.requests.count == 1)
+    }
+}
