@@ -16,7 +16,7 @@ SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packa
               Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
-                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth
+                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace
 # Suites that open windows (WebKitGTK, GTK 4) run on a private X server (`xvfb-run -a`), display or not.
 # Under the sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder,
 # and ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.
@@ -91,7 +91,8 @@ test-swift: deps
 	done
 
 # The interoperability and end-to-end tests in Tests/Interop drive the built
-# command-line tools; each tool's path is passed in the environment.
+# command-line tools, and the connection recorder (test_connections_recorded.py) runs two test
+# bundles under strace; each path is passed in the environment.
 test-interop: deps venv
 	@for tool in EGW_JWE_BIN:Packages/JWE:egw-jwe EGW_SANDBOX_BIN:Packages/GatewaySandbox:egw-sandbox \
 	             EGW_REPL_BIN:Apps/egw-repl:egw-repl EGW_REPL_WEBKIT_BIN:Apps/egw-repl:egw-repl-webkit; do \
@@ -100,6 +101,13 @@ test-interop: deps venv
 	  [ -f "$$dir/Package.swift" ] || continue; \
 	  (cd "$$dir" && swift build --product "$$product") || { echo "make test: FAILED building $$product"; exit 1; }; \
 	  export "$$var=$$(cd "$$dir" && swift build --show-bin-path)/$$product"; \
+	done; \
+	for bundle in EGW_ENDTOEND_XCTEST:Tests/EndToEnd:EndToEndPackageTests EGW_CHECKOUT_XCTEST:Apps/egw-checkout:egw-checkoutPackageTests; do \
+	  IFS=: read -r var dir name <<< "$$bundle"; \
+	  export "$$var="; \
+	  [ -f "$$dir/Package.swift" ] || continue; \
+	  (cd "$$dir" && swift build --build-tests) || { echo "make test: FAILED building $$dir's tests"; exit 1; }; \
+	  export "$$var=$$(cd "$$dir" && swift build --show-bin-path)/$$name.xctest"; \
 	done; \
 	if ls Tests/Interop/test_*.py >/dev/null 2>&1; then \
 	  echo "==> interop and end-to-end tests in Tests/Interop"; \

@@ -42,6 +42,8 @@ let package = Package(
         ),
         // The SSLKEYLOGFILE check of the tests, run as a process of its own (not a product).
         .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"]),
+        // The proxy-environment check of the tests, with the variables set before the process starts.
+        .executableTarget(name: "curl-proxy-probe", dependencies: ["PaymentFlow"]),
         .executableTarget(
             name: "PaymentFlowFuzz",
             dependencies: ["PaymentFlow", "CCurl", .product(name: "FuzzSupport", package: "FuzzSupport")],
@@ -50,7 +52,7 @@ let package = Package(
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe",
+                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),

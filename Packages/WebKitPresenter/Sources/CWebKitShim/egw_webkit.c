@@ -260,7 +260,28 @@ static gboolean egwwk_on_escape(GtkWidget *widget, GVariant *args, gpointer user
 void *egwwk_session_new_ephemeral(void) {
     WebKitNetworkSession *session = webkit_network_session_new_ephemeral();
     webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL);
+    // No proxy unless the configuration names one (egwwk_session_set_proxy): WebKit's default mode
+    // follows the system's, which here means http_proxy / https_proxy from the environment.
+    webkit_network_session_set_proxy_settings(session, WEBKIT_NETWORK_PROXY_MODE_NO_PROXY, NULL);
+    // No favicon database: WebKit would fetch /favicon.ico and <link rel=icon> for its own chrome.
+    webkit_website_data_manager_set_favicons_enabled(webkit_network_session_get_website_data_manager(session),
+                                                     FALSE);
     return session;
+}
+
+void egwwk_session_set_proxy(void *session, const char *default_uri, const char *http_uri, const char *https_uri,
+                             const char *const *ignore_hosts) {
+    if (default_uri == NULL && http_uri == NULL && https_uri == NULL) {
+        webkit_network_session_set_proxy_settings(WEBKIT_NETWORK_SESSION(session), WEBKIT_NETWORK_PROXY_MODE_NO_PROXY,
+                                                  NULL);
+        return;
+    }
+    WebKitNetworkProxySettings *settings = webkit_network_proxy_settings_new(default_uri, ignore_hosts);
+    if (http_uri != NULL) webkit_network_proxy_settings_add_proxy_for_scheme(settings, "http", http_uri);
+    if (https_uri != NULL) webkit_network_proxy_settings_add_proxy_for_scheme(settings, "https", https_uri);
+    webkit_network_session_set_proxy_settings(WEBKIT_NETWORK_SESSION(session), WEBKIT_NETWORK_PROXY_MODE_CUSTOM,
+                                              settings);
+    webkit_network_proxy_settings_free(settings);
 }
 
 void egwwk_session_allow_certificate(void *session, void *certificate, const char *host) {

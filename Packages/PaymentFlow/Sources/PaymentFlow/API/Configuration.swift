@@ -67,9 +67,18 @@ public struct Configuration: Sendable {
     /// request that is `.cancelled`; after one, the SDK ends with what the gateway shows.
     public var stepGateTimeout: TimeInterval? = 600
     /// How the SDK's own HTTPS connections are secured beyond the system's certificate check: public-key
-    /// pins, a private certificate authority, proxies. Default ``TransportSecurity/systemTrust``.
+    /// pins, a private certificate authority, the proxy. Default ``TransportSecurity/systemTrust``.
     /// Certificate verification itself cannot be turned off.
     public var transportSecurity: TransportSecurity = .systemTrust
+    /// Which proxy the SDK's requests and its pages go through: ``NetworkProxy/direct`` (the default:
+    /// none, whatever `http_proxy`, `https_proxy`, `ALL_PROXY` or `no_proxy` say),
+    /// ``NetworkProxy/environment`` (those variables, as libcurl reads them), or
+    /// ``NetworkProxy/url(_:)``. The same value as `transportSecurity.proxy`; a presenter built from
+    /// this configuration (WebKitPresenter's `PageTrust(configuration:)`) applies it to its pages too.
+    public var proxy: NetworkProxy {
+        get { transportSecurity.proxy }
+        set { transportSecurity.proxy = newValue }
+    }
     /// Whether a `PaymentKit` keeps its HTTPS connections open between requests, for about 15 seconds
     /// after each answer, so that a payment's later requests skip the TCP and TLS handshakes (HTTP/2 when
     /// the server offers it; TLS sessions resumed when it allows). Only requests that are harmless to send
@@ -121,6 +130,9 @@ public struct Configuration: Sendable {
             ("statusResolverTimeout", statusResolverTimeout), ("challengeTimeout", challengeTimeout),
             ("hostedPageTimeout", hostedPageTimeout),
         ]
+        if let problem = transportSecurity.proxy.problem {
+            return FlowError(.invalidRequest, problem, source: "configuration")
+        }
         for (host, pins) in transportSecurity.pinnedPublicKeys {
             if let problem = TransportSecurity.pinProblem(host: host, pins: pins) {
                 return FlowError(.invalidRequest, problem, source: "configuration")
@@ -170,8 +182,9 @@ public struct TransportSecurity: Sendable, Equatable {
     /// A PEM file of certificate authorities trusted instead of the system store (libcurl's built-in CA
     /// directory is switched off too, so no system CA is trusted beside it); `nil` for the system's.
     public var certificateAuthorityFile: String?
-    /// Whether `http_proxy`, `https_proxy` and `no_proxy` from the environment apply (default: direct).
-    public var usesProxyEnvironment: Bool
+    /// Which proxy connections go through; default ``NetworkProxy/direct`` (none, whatever the
+    /// environment says). Also ``Configuration/proxy``.
+    public var proxy: NetworkProxy
     /// Whether libcurl may write this kit's TLS session secrets to the file `$SSLKEYLOGFILE` names, so
     /// a packet capture can be decrypted: for debugging on your own machine only. Default `false`: the
     /// variable is ignored, so whoever can set the app's environment cannot read its traffic.
@@ -180,11 +193,11 @@ public struct TransportSecurity: Sendable, Equatable {
     /// Creates a value; every argument defaults to the system's trust, no pins, no proxy.
     public init(
         pinnedPublicKeys: [String: [String]] = [:], certificateAuthorityFile: String? = nil,
-        usesProxyEnvironment: Bool = false
+        proxy: NetworkProxy = .direct
     ) {
         self.pinnedPublicKeys = pinnedPublicKeys
         self.certificateAuthorityFile = certificateAuthorityFile
-        self.usesProxyEnvironment = usesProxyEnvironment
+        self.proxy = proxy
     }
 
     /// The system's certificate store, no pins, direct connections.
@@ -220,10 +233,78 @@ public struct TransportSecurity: Sendable, Equatable {
         return nil
     }
 
-    /// This value, with the proxy environment variables honoured.
+    /// This value, with the proxy environment variables honoured (``proxy`` set to
+    /// ``NetworkProxy/environment``).
     public func usingProxyEnvironment() -> TransportSecurity {
         var copy = self
-        copy.usesProxyEnvironment = true
+        copy.proxy = .environment
         return copy
+    }
+}
+
+/// Which proxy the SDK's connections go through, for ``Configuration/proxy``: its own requests
+/// (libcurl) and, through a presenter made from the same configuration, the pages it shows (WebKit).
+///
+/// ```swift
+/// configuration.proxy = .environment                                      // the app opts in
+/// configuration.proxy = .url(URL(string: "http://proxy.corp.example:3128")!)
+/// ```
+/// Options can grow, so this is a struct with static members, not an enum. The default is
+/// ``direct``: a card payment never goes through a proxy because a variable in the process's
+/// environment names one; only a configuration that says so does.
+public struct NetworkProxy: Sendable, Hashable, CustomStringConvertible {
+    enum Route: Hashable {
+        case direct
+        case environment
+        case url(URL)
+    }
+
+    let route: Route
+
+    /// No proxy: every connection goes straight to its host. `http_proxy`, `https_proxy`,
+    /// `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`, `no_proxy` and `NO_PROXY` are ignored. The default.
+    public static let direct = NetworkProxy(route: .direct)
+
+    /// The environment's proxy, as libcurl reads it: for an `http` URL `http_proxy` (lower case only),
+    /// for an `https` URL `https_proxy` or `HTTPS_PROXY`, else `all_proxy` or `ALL_PROXY`; hosts that
+    /// `no_proxy` or `NO_PROXY` list (comma-separated names, each matching its subdomains too; `*`
+    /// for every host) go direct. A proxy named without a scheme is an HTTP proxy. Read at each request
+    /// (libcurl) and when each page opens (WebKit).
+    public static let environment = NetworkProxy(route: .environment)
+
+    /// Every connection through this HTTP proxy (`http://host:port`, or `https://` for TLS to the
+    /// proxy; `https` hosts are reached through a `CONNECT` tunnel, so TLS stays end to end), with no
+    /// exceptions; the environment is ignored. Any other scheme, or a URL without a host, makes the
+    /// configuration invalid (a payment ends `.failed` with `invalidRequest`).
+    public static func url(_ url: URL) -> NetworkProxy { NetworkProxy(route: .url(url)) }
+
+    /// The proxy of ``url(_:)``; `nil` for ``direct`` and ``environment``.
+    public var proxyURL: URL? {
+        if case .url(let url) = route { return url }
+        return nil
+    }
+
+    /// Whether the environment's variables decide (``environment``).
+    public var followsEnvironment: Bool { route == .environment }
+
+    /// `direct`, `environment`, or `url(<scheme>://<host>:<port>)` (never the URL's user or password).
+    public var description: String {
+        switch route {
+        case .direct: return "direct"
+        case .environment: return "environment"
+        case .url(let url):
+            let port = url.port.map { ":\($0)" } ?? ""
+            return "url(\(url.scheme ?? "")://\(url.host ?? "")\(port))"
+        }
+    }
+
+    /// Why this proxy cannot be used, or `nil`.
+    var problem: String? {
+        guard case .url(let url) = route else { return nil }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return "proxy must be an http or https proxy URL"
+        }
+        guard let host = url.host, !host.isEmpty else { return "proxy has no host" }
+        return nil
     }
 }

@@ -29,7 +29,8 @@ struct CurlHop {
     var pinnedPublicKey: String?
     var userAgent: String
     var caBundlePath: String?
-    var usesProxyEnvironment: Bool
+    /// Which proxy this hop goes through (the configuration's; never the environment's by default).
+    var proxy: NetworkProxy = .direct
     /// Whether libcurl may log TLS secrets to `$SSLKEYLOGFILE` (debugging only).
     var honoursKeyLogFile = false
     /// Whether this hop may be sent on a connection an earlier request left open (and leave
@@ -286,9 +287,18 @@ final class CurlEasyHandle: @unchecked Sendable {
         set(CURLOPT_CONNECTTIMEOUT_MS, hop.connectTimeoutMilliseconds)
         set(CURLOPT_TIMEOUT_MS, hop.totalTimeoutMilliseconds)
         set(CURLOPT_USERAGENT, hop.userAgent)
-        if !hop.usesProxyEnvironment {
-            // An empty proxy string disables proxies, including the environment's.
+        switch hop.proxy.route {
+        case .direct:
+            // An empty proxy string disables proxies, the environment's included (http_proxy,
+            // https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY): libcurl reads them unless told.
             set(CURLOPT_PROXY, "")
+        case .environment:
+            // Left unset, libcurl reads the variables (and no_proxy) for each transfer.
+            break
+        case .url(let url):
+            set(CURLOPT_PROXY, url.absoluteString)
+            // An empty list: no host bypasses the configured proxy, whatever no_proxy says.
+            set(CURLOPT_NOPROXY, "")
         }
         if let caBundlePath = hop.caBundlePath {
             // Instead of the system store, not beside it: libcurl's built-in CA directory

@@ -75,9 +75,9 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         /// off too); `nil` uses the system store.
         /// Verification itself cannot be turned off.
         public var trustedCertificatesPath: String?
-        /// Whether the `http_proxy`/`https_proxy`/`no_proxy` environment
-        /// variables apply. Default `false`: connections go direct.
-        public var usesProxyEnvironment: Bool
+        /// Which proxy requests go through. Default ``NetworkProxy/direct``: none, whatever
+        /// `http_proxy`, `https_proxy`, `ALL_PROXY` or `no_proxy` in the environment say.
+        public var proxy: NetworkProxy
         /// Whether libcurl may log TLS secrets to `$SSLKEYLOGFILE` (debugging only). Default `false`.
         public var dangerouslyWritesTLSKeyLog = false
 
@@ -90,7 +90,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             pinnedPublicKeys: [String: [String]] = [:],
             userAgent: String = CurlTransport.defaultUserAgent,
             trustedCertificatesPath: String? = nil,
-            usesProxyEnvironment: Bool = false
+            proxy: NetworkProxy = .direct
         ) {
             self.connectTimeout = connectTimeout
             self.defaultTimeout = defaultTimeout
@@ -99,7 +99,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             self.pinnedPublicKeys = pinnedPublicKeys
             self.userAgent = userAgent
             self.trustedCertificatesPath = trustedCertificatesPath
-            self.usesProxyEnvironment = usesProxyEnvironment
+            self.proxy = proxy
         }
     }
 
@@ -119,7 +119,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
     }
 
     /// The transport a ``PaymentKit`` with `configuration` uses for its own requests: the same
-    /// ``TransportSecurity`` (pins, certificate authorities, proxy environment), `https` required
+    /// ``TransportSecurity`` (pins, certificate authorities, proxy), `https` required
     /// outside `.sandbox`, ``Configuration/requestTimeout`` as the default total time (connect at
     /// most 10 s of it), and the SDK's `User-Agent`. A presenter that loads the pages itself (the
     /// HeadlessBrowser package) passes it so pages are fetched as securely as the API calls. It does
@@ -134,7 +134,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             pinnedPublicKeys: configuration.transportSecurity.pinnedPublicKeys,
             userAgent: GatewayAPI.userAgent,
             trustedCertificatesPath: configuration.transportSecurity.certificateAuthorityFile,
-            usesProxyEnvironment: configuration.transportSecurity.usesProxyEnvironment)
+            proxy: configuration.transportSecurity.proxy)
         options.dangerouslyWritesTLSKeyLog = configuration.transportSecurity.dangerouslyWritesTLSKeyLog
         self.init(options: options, connectionCache: configuration.reusesConnections ? CurlConnectionCache() : nil)
     }
@@ -366,7 +366,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
                 pinnedPublicKey: pins.map { $0.isEmpty ? "sha256//" : $0.joined(separator: ";") },
                 userAgent: options.userAgent,
                 caBundlePath: options.trustedCertificatesPath,
-                usesProxyEnvironment: options.usesProxyEnvironment,
+                proxy: options.proxy,
                 honoursKeyLogFile: options.dangerouslyWritesTLSKeyLog
             ))
     }

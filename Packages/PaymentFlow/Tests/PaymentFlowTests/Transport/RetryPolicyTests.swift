@@ -214,12 +214,12 @@ struct CountingTransport: HTTPTransport {
         let curl = try #require((live.transport as? RetryingTransport)?.base as? CurlTransport)
         #expect(curl.options.pinnedPublicKeys == ["gw.example": [Self.pin]])
         #expect(curl.options.trustedCertificatesPath == "/tmp/ca.pem")
-        #expect(curl.options.usesProxyEnvironment)
+        #expect(curl.options.proxy == .environment)
         #expect(curl.options.requireHTTPS)
         let plain = FlowDependencies.live(configuration: Configuration(environment: .sandbox))
         let direct = try #require((plain.transport as? RetryingTransport)?.base as? CurlTransport)
         #expect(direct.options.pinnedPublicKeys.isEmpty)
         #expect(direct.options.trustedCertificatesPath == nil)
-        #expect(!direct.options.usesProxyEnvironment)
+        #expect(direct.options.proxy == .direct)
     }
 }

@@ -95,8 +95,14 @@ typedef struct egwwk_callbacks {
 
 // MARK: Web views
 
-/// An ephemeral network session (nothing on disk): TLS errors fail loads.
+/// An ephemeral network session (nothing on disk): TLS errors fail loads, no proxy (whatever the
+/// environment says), no favicon database.
 void *egwwk_session_new_ephemeral(void);
+/// Sets the session's proxies: `default_uri` for every scheme without its own, `http_uri` / `https_uri`
+/// for those schemes, none for hosts in `ignore_hosts` (NULL-terminated, may be NULL). All three NULL:
+/// no proxy at all.
+void egwwk_session_set_proxy(void *session, const char *default_uri, const char *http_uri, const char *https_uri,
+                             const char *const *ignore_hosts);
 /// Lets `certificate` through for `host` in `session` (after our own verification).
 void egwwk_session_allow_certificate(void *session, void *certificate, const char *host);
 /// A web view in `session`, JavaScript on, no pop-ups, no developer extras, signals wired to

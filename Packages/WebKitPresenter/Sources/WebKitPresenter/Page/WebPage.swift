@@ -42,6 +42,7 @@ final class WebPage: @unchecked Sendable {
 
     func show(in host: WebKitPagePresenter.Host, size: (width: Int, height: Int)) {
         let session = egwwk_session_new_ephemeral()
+        PageProxy(presenter.trustRules.proxy, environment: ProcessInfo.processInfo.environment).apply(to: session)
         var callbacks = egwwk_callbacks(
             context: context,
             policy: { context, decision, type, uri, status, mainFrame in

@@ -27,8 +27,13 @@ public struct PageTrust: Sendable, Equatable {
     public var certificateAuthorityFile: String?
     /// Public-key pins per host (case-insensitive).
     public var pinnedPublicKeys: [String: [String]]
+    /// Which proxy the pages' network session uses, as the SDK's own requests do
+    /// (`Configuration.proxy`): `.direct` (the default) loads every page straight from its host,
+    /// whatever `http_proxy` or `https_proxy` say; `.environment` reads the variables as libcurl does,
+    /// when each page opens; `.url(_:)` sends every load through that proxy.
+    public var proxy: NetworkProxy
 
-    /// The rules of `configuration`: its environment and its `transportSecurity`.
+    /// The rules of `configuration`: its environment and its `transportSecurity` (the proxy included).
     public init(configuration: PaymentFlow.Configuration) {
         self.init(
             allowsPlainHTTP: configuration.environment.allowsPlainHTTP,
@@ -41,6 +46,7 @@ public struct PageTrust: Sendable, Equatable {
         self.certificateAuthorityFile = transportSecurity.certificateAuthorityFile
         self.pinnedPublicKeys = Dictionary(
             transportSecurity.pinnedPublicKeys.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: +)
+        self.proxy = transportSecurity.proxy
     }
 
     /// Why the page may not go to `url` at all, or nil when the SDK is to be asked.
