@@ -40,12 +40,13 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-interop repl bench soak lint clean fuzz sanitize demo screenshots \
+.PHONY: help deps venv test test-swift test-each root-manifest-check test-interop repl bench soak lint clean fuzz sanitize demo screenshots \
         docs api-check api-baseline coverage
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
-	@echo "make test   - every package's tests and the end-to-end suite"
+	@echo "make test   - every package's tests and the end-to-end suite, built once through the root Package.swift"
+	@echo "make test-each - swift test in every package's own folder (each builds its dependencies again)"
 	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
 	@echo "make screenshots - docs/screenshots: the card form, the sheet, a result, and the WebKit pages over a GTK app"
 	@echo "make bench  - release-built benchmarks (ratios against same-run baselines)"
@@ -79,36 +80,43 @@ $(VENV)/.ready: | deps
 	$(VENV)/bin/pip install -q --disable-pip-version-check jwcrypto
 	touch $@
 
+# `make test` builds once, through the root Package.swift (generated from every folder's manifest by
+# Scripts/root_manifest.py; the check fails while it is stale), in one build folder (.build), so each
+# module is compiled once. Then each folder's test targets run in a process of their own, as they do in
+# the folder (`--filter` by test target), under `xvfb-run -a` for the windowed ones; then the interop
+# suites drive the same build's binaries. `make test-each` is the old way: `swift test` in every folder.
 test: test-swift test-interop api-check
 	@echo "make test: all suites passed"
 
-test-swift: deps
+root-manifest-check:
+	@python3 Scripts/root_manifest.py --check
+
+test-swift: deps root-manifest-check
+	@echo "==> swift build --build-tests (the root package: every module once)"
+	@swift build --build-tests || { echo "make test: FAILED building the root package"; exit 1; }
+	@python3 Scripts/root_manifest.py --targets --lines | while read -r d filter; do \
+	  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
+	  echo "==> $${run:+$$run }swift test --skip-build --filter '$$filter' ($$d)"; \
+	  $$run swift test --skip-build --filter "$$filter" </dev/null || { echo "make test: FAILED in $$d"; exit 1; }; \
+	done
+
+test-each: deps
 	@for d in $(SWIFT_DIRS); do \
 	  [ -f "$$d/Package.swift" ] || continue; \
 	  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
 	  echo "==> $${run:+$$run }swift test in $$d"; \
-	  ( cd "$$d" && $$run swift test ) || { echo "make test: FAILED in $$d"; exit 1; }; \
+	  ( cd "$$d" && $$run swift test ) || { echo "make test-each: FAILED in $$d"; exit 1; }; \
 	done
 
-# The interoperability and end-to-end tests in Tests/Interop drive the built
-# command-line tools, and the connection recorder (test_connections_recorded.py) runs two test
-# bundles under strace; each path is passed in the environment.
+# The interoperability and end-to-end tests in Tests/Interop drive the command-line tools of the root
+# build, and the connection recorder (test_connections_recorded.py) runs the root test bundle (with the
+# end-to-end and egw-checkout flows named) under strace; each path is passed in the environment.
 test-interop: deps venv
-	@for tool in EGW_JWE_BIN:Packages/JWE:egw-jwe EGW_SANDBOX_BIN:Packages/GatewaySandbox:egw-sandbox \
-	             EGW_REPL_BIN:Apps/egw-repl:egw-repl EGW_REPL_WEBKIT_BIN:Apps/egw-repl:egw-repl-webkit; do \
-	  IFS=: read -r var dir product <<< "$$tool"; \
-	  export "$$var="; \
-	  [ -f "$$dir/Package.swift" ] || continue; \
-	  (cd "$$dir" && swift build --product "$$product") || { echo "make test: FAILED building $$product"; exit 1; }; \
-	  export "$$var=$$(cd "$$dir" && swift build --show-bin-path)/$$product"; \
-	done; \
-	for bundle in EGW_ENDTOEND_XCTEST:Tests/EndToEnd:EndToEndPackageTests EGW_CHECKOUT_XCTEST:Apps/egw-checkout:egw-checkoutPackageTests; do \
-	  IFS=: read -r var dir name <<< "$$bundle"; \
-	  export "$$var="; \
-	  [ -f "$$dir/Package.swift" ] || continue; \
-	  (cd "$$dir" && swift build --build-tests) || { echo "make test: FAILED building $$dir's tests"; exit 1; }; \
-	  export "$$var=$$(cd "$$dir" && swift build --show-bin-path)/$$name.xctest"; \
-	done; \
+	@swift build --build-tests || { echo "make test: FAILED building the root package"; exit 1; }
+	@bin="$$(swift build --show-bin-path)"; \
+	export EGW_JWE_BIN="$$bin/egw-jwe" EGW_SANDBOX_BIN="$$bin/egw-sandbox" EGW_REPL_BIN="$$bin/egw-repl" \
+	       EGW_REPL_WEBKIT_BIN="$$bin/egw-repl-webkit" EGW_ENDTOEND_XCTEST="$$bin/EGWPayPackageTests.xctest" \
+	       EGW_CHECKOUT_XCTEST="$$bin/EGWPayPackageTests.xctest"; \
 	if ls Tests/Interop/test_*.py >/dev/null 2>&1; then \
 	  echo "==> interop and end-to-end tests in Tests/Interop"; \
 	  $(PY) -m unittest discover -s Tests/Interop -p 'test_*.py' -v || { echo "make test: FAILED in Tests/Interop"; exit 1; }; \

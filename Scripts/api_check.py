@@ -11,13 +11,58 @@ check: prints every addition (fine) and every removal or changed declaration (a 
 exits 1 on a break, or when a module in the baseline is gone. A new module is an addition.
 baseline: rewrites api/ from the current graphs (`make api-baseline`), so a deliberate break
 is accepted by committing the new baseline with the change.
+
+Semantic versioning: api/VERSION names the release the baseline is the API of, and the SDK's
+version is `PaymentKit.sdkVersion`. check fails on a break unless the SDK's major number is above
+the baseline's (then the breaks are listed and pass: a new major may break). baseline refuses to
+record a break over a released baseline (its version is a git tag) unless the major number went up,
+so a released API is never re-baselined away; before the tag, a break is re-baselined as before.
 """
+import re
+import subprocess
 import json
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 API = ROOT / "api"
+VERSION_SOURCE = ROOT / "Packages/PaymentFlow/Sources/PaymentFlow/API/PaymentKit.swift"
+
+
+def sdk_version():
+    """`PaymentKit.sdkVersion` as (major, minor, patch), read from its source."""
+    found = re.search(r'public static let sdkVersion = "(\d+)\.(\d+)\.(\d+)"', VERSION_SOURCE.read_text())
+    if not found:
+        sys.exit(f"api-check: no `public static let sdkVersion = \"X.Y.Z\"` in {VERSION_SOURCE.relative_to(ROOT)}")
+    return tuple(int(part) for part in found.groups())
+
+
+def baseline_version():
+    path = API / "VERSION"
+    if not path.exists():
+        return (0, 0, 0)
+    return tuple(int(part) for part in path.read_text().strip().split("."))
+
+
+def text(version):
+    return ".".join(map(str, version))
+
+
+def released(version):
+    tags = subprocess.run(["git", "tag", "--list", text(version), "v" + text(version)], cwd=ROOT,
+                          capture_output=True, text=True).stdout.split()
+    return bool(tags)
+
+
+def breaks_against_baseline(current):
+    count = 0
+    for module in set(current) | {p.stem for p in API.glob("*.txt")}:
+        base_file = API / f"{module}.txt"
+        if module not in current:
+            count += 1
+        elif base_file.exists():
+            count += len(set(base_file.read_text().splitlines()) - set(current[module]))
+    return count
 
 
 def api_lines(graphs, module, source):
@@ -54,8 +99,18 @@ def api_lines(graphs, module, source):
 def main():
     mode, graphs, modules = sys.argv[1], pathlib.Path(sys.argv[2]), json.load(open(sys.argv[3]))
     current = {m["module"]: api_lines(graphs, m["module"], m["path"]) for m in modules}
+    version, base = sdk_version(), baseline_version()
     if mode == "baseline":
+        if version < base:
+            print(f"api-baseline: the SDK's version {text(version)} is below the baseline's {text(base)}")
+            return 1
+        breaks = breaks_against_baseline(current)
+        if breaks and released(base) and version[0] <= base[0]:
+            print(f"api-baseline: REFUSED: {breaks} public declarations of release {text(base)} removed or changed; "
+                  f"a released API breaks only in a new major version (PaymentKit.sdkVersion, CHANGELOG.md)")
+            return 1
         API.mkdir(exist_ok=True)
+        (API / "VERSION").write_text(text(version) + "\n")
         for old in API.glob("*.txt"):
             if old.stem not in current:
                 old.unlink()
@@ -85,9 +140,18 @@ def main():
             print(f"api-check: {module}: added: {line}")
         breaks += len(removed)
         print(f"api-check: {module}: {len(now)} public declarations, {len(added)} added, {len(removed)} removed or changed")
+    if version < base:
+        print(f"api-check: FAILED: the SDK's version {text(version)} is below the baseline's {text(base)}")
+        return 1
+    if breaks and version[0] > base[0]:
+        print(f"api-check: {breaks} public declarations removed or changed: allowed, the major version went up "
+              f"({text(base)} -> {text(version)}); run `make api-baseline` for the new release")
+        return 0
     if breaks:
-        print(f"api-check: FAILED: {breaks} public declarations removed or changed. If that is meant, "
-              "run `make api-baseline` and commit api/ with the change.")
+        print(f"api-check: FAILED: {breaks} public declarations removed or changed against {text(base)} while the "
+              f"SDK is {text(version)}. Semantic versioning: restore them, or raise the major version "
+              "(PaymentKit.sdkVersion, CHANGELOG.md); before the release is tagged, `make api-baseline` "
+              "and commit api/ with the change.")
         return 1
     print("api-check: no public declaration removed or changed")
     return 0

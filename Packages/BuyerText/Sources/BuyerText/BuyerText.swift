@@ -75,13 +75,17 @@ public struct BuyerText: Sendable {
 
     /// The folder holding the tables: SwiftPM's resource bundle for this target, looked for beside the
     /// main executable (where `swift build` and `swift test` put it). Not SwiftPM's `Bundle.module`,
-    /// which stops the program when the folder is missing.
+    /// which stops the program when the folder is missing. The bundle is named after the package that
+    /// declares the target: `BuyerText` in its own folder, `EGWPay` in the root package an app adds
+    /// by URL (and `make test` builds).
     private static let resources: URL? = {
-        let name = "BuyerText_BuyerText.resources"
+        let names = ["EGWPay_BuyerText.resources", "BuyerText_BuyerText.resources"]
         var places = [Bundle.main.bundleURL]
         if let executable = Bundle.main.executableURL { places.append(executable.deletingLastPathComponent()) }
-        return places.lazy.map { $0.appendingPathComponent(name).appendingPathComponent("Resources") }
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+        return places.lazy.flatMap { place in
+            names.lazy.map { place.appendingPathComponent($0).appendingPathComponent("Resources") }
+        }
+        .first { FileManager.default.fileExists(atPath: $0.path) }
     }()
 
     private static func load(_ language: String) -> [String: String] {

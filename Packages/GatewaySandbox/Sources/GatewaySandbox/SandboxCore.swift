@@ -146,7 +146,7 @@ final class SandboxCore: Sendable {
                 $0.log.append(
                     method: request.method, path: request.path, endpoint: route.endpoint, status: status,
                     duration: duration, faults: decision.applied, requestId: request.header("X-Request-Id"),
-                    replayed: replayed)
+                    userAgent: request.header("User-Agent"), replayed: replayed)
             }
             settings.observer?(entry)
         }

@@ -51,7 +51,8 @@ final class DelegateCompileTests: XCTestCase {
     static func typecheck(_ source: String) throws -> String {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let build = package.appendingPathComponent(".build/debug")
+        // The folder of the running test bundle: this package's own build, or the root package's.
+        let build = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let modules = build.appendingPathComponent("Modules").path
         guard FileManager.default.fileExists(atPath: modules) else { throw XCTSkip("no debug build at \(modules)") }
         var maps: [String] = []

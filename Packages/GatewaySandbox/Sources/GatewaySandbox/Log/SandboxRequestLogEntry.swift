@@ -21,6 +21,9 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
     public let faults: [String]
     /// The request's `X-Request-Id` header, if it had one.
     public let requestId: String?
+    /// The request's `User-Agent` header, if it had one: which SDK build called (the SDK's requests
+    /// carry `PaymentKit.userAgent`). A header, never a body: it holds no card data.
+    public let userAgent: String?
     /// True when the answer was the one stored for the request's `Idempotency-Key`, sent again
     /// (with `Idempotent-Replayed: true`) without handling the request.
     public let replayed: Bool
@@ -40,6 +43,7 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
             "durationMs": .int(Int(SandboxFault.Kind.milliseconds(duration))),
             "faults": .array(faults.map { .string($0) }),
             "requestId": requestId.map { .string($0) } ?? .null,
+            "userAgent": userAgent.map { .string($0) } ?? .null,
             "replayed": .bool(replayed),
         ]).value
     }
@@ -54,12 +58,12 @@ struct RequestLog: Sendable {
     @discardableResult
     mutating func append(
         method: String, path: String, endpoint: SandboxEndpoint?, status: Int?, duration: Duration, faults: [String],
-        requestId: String?, replayed: Bool = false
+        requestId: String?, userAgent: String? = nil, replayed: Bool = false
     ) -> SandboxRequestLogEntry {
         sequence += 1
         let entry = SandboxRequestLogEntry(
             sequence: sequence, method: method, path: path, endpoint: endpoint, status: status, duration: duration,
-            faults: faults, requestId: requestId, replayed: replayed)
+            faults: faults, requestId: requestId, userAgent: userAgent, replayed: replayed)
         entries.append(entry)
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         return entry

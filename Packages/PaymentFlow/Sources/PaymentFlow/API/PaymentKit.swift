@@ -26,6 +26,25 @@ import Synchronization
 /// untouched. A `PaymentKit` released mid-payment does not end the payment: it
 /// finishes and delivers on its own. Thread-safe: call it from any thread.
 public final class PaymentKit: Sendable {
+    /// The SDK's version, `major.minor.patch` (semantic versioning: a public declaration removed or
+    /// changed only with a new major number). The same as the git tag an app pins by URL.
+    public static let sdkVersion = "1.0.0"
+
+    /// The `User-Agent` of every request the SDK itself sends to the gateway: the SDK, its version and
+    /// the platform, `EGWPay-Linux/1.0.0 (Linux; x86_64) PaymentFlow`. It names no device, no user
+    /// and no card; it is the same on every machine of one architecture.
+    public static let userAgent = "EGWPay-Linux/\(sdkVersion) (Linux; \(architecture)) PaymentFlow"
+
+    private static var architecture: String {
+        #if arch(x86_64)
+            "x86_64"
+        #elseif arch(arm64)
+            "aarch64"
+        #else
+            "unknown"
+        #endif
+    }
+
     /// The configuration every payment of this kit uses.
     public let configuration: Configuration
 

@@ -7,10 +7,8 @@ internal import JWE
 /// decoded (strict on required fields, unknown fields ignored) and how errors
 /// map to SDK codes. A different real API changes this file only.
 enum GatewayAPI {
-    /// The SDK version sent in `User-Agent`.
-    static let sdkVersion = "1.0.0"
-    /// `User-Agent` of every SDK request.
-    static let userAgent = "EGWPay-Linux/\(sdkVersion) (PaymentFlow)"
+    /// `User-Agent` of every SDK request (``PaymentKit/userAgent``).
+    static let userAgent = PaymentKit.userAgent
     /// The `Accept` header the SDK's API calls send (also reported as the browser's).
     static let acceptHeader = "application/json"
 

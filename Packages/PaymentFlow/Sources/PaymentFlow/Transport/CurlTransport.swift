@@ -103,8 +103,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         }
     }
 
-    /// `EGWPay-Linux/1.0 libcurl/x.y.z`.
-    public static let defaultUserAgent = "EGWPay-Linux/1.0 " + CurlGlobal.versionText
+    /// ``PaymentKit/userAgent`` followed by `libcurl/x.y.z`.
+    public static let defaultUserAgent = PaymentKit.userAgent + " " + CurlGlobal.versionText
 
     /// The options every request of this transport uses.
     public let options: Options
