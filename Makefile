@@ -40,12 +40,13 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-each root-manifest-check test-interop repl bench soak lint clean fuzz sanitize demo screenshots \
+.PHONY: help deps venv test test-swift test-each root-manifest-check test-interop test-consumer repl bench soak lint clean fuzz sanitize demo screenshots \
         docs api-check api-baseline coverage
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite, built once through the root Package.swift"
+	@echo "make test-consumer - outside apps built by URL from the working tree tagged 1.0.0 (Tests/Consumer)"
 	@echo "make test-each - swift test in every package's own folder (each builds its dependencies again)"
 	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
 	@echo "make screenshots - docs/screenshots: the card form, the sheet, a result, and the WebKit pages over a GTK app"
@@ -85,8 +86,12 @@ $(VENV)/.ready: | deps
 # module is compiled once. Then each folder's test targets run in a process of their own, as they do in
 # the folder (`--filter` by test target), under `xvfb-run -a` for the windowed ones; then the interop
 # suites drive the same build's binaries. `make test-each` is the old way: `swift test` in every folder.
-test: test-swift test-interop api-check
+test: test-swift test-interop test-consumer api-check
 	@echo "make test: all suites passed"
+
+# Tests/Consumer: the working tree tagged 1.0.0 in a fresh repository, two outside apps built from it by URL.
+test-consumer: deps
+	@Tests/Consumer/run.sh
 
 root-manifest-check:
 	@python3 Scripts/root_manifest.py --check

@@ -39,7 +39,7 @@ for app in "${APPS[@]}"; do
   case "$app" in
   card-check)
     prepare card-check
-    # No development files: in a private mount namespace (unshare -m, as root) empty folders cover
+    # No development files: in a private mount namespace (unshare -m; -r -m when not root) empty folders cover
     # pkg-config's folders and the C headers of every system library the SDK uses, so neither pkg-config
     # nor SwiftPM's own .pc reader nor the compiler can find any of them. Nothing outside this process
     # sees it.
@@ -48,9 +48,10 @@ for app in "${APPS[@]}"; do
       /usr/include/openssl /usr/include/x86_64-linux-gnu/openssl /usr/include/gtk-4.0 /usr/include/webkitgtk-6.0 \
       /usr/include/glib-2.0 /usr/include/libpsl.h /usr/include/microhttpd.h /usr/include/editline; do
       if [ -d "$d" ]; then mount -t tmpfs none "$d"; elif [ -f "$d" ]; then mount --bind /dev/null "$d"; fi; done'
-    unshare -m --propagation private true 2>/dev/null \
-      || { echo "consumer: FAILED: card-check needs unshare -m (run as root) to hide the development files"; exit 1; }
-    unshare -m --propagation private bash -euc "$hide"'
+    ns=(unshare -m --propagation private); [ "$(id -u)" = 0 ] || ns=(unshare -r -m --propagation private)
+    "${ns[@]}" true 2>/dev/null \
+      || { echo "consumer: FAILED: card-check needs a mount namespace (unshare -m) to hide the development files"; exit 1; }
+    "${ns[@]}" bash -euc "$hide"'
       for module in libcurl libcrypto libssl libmicrohttpd glib-2.0 gtk4 webkitgtk-6.0 libpsl libedit; do
         if pkg-config --exists "$module"; then echo "consumer: FAILED: pkg-config still finds $module"; exit 1; fi
       done
