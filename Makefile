@@ -11,7 +11,7 @@ ROOT := $(CURDIR)
 # the apps after the packages; Tests/* (EndToEnd: every suite that pays across packages; UIEndToEnd:
 # the GTK sheet against the sandbox) last.
 SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packages/EGWWire Packages/StatusMapping Packages/CardValidation \
-              Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/HeadlessBrowser \
+              Packages/JWE Packages/GatewaySandbox Packages/PaymentFlow Packages/EGWPay Packages/HeadlessBrowser \
               Packages/PaymentAuthorization Packages/GLibMainQueue Packages/WebKitPresenter Packages/PaymentUI Apps/egw-repl \
               Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))

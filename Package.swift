@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "BuyerText", targets: ["BuyerText"]),
         .library(name: "CardValidation", targets: ["CardValidation"]),
+        .library(name: "EGWPay", targets: ["EGWPay"]),
         .library(name: "EGWWire", targets: ["EGWWire"]),
         .library(name: "GLibMainQueue", targets: ["GLibMainQueue"]),
         .library(name: "GatewaySandbox", targets: ["GatewaySandbox"]),
@@ -44,6 +45,9 @@ let package = Package(
         .executableTarget(name: "CardValidationBench", dependencies: ["CardValidation", "EGWWire"], path: "Packages/CardValidation/Sources/CardValidationBench"),
         .executableTarget(name: "CardValidationFuzz", dependencies: ["CardValidation", "FuzzSupport"], path: "Packages/CardValidation/Fuzz/Harness"),
         .testTarget(name: "CardValidationTests", dependencies: ["CardValidation", "CardValidationFuzz", "EGWWire", "FuzzSupport", "CMutexVisibility"], path: "Packages/CardValidation/Tests/CardValidationTests"),
+        // Packages/EGWPay (EGWPay)
+        .target(name: "EGWPay", dependencies: ["PaymentFlow"], path: "Packages/EGWPay/Sources/EGWPay"),
+        .testTarget(name: "EGWPayTests", dependencies: ["EGWPay"], path: "Packages/EGWPay/Tests/EGWPayTests"),
         // Packages/EGWWire (EGWWire)
         .target(name: "EGWWire", path: "Packages/EGWWire/Sources/EGWWire"),
         .executableTarget(name: "EGWWireFuzz", dependencies: ["EGWWire", "FuzzSupport"], path: "Packages/EGWWire/Fuzz/Harness"),
