@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+
+@testable import PaymentFlow
+
+/// A payment whose machine sleeps through a deadline, on the flow's live timers over a simulated
+/// machine: on resume the deadline fires and the payment ends as that deadline says (CONTRACT.md
+/// section 4a: a status nobody could read is `.unresolved`), instead of waiting on as if no time had
+/// passed while the gateway's session expired.
+final class SuspendedPaymentTests: XCTestCase {
+    let api = URL(string: "http://127.0.0.1:9/merchant-api")!
+    let checkout = URL(string: "http://127.0.0.1:9/gateway-checkout/checkout/pay/p_1")!
+    let returnURL = URL(string: "myshop://return/p_1")!
+
+    /// The buyer came back to the shop; the status lookup went out and no answer came before the
+    /// machine slept for an hour. Its watchdog (the request timeout plus grace, 35 s) passed during the
+    /// sleep: on resume the lookup is given up and the payment ends `.unresolved`.
+    func testAStatusLookupThatSleptThroughItsWatchdogEndsUnresolvedOnResume() throws {
+        let configuration = Configuration(apiBaseURL: api, environment: .sandbox)
+        let watchdog = CallWatchdog.deadline(requestTimeout: configuration.requestTimeout)
+        let watchdogArmed = expectation(description: "the lookup's watchdog is armed")
+        watchdogArmed.assertForOverFulfill = false
+        let machine = SimulatedMachine(onArm: { delay in if delay == watchdog { watchdogArmed.fulfill() } })
+        let transport = StubTransport { _ in nil }  // the lookup is never answered
+        let kit = PaymentKit(
+            configuration: configuration, resolver: nil,
+            dependencies: stubDependencies(transport, clock: .suspendAware(machine.source)))
+        let returnURL = self.returnURL
+        let presenter = StubPresenter { _ in [.navigate(returnURL)] }
+        let request = PaymentRequest(
+            paymentId: "p_1", verificationKey: "vk-secret-123456", checkoutURL: checkout, returnURL: returnURL)
+        let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
+            kit.startPayment(request, from: presenter, completion: completion)
+            DispatchQueue.global().async {
+                guard XCTWaiter().wait(for: [watchdogArmed], timeout: 30) == .completed else { return }
+                machine.suspend(for: 3_600)
+            }
+        }
+        XCTAssertEqual(result?.outcome, .unresolved)
+        XCTAssertEqual(transport.requests.count, 1)
+        XCTAssertEqual(transport.requests.first?.method, "GET")
+    }
+}
