@@ -40,4 +40,31 @@ final class SuspendedPaymentTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 1)
         XCTAssertEqual(transport.requests.first?.method, "GET")
     }
+
+    /// The buyer pressed Pay (a form POST the SDK allowed) and the machine slept for an hour with the
+    /// checkout page open: its 30-minute deadline passed during the sleep. On resume the deadline ends
+    /// the page, and with no lookup configured a page that may carry the buyer's payment is
+    /// `.unresolved`, never `.cancelled`.
+    func testAPageDeadlineThatPassedDuringASleepEndsThePaymentOnResume() throws {
+        let machine = SimulatedMachine()
+        let payURL = URL(string: "http://127.0.0.1:9/gateway-checkout/checkout/pay/p_1/submit")!
+        let presenter = StubPresenter { _ in [.post(payURL)] }
+        let kit = PaymentKit(
+            configuration: Configuration(apiBaseURL: nil, environment: .sandbox), resolver: nil,
+            dependencies: stubDependencies(StubTransport { _ in nil }, clock: .suspendAware(machine.source)))
+        let request = PaymentRequest(
+            paymentId: "p_1", verificationKey: "vk-secret-123456", checkoutURL: checkout, returnURL: returnURL)
+        let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
+            kit.startPayment(request, from: presenter, completion: completion)
+            DispatchQueue.global().async {
+                // The page's own load and the buyer's POST were decided: the buyer may have paid.
+                while presenter.snapshot.decisions.count < 2 { usleep(1_000) }
+                machine.suspend(for: 3_600)
+            }
+        }
+        XCTAssertEqual(result?.outcome, .unresolved)
+        XCTAssertEqual(presenter.snapshot.decisions.last?.0, payURL)
+        XCTAssertEqual(presenter.snapshot.decisions.last?.1, .allow)
+        XCTAssertEqual(presenter.snapshot.dismissCompleted, 1)
+    }
 }
