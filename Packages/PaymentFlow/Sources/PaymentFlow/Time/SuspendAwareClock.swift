@@ -23,9 +23,9 @@ import Glibc
 /// which counts a suspend but can be stepped by NTP or the user) and one on the monotonic clock
 /// (which never runs ahead but stops while suspended), and on each wake-up reads `CLOCK_BOOTTIME`:
 /// past the deadline, the work runs; early (a wall clock stepped forward), the timer asks again for
-/// the time that is left. So it never fires early, fires on resume once a suspend passed its
-/// deadline, and is late after a backward step of the wall clock by no more than the time it
-/// slept (the monotonic wake-up still comes).
+/// the time that is left. So it never fires early and fires on resume once a suspend passed its
+/// deadline; after a backward step of the wall clock the monotonic wake-up still comes, late by
+/// no more than the time the machine slept meanwhile.
 ///
 /// ```swift
 /// let timer = SuspendAwareClock.schedule(after: 30, on: queue) { giveUp() }
