@@ -42,7 +42,10 @@ import Foundation
 /// Threading: `send` returns at once; the transfer runs on a small shared
 /// pool of worker threads (16 at most, process-wide) and `completion` is
 /// called exactly once, on a worker thread, never inside `send`. The total
-/// timeout runs from the `send` call, time queued for a worker included.
+/// timeout runs from the `send` call, time queued for a worker included, on
+/// ``SuspendAwareClock``: time the machine spends suspended counts, and a
+/// transfer whose timeout passed during a sleep ends (`.timeout`) within about
+/// a second of the resume.
 ///
 /// ```swift
 /// let transport = CurlTransport(options: .init(requireHTTPS: true))
