@@ -38,4 +38,31 @@ import Testing
         #expect(error.kind == .timeout)
         #expect(error.delivery.requestStarted == true, "the server read the request: it was sent")
     }
+
+    /// The progress callback that checks the deadline also carries the SDK's cancellation (a run that
+    /// ended abandons its transfers): a cancelled transfer ends as cancelled, not as a timeout. A guard
+    /// on the rewritten callback: it held before too, through the shim's own one.
+    @Test func theSameCallbackStillHonoursACancellation() throws {
+        let cancellation = TransferCancellation()
+        let server = try LoopbackServer { _ in
+            cancellation.cancel()  // the run gives up while the server holds the request
+            return .hang
+        }
+        defer { server.stop() }
+        let request = HTTPRequest(method: "POST", url: server.url("/pay"), body: Array("{}".utf8), timeout: 3_600)
+        let result = Mutex<Result<HTTPResponse, TransportError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let outcome = CurlTransport.perform(request, options: .init(), cancellation: cancellation)
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        let ended = done.wait(timeout: .now() + 60) == .success  // a hang guard, as above
+        #expect(ended, "the cancelled transfer was still running a minute later")
+        guard ended else { return }
+        let error = try #require(result.withLock { $0 }?.failure)
+        #expect(error.kind == .other)
+        #expect(error.message.contains("cancelled"))
+        #expect(error.delivery.requestStarted == true)
+    }
 }
