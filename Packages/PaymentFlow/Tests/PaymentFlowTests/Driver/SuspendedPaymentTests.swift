@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import PaymentFlow
@@ -66,5 +67,46 @@ final class SuspendedPaymentTests: XCTestCase {
         XCTAssertEqual(presenter.snapshot.decisions.last?.0, payURL)
         XCTAssertEqual(presenter.snapshot.decisions.last?.1, .allow)
         XCTAssertEqual(presenter.snapshot.dismissCompleted, 1)
+    }
+
+    /// A card payment without 3-D Secure: the key comes, the card-session creation (which moves money)
+    /// goes out and no answer comes. The machine sleeps through every wait (each suspend outlasts any
+    /// deadline). Each watchdog fires on resume; a creation whose answer never came may have been
+    /// applied, so the payment ends `.unresolved` (CONTRACT.md 4a), never `.failed`.
+    func testACardCreationInFlightAcrossSleepsEndsUnresolved() throws {
+        let jwk = try JWETestKey.key.jwkJSON()
+        let members = try JSONSerialization.jsonObject(with: Data(jwk.utf8)) as? [String: Any] ?? [:]
+        let jwks = #"{"keys":[{"kty":"RSA","kid":"test-key","use":"enc","alg":"RSA-OAEP-256","n":"\#(members["n"] as? String ?? "")","e":"\#(members["e"] as? String ?? "")"}]}"#
+        let transport = StubTransport { request in
+            request.url.path.hasSuffix("jwks.json") ? StubTransport.json(200, jwks, url: request.url) : nil
+        }
+        let machine = SimulatedMachine()
+        let kit = PaymentKit(
+            configuration: Configuration(
+                checkoutAPIBaseURL: URL(string: "https://api.example/gw")!,
+                checkoutBaseURL: URL(string: "https://keys.example/co")!, environment: .sandbox),
+            resolver: nil, dependencies: stubDependencies(transport, clock: .suspendAware(machine.source)))
+        let card = CardInput(
+            cardholderName: "Test", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "35",
+            securityCode: "123")
+        let presenter = StubPresenter { _ in [] }
+        let finished = Atomic(false)
+        let result = ContractHarness.run(self, pageGone: { presenter.pageGone }) { completion in
+            kit.startCardPayment(
+                CardPaymentRequest(paymentId: "p1", verificationKey: "vk"), card: card, from: presenter,
+                completion: completion)
+            Thread {
+                // Once the creation is out (from then on nothing is ever answered, so nothing races a
+                // sleep), whenever the run waits on a timer the machine sleeps for an hour.
+                while !finished.load(ordering: .relaxed) {
+                    let posted = transport.requests.contains { $0.method == "POST" }
+                    if posted && machine.pendingWakes > 0 { machine.suspend(for: 3_600) }
+                    usleep(1_000)
+                }
+            }.start()
+        }
+        finished.store(true, ordering: .relaxed)
+        XCTAssertEqual(result?.outcome, .unresolved)
+        XCTAssertGreaterThanOrEqual(transport.requests.filter { $0.method == "POST" }.count, 1)
     }
 }
