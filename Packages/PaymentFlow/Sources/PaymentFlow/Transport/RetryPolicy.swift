@@ -28,7 +28,7 @@ struct RetryPolicy: Sendable {
     /// watchdog: no retry starts that could not finish (its backoff plus the request's timeout) within
     /// it. `nil`: attempts alone bound the retries.
     var budget: TimeInterval?
-    /// Monotonic seconds, for `budget`.
+    /// Seconds that count suspended time (``SuspendAwareClock``), for `budget`.
     var now: @Sendable () -> TimeInterval
 
     init(
@@ -38,7 +38,7 @@ struct RetryPolicy: Sendable {
         unitRandom: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         sleep: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = RetryPolicy.dispatchSleep,
         budget: TimeInterval? = nil,
-        now: @escaping @Sendable () -> TimeInterval = { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        now: @escaping @Sendable () -> TimeInterval = { SuspendAwareClock.now() }
     ) {
         self.budget = budget
         self.now = now
@@ -55,9 +55,9 @@ struct RetryPolicy: Sendable {
     /// A single attempt.
     static let never = RetryPolicy(maxAttempts: 1)
 
-    /// The live sleeper: `DispatchQueue.global().asyncAfter`.
+    /// The live sleeper: a ``SuspendAwareClock`` timer (a backoff that spans a suspend ends on resume).
     static let dispatchSleep: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = { seconds, work in
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: work)
+        SuspendAwareClock.schedule(after: seconds, execute: work)
     }
 
     /// Whether `request` may be sent more than once.
