@@ -42,6 +42,9 @@ let package = Package(
         ),
         // The SSLKEYLOGFILE check of the tests, run as a process of its own (not a product).
         .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"]),
+        // The core-dump check of the tests: a card held mid-payment, dumped with gcore (not a product).
+        .executableTarget(
+            name: "card-dump-probe", dependencies: ["PaymentFlow", .product(name: "JWE", package: "JWE")]),
         .executableTarget(
             name: "PaymentFlowFuzz",
             dependencies: ["PaymentFlow", "CCurl", .product(name: "FuzzSupport", package: "FuzzSupport")],
@@ -50,7 +53,7 @@ let package = Package(
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe",
+                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "card-dump-probe",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),
