@@ -62,6 +62,11 @@ public final class SensitiveBytes: @unchecked Sendable, Equatable {
     /// A copy of `bytes` (an empty collection gives an empty buffer).
     public convenience init(copying bytes: some Collection<UInt8>) {
         self.init(capacity: bytes.count) { buffer in
+            let copied = bytes.withContiguousStorageIfAvailable { source in
+                if let base = source.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+                return source.count
+            }
+            if let copied { return copied }
             var index = 0
             for byte in bytes {
                 buffer[index] = byte
