@@ -16,7 +16,7 @@ SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packa
               Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
-                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace
+                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace gdb
 # Suites that open windows (WebKitGTK, GTK 4) run on a private X server (`xvfb-run -a`), display or not.
 # Under the sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder,
 # and ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.

@@ -27,7 +27,7 @@ import Foundation
 @MainActor
 public final class CardNumberEntry {
     private let binding: EntryBinding
-    private var editor = CardNumberEditor()
+    private(set) var editor = CardNumberEditor()
     private var error = ErrorDisplay(field: .cardNumber)
 
     /// Called on the main thread after every change of ``brand``.

@@ -15,7 +15,7 @@ import Foundation
 @MainActor
 public final class CardSecurityCodeEntry {
     private let binding: EntryBinding
-    private var editor = CardSecurityCodeEditor()
+    private(set) var editor = CardSecurityCodeEditor()
     private var error = ErrorDisplay(field: .securityCode)
 
     /// Called on the main thread after every edit that changed the code.

@@ -305,9 +305,14 @@ public enum CardNumberRedaction {
     /// Characters other than ASCII digits are ignored. Safe for logs,
     /// descriptions and tool output.
     public static func masked(_ number: some StringProtocol) -> String {
+        masked(utf8: number.utf8)
+    }
+
+    /// ``masked(_:)`` over UTF-8 bytes (a sensitive buffer's, read in place).
+    static func masked(utf8 number: some Sequence<UInt8>) -> String {
         var count = 0
         var lastFour: [Int] = []
-        for byte in number.utf8 {
+        for byte in number {
             let digit = byte &- UInt8(ascii: "0")
             guard digit < 10 else { continue }
             count += 1
