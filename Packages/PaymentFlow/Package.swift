@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe",
+                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "CCurl",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),

@@ -188,9 +188,8 @@ final class CurlEasyHandle: @unchecked Sendable {
             }
             let code = ccurl_watch_abort_flag(handle, cancellation.flag)
             if code != CURLE_OK {
-                var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
-                failure.delivery = .neverSent
-                return .failure(failure)
+                return .failure(
+                    CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false, delivery: .neverSent))
             }
         }
         let sink = CurlResponseSink(limit: hop.maxResponseBytes)
@@ -200,9 +199,8 @@ final class CurlEasyHandle: @unchecked Sendable {
         if code == CURLE_OK { code = ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) }
         if code == CURLE_OK { code = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) }
         if code != CURLE_OK {
-            var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
-            failure.delivery = .neverSent
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false, delivery: .neverSent))
         }
         code = withExtendedLifetime((sink, cancellation)) { curl_easy_perform(handle) }
         if code == CURLE_ABORTED_BY_CALLBACK {
@@ -211,10 +209,10 @@ final class CurlEasyHandle: @unchecked Sendable {
         }
         if code != CURLE_OK {
             let detail = String(cString: errorBuffer)
-            var failure = CurlErrors.error(
-                for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit)
-            failure.delivery = lastDelivery()
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(
+                    for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit,
+                    delivery: lastDelivery()))
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -334,7 +332,7 @@ final class CurlEasyHandle: @unchecked Sendable {
                     if code != CURLE_OK { failed = (CURLOPT_READFUNCTION, code) }
                 }
             } else {
-                return TransportError(.other, "out of memory copying the request body")
+                return TransportError(.other, "out of memory copying the request body", delivery: .neverSent)
             }
             if hop.method != "POST" {
                 set(CURLOPT_CUSTOMREQUEST, hop.method)
@@ -367,7 +365,7 @@ final class CurlEasyHandle: @unchecked Sendable {
         for line in hop.headerLines {
             guard let appended = curl_slist_append(list, line) else {
                 if let list { curl_slist_free_all(list) }
-                return TransportError(.other, "out of memory building the request headers")
+                return TransportError(.other, "out of memory building the request headers", delivery: .neverSent)
             }
             list = appended
         }
@@ -382,7 +380,8 @@ final class CurlEasyHandle: @unchecked Sendable {
 
         if let (option, code) = failed {
             return CurlErrors.error(
-                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false)
+                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false,
+                delivery: .neverSent)
         }
         return nil
     }
