@@ -72,9 +72,10 @@ public struct HTTPResponse: Sendable {
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// The failure classes a caller can switch on.
     public enum Kind: Sendable, Equatable {
-        /// The URL cannot be sent (bad scheme, no host, ...).
+        /// The URL cannot be sent (bad scheme, no host, ...). A name only: the request counts as never
+        /// sent when its ``TransportError/delivery`` says so (``Delivery/neverSent``), as for every kind.
         case invalidURL
-        /// `http` where the configuration demands `https`.
+        /// `http` where the configuration demands `https` (a name only, as for ``invalidURL``).
         case insecureScheme
         /// Could not connect (refused, unreachable, DNS).
         case connect
