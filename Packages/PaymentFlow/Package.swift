@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "card-dump-probe",
+                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "card-dump-probe", "CCurl",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),

@@ -142,7 +142,8 @@ final class PaymentExecutor: @unchecked Sendable {
         guard case .success(let request) = built else {
             // Cannot happen after validation; answered as a request that never left.
             let reason = built.failure?.reason ?? "the request cannot be built"
-            post(.answered(token: token, event(call, .failure(TransportError(.invalidURL, reason)))))
+            let refused = TransportError(.invalidURL, reason, delivery: .neverSent)
+            post(.answered(token: token, event(call, .failure(refused))))
             return
         }
         let started = dependencies.clock.now()

@@ -228,9 +228,9 @@ final class CurlEasyHandle: @unchecked Sendable {
         let watch = TransferWatch(cancellation: cancellation, deadline: deadline)
         let watchCode = ccurl_setopt_progress(handle, curlProgress, Unmanaged.passUnretained(watch).toOpaque())
         if watchCode != CURLE_OK {
-            var failure = CurlErrors.error(for: watchCode, detail: "", host: hop.host, exceededLimit: false)
-            failure.delivery = .neverSent
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(
+                    for: watchCode, detail: "", host: hop.host, exceededLimit: false, delivery: .neverSent))
         }
         // A kept handle must not call back into a watch that is gone.
         defer { _ = ccurl_setopt_progress(handle, nil, nil) }
@@ -241,9 +241,8 @@ final class CurlEasyHandle: @unchecked Sendable {
         if code == CURLE_OK { code = ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) }
         if code == CURLE_OK { code = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) }
         if code != CURLE_OK {
-            var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
-            failure.delivery = .neverSent
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false, delivery: .neverSent))
         }
         code = withExtendedLifetime((sink, watch)) { curl_easy_perform(handle) }
         if code == CURLE_ABORTED_BY_CALLBACK, watch.deadlinePassed {
@@ -258,10 +257,10 @@ final class CurlEasyHandle: @unchecked Sendable {
         }
         if code != CURLE_OK {
             let detail = String(cString: errorBuffer)
-            var failure = CurlErrors.error(
-                for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit)
-            failure.delivery = lastDelivery()
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(
+                    for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit,
+                    delivery: lastDelivery()))
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -390,7 +389,7 @@ final class CurlEasyHandle: @unchecked Sendable {
                     if code != CURLE_OK { failed = (CURLOPT_READFUNCTION, code) }
                 }
             } else {
-                return TransportError(.other, "out of memory copying the request body")
+                return TransportError(.other, "out of memory copying the request body", delivery: .neverSent)
             }
             if hop.method != "POST" {
                 set(CURLOPT_CUSTOMREQUEST, hop.method)
@@ -423,7 +422,7 @@ final class CurlEasyHandle: @unchecked Sendable {
         for line in hop.headerLines {
             guard let appended = curl_slist_append(list, line) else {
                 if let list { curl_slist_free_all(list) }
-                return TransportError(.other, "out of memory building the request headers")
+                return TransportError(.other, "out of memory building the request headers", delivery: .neverSent)
             }
             list = appended
         }
@@ -438,7 +437,8 @@ final class CurlEasyHandle: @unchecked Sendable {
 
         if let (option, code) = failed {
             return CurlErrors.error(
-                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false)
+                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false,
+                delivery: .neverSent)
         }
         return nil
     }

@@ -154,7 +154,9 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
     /// the guarantees. Failures are `TransportError`s: `.invalidURL` (not
     /// http/https, no host, bad method or header), `.insecureScheme`,
     /// `.connect`, `.tls`, `.pinningFailed`, `.timeout`, `.reset`,
-    /// `.responseTooLarge`, `.other`.
+    /// `.responseTooLarge`, `.invalidResponse` (an answer that is not HTTP/1.x
+    /// or HTTP/2), `.other`. Each carries what is known of its delivery; the
+    /// transport's own refusals before sending are ``TransportError/Delivery/neverSent``.
     public func send(
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
@@ -318,20 +320,25 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         let url = request.url.absoluteURL
         let scheme = url.scheme?.lowercased() ?? ""
         guard let host = url.host, !host.isEmpty else {
-            return .failure(TransportError(.invalidURL, "the URL has no host"))
+            return .failure(TransportError(.invalidURL, "the URL has no host", delivery: .neverSent))
         }
         guard scheme == "http" || scheme == "https" else {
-            return .failure(TransportError(.invalidURL, "\(host): unsupported scheme '\(scheme)'"))
+            return .failure(
+                TransportError(.invalidURL, "\(host): unsupported scheme '\(scheme)'", delivery: .neverSent))
         }
         if options.requireHTTPS && scheme != "https" {
-            return .failure(TransportError(.insecureScheme, "\(host): http is not allowed, https is required"))
+            return .failure(
+                TransportError(.insecureScheme, "\(host): http is not allowed, https is required", delivery: .neverSent)
+            )
         }
         let text = url.absoluteString
         guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            return .failure(TransportError(.invalidURL, "\(host): the URL contains spaces or control characters"))
+            return .failure(
+                TransportError(
+                    .invalidURL, "\(host): the URL contains spaces or control characters", delivery: .neverSent))
         }
         guard isToken(request.method) else {
-            return .failure(TransportError(.invalidURL, "\(host): invalid method"))
+            return .failure(TransportError(.invalidURL, "\(host): invalid method", delivery: .neverSent))
         }
         var lines: [String] = []
         var hasRequestID = false
@@ -340,7 +347,9 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             guard isToken(header.name),
                 !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else {
-                return .failure(TransportError(.invalidURL, "\(host): invalid header '\(header.name.prefix(40))'"))
+                return .failure(
+                    TransportError(
+                        .invalidURL, "\(host): invalid header '\(header.name.prefix(40))'", delivery: .neverSent))
             }
             let lower = header.name.lowercased()
             if lower == "x-request-id" { hasRequestID = true }

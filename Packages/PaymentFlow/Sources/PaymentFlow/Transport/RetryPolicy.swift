@@ -6,7 +6,7 @@ import Foundation
 /// A request is retried when its method is `GET` or `HEAD` and the attempt
 /// ended in a transient failure: a transport `.connect`, `.timeout` or
 /// `.reset`, or an HTTP 5xx response. Anything else (a POST, a 4xx, a TLS or
-/// pinning failure, an oversized response) is final at once.
+/// pinning failure, an oversized or non-HTTP response) is final at once.
 ///
 /// The delay before retry `n` (1-based) is "equal jitter" exponential backoff:
 /// with `ceiling = min(maxDelay, baseDelay * 2^(n-1))`, it is
@@ -75,7 +75,7 @@ struct RetryPolicy: Sendable {
             switch error.kind {
             case .connect, .timeout, .reset:
                 return true
-            case .invalidURL, .insecureScheme, .tls, .pinningFailed, .responseTooLarge, .other:
+            case .invalidURL, .insecureScheme, .tls, .pinningFailed, .responseTooLarge, .invalidResponse, .other:
                 return false
             }
         }

@@ -17,7 +17,16 @@ import XCTest
 /// page is gone, consistent with the gateway's ground truth (never success the
 /// gateway does not have, never failure or cancel when it settled), and, when
 /// nothing was injected, exactly the outcome the GATEWAY.md/CONTRACT.md tables
-/// give. `EGW_SCHEDULES` sets the count (default 1000); `EGW_SEED=N` replays one.
+/// give; never `.cancelled` or `.failed` while the gateway has the payment
+/// SENT_FOR_PROCESSING (money may still move). `EGW_SCHEDULES` sets the count
+/// (default 1000); `EGW_SEED=N` replays one.
+///
+/// Most schedules use short timings (0.25 s requests, fast retries) so a thousand stay quick; about
+/// one in ten runs with the defaults an app gets (30 s requests, `CurlTransport(configuration:)` and
+/// the standard retries). About a third of the card schedules fetch the key from its own host
+/// (`localhost` beside the sessions' `127.0.0.1`), so a cold key opens the session host's connection
+/// ahead with `OPTIONS *`. A "gateway gone after applying" fault applies a money-moving request,
+/// drops its connection, and drops every request the SDK sends after it to find out.
 ///
 /// One sandbox serves every schedule, and a schedule's request can outlive it: a
 /// card-session creation with a `rotate-key` fault generates an RSA key (about
@@ -57,9 +66,16 @@ final class RandomizedScheduleTests: XCTestCase {
         var releaseKit = false
         var useDelegate = false
         var rotateKeyFirst = false
+        /// The timings an app gets by default (30 s requests, standard retries), not the short ones.
+        var defaultTimings = false
+        /// The key is fetched from a host of its own (`localhost`), the sessions from `127.0.0.1`.
+        var keyOnOwnHost = false
+        /// The money-moving endpoint after whose applied request the gateway is gone.
+        var goneAfterApplying: SandboxEndpoint?
 
         var quiet: Bool {
             faults.isEmpty && hostCancelAfterMs == nil && gateCancelAtStep == nil && !rotateKeyFirst && !presenterSilent
+                && goneAfterApplying == nil
         }
 
         var description: String {
@@ -74,6 +90,9 @@ final class RandomizedScheduleTests: XCTestCase {
             if let ms = presenterLateMs { parts.append("presenter answers \(ms) ms late") }
             if presenterSilent { parts.append("presenter never answers present") }
             if rotateKeyFirst { parts.append("key rotated after warm-up") }
+            if defaultTimings { parts.append("default timings") }
+            if keyOnOwnHost { parts.append("key on its own host") }
+            if let endpoint = goneAfterApplying { parts.append("gateway gone after applying \(endpoint)") }
             return parts.joined(separator: ", ")
         }
     }
@@ -176,6 +195,26 @@ final class RandomizedScheduleTests: XCTestCase {
         }
         schedule.useDelegate = chance(0.2)
         if case .card(_, _, true) = flow { schedule.rotateKeyFirst = chance(0.15) }
+        // Drawn last, so every earlier draw (and a replayed seed's schedule up to here) is unchanged.
+        schedule.defaultTimings = chance(0.1)
+        if isCard { schedule.keyOnOwnHost = chance(0.35) }
+        if chance(0.07) {
+            let steps: [SandboxEndpoint] =
+                isCard ? [.cardSessionCreate, .authentication, .challengeResult] : [.hostedChoice]
+            let step = pick(steps)
+            schedule.goneAfterApplying = step
+            // The step is applied and its connection dropped; then every request the SDK sends to find out
+            // (a resend of the step, the session read back with its retries, the status lookups) is dropped.
+            schedule.faults.insert(
+                SandboxFault(endpoint: step, kind: .dropConnection, schedule: .next(1), processesRequest: true), at: 0)
+            let followUps: [SandboxEndpoint] = isCard ? [step, .cardSessionGet] : [.statusLookup]
+            for endpoint in followUps {
+                schedule.faults.insert(
+                    SandboxFault(
+                        endpoint: endpoint, kind: .dropConnection, schedule: .next(12), processesRequest: false),
+                    at: 1)
+            }
+        }
         return schedule
     }
 
@@ -251,6 +290,13 @@ final class RandomizedScheduleTests: XCTestCase {
 
     static let mainKey = DispatchSpecificKey<Int>()
 
+    /// `url` with `localhost` for its host: the same sandbox, another origin.
+    static func onItsOwnHost(_ url: URL?) -> URL? {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        components.host = "localhost"
+        return components.url
+    }
+
     // MARK: The run
 
     func testRandomizedSchedules() throws {
@@ -267,12 +313,18 @@ final class RandomizedScheduleTests: XCTestCase {
         defer { sandbox.stop() }
         var failures: [String] = []
         var disturbed = 0
+        var coldKeysOnOwnHost = 0
+        var preOpened = 0
         let started = Date()
         for seed in seeds {
             let schedule = Self.makeSchedule(seed: seed)
             let t0 = Date()
-            let (violations, keyRotatedBehind) = run(schedule, on: sandbox)
+            let (violations, keyRotatedBehind, optionsSent) = run(schedule, on: sandbox)
             if keyRotatedBehind { disturbed += 1 }
+            if schedule.keyOnOwnHost, case .card(_, _, false) = schedule.flow {
+                coldKeysOnOwnHost += 1
+                if optionsSent { preOpened += 1 }
+            }
             if environment["EGW_TIMING"] != nil {
                 print("T \(Int(Date().timeIntervalSince(t0) * 1000)) ms \(schedule)")
             }
@@ -286,19 +338,29 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         }
         print(
-            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(preOpened) of \(coldKeysOnOwnHost) cold keys on their own host opened the session host with OPTIONS *, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
         )
         XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
+        if coldKeysOnOwnHost >= 5 {
+            XCTAssertGreaterThan(preOpened, 0, "no cold key on its own host opened the session host ahead")
+        }
     }
 
-    /// Runs one schedule and returns the violations it found, and whether the sandbox key rotated
-    /// during the payment though the schedule rotates nothing (an earlier schedule's request did).
-    func run(_ schedule: Schedule, on sandbox: Sandbox) -> (violations: [String], keyRotatedBehind: Bool) {
+    /// Runs one schedule and returns the violations it found, whether the sandbox key rotated during the
+    /// payment though the schedule rotates nothing (an earlier schedule's request did), and whether the
+    /// sandbox saw an `OPTIONS *` during it.
+    func run(
+        _ schedule: Schedule, on sandbox: Sandbox
+    ) -> (violations: [String], keyRotatedBehind: Bool, optionsSent: Bool) {
         sandbox.clearFaults()
         var violations: [String] = []
         let seed = schedule.seed
-        var configuration = sandbox.sdkConfiguration(requestTimeout: 0.25)
+        var configuration = sandbox.sdkConfiguration(requestTimeout: schedule.defaultTimings ? 30 : 0.25)
+        // Not a request: a resolver that never answers would hold the schedule this long.
         configuration.statusResolverTimeout = 0.1
+        if schedule.keyOnOwnHost, let keys = Self.onItsOwnHost(configuration.checkoutBaseURL) {
+            configuration.checkoutBaseURL = keys
+        }
         let events = Mutex<[String]>([])
         var options = PaymentOptions(observer: { event in events.withLock { $0.append(event.description) } })
         let gateSteps = Atomic<Int>(0)
@@ -319,10 +381,12 @@ final class RandomizedScheduleTests: XCTestCase {
         // Real libcurl with the default users get (connections kept and reused, so a reset can hit a
         // request on a kept connection); fast retry backoff so the run stays short.
         var dependencies = FlowDependencies.live(configuration: configuration)
-        dependencies.transport = RetryingTransport(
-            base: CurlTransport(
-                options: .init(connectTimeout: 1, defaultTimeout: 0.25), connectionCache: CurlConnectionCache()),
-            policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
+        if !schedule.defaultTimings {
+            dependencies.transport = RetryingTransport(
+                base: CurlTransport(
+                    options: .init(connectTimeout: 1, defaultTimeout: 0.25), connectionCache: CurlConnectionCache()),
+                policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
+        }
         // A silent presenter is ended by this timer; short, so the schedule stays short.
         dependencies.presenterTimeout = schedule.presenterSilent ? 0.5 : 5
         dependencies.statusRepollInterval = 0.02
@@ -344,6 +408,7 @@ final class RandomizedScheduleTests: XCTestCase {
 
         let payment = sandbox.createPayment(orderNumber: "order-\(seed)")
         let keyBefore = sandbox.currentKeyID
+        let logBefore = sandbox.requestLog.last?.sequence ?? 0
         let buyerDelay = schedule.buyerDelayMs
         let script: BuyerScript
         switch schedule.flow {
@@ -428,12 +493,15 @@ final class RandomizedScheduleTests: XCTestCase {
 
         let keyRotatedBehind =
             sandbox.currentKeyID != keyBefore && !schedule.faults.contains { $0.kind == .rotateKey }
+        let optionsSent = sandbox.requestLog.contains { $0.sequence > logBefore && $0.method == "OPTIONS" }
         violations.append(contentsOf: problems.withLock { $0 })
         let all = results.withLock { $0 }
         guard outcome == .completed, all.count == 1, let result = all.first else {
             violations.append("expected exactly one result, got \(all.count) (\(outcome))")
             return (
-                violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")], keyRotatedBehind
+                violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")],
+                keyRotatedBehind,
+                optionsSent
             )
         }
         // The truth once the sandbox has gone quiet: a request it held may land after the result.
@@ -446,7 +514,7 @@ final class RandomizedScheduleTests: XCTestCase {
             violations.append("result: \(result) \(result.error.map { $0.localizedDescription } ?? "")")
             violations.append("events: " + events.withLock { $0 }.suffix(14).joined(separator: " | "))
         }
-        return (violations, keyRotatedBehind)
+        return (violations, keyRotatedBehind, optionsSent)
     }
 
     /// The invariants every result must satisfy; with `exactWhenQuiet`, a schedule with nothing injected
@@ -460,6 +528,9 @@ final class RandomizedScheduleTests: XCTestCase {
             v.append("error outside the SDK's domain/codes")
         }
         let settled = truth == "SETTLED"
+        if truth == "SENT_FOR_PROCESSING", [.cancelled, .failed].contains(result.outcome) {
+            v.append("reported \(result.outcome) but the gateway has the payment SENT_FOR_PROCESSING")
+        }
         switch schedule.flow {
         case .card:
             if result.paymentStatus != nil || result.orderNumber != nil {
