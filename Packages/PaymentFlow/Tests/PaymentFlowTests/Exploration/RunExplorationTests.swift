@@ -114,6 +114,8 @@ import Testing
         case keptConnectionUnreachable
         /// A FAILED session saying PAYMENT_ALREADY_PROCESSED is read as a declined card.
         case noAlreadyProcessedRule
+        /// The requests a page sends by script (`page(didSend:)`) are not heard (ScriptedPostExploration.swift).
+        case ignoresPageRequests
     }
 
     static let base = URL(string: "https://checkout.example")!
@@ -637,6 +639,7 @@ import Testing
                         $0.postRecords = status
                     })
             }
+            steps += scriptedPostSteps(node, id)
         case .landed:
             // The gateway's 303 to the shop.
             steps.append(
@@ -758,6 +761,8 @@ import Testing
         (Mutation.timeoutsUnreachable, "card frictionless"),
         (Mutation.keptConnectionUnreachable, "card frictionless"),
         (Mutation.noAlreadyProcessedRule, "card frictionless"),
+        (Mutation.ignoresPageRequests, "hosted, built-in lookup"),
+        (Mutation.ignoresPageRequests, "hosted, no lookup"),
     ])
     func mutationsAreCaught(mutation: Mutation, scenarioName: String) throws {
         var scenario = try #require(Self.scenarios.first { $0.name == scenarioName })
