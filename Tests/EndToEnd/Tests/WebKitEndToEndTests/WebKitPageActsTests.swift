@@ -1,3 +1,4 @@
+import CGTK4
 import Foundation
 import GatewaySandbox
 import Synchronization
@@ -28,43 +29,70 @@ final class WebKitPageActsTests: WebKitTestCase {
         return PaymentKit(configuration: configuration, resolver: nil, dependencies: dependencies)
     }
 
-    /// Why list: the sandbox held the choice 1.5 s, the host cancelled 0.3 s after the press, and the SDK
-    /// said `.cancelled` (status INITIALIZED) while the POST then settled the payment.
-    func testACancelWhileTheScriptedPayIsHeldIsUnresolvedWhileTheGatewaySettles() throws {
+    /// Pays the `js` checkout with the sandbox holding the buyer's choice 1.5 s; `afterPress` runs 0.3 s
+    /// after the buyer pressed Pay. The result, and the gateway's status once the held POST landed.
+    func payWithTheChoiceHeld(
+        parent: UnsafeMutableRawPointer? = nil, afterPress: @escaping @Sendable (PaymentKit) -> Void,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (PaymentResult, String?) {
         sandbox.inject(SandboxFault(endpoint: .hostedChoice, kind: .latency(.milliseconds(1500)), schedule: .next(1)))
         let kit = kit(repollInterval: 0.1)
         let payment = sandbox.createPayment()
         let events = EventLog()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
+            host: .window(parent), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
             buyer: .answering(hosted: .pay), options: .init(screenshotsDirectory: Self.screenshots)
         ) { event in
             events.record(event)
             if case .buyerActed = event {
-                DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { kit.cancel() }
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { afterPress(kit) }
             }
         }
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
             returnURL: payment.shopRedirectURL)
-        let result = try runPayment(presenter: presenter) { completion in
+        let result = try runPayment(presenter: presenter, file: file, line: line) { completion in
             kit.startPayment(request, from: presenter, completion: completion)
         }
-        XCTAssertTrue(events.all.contains(.buyerActed("press(\"pay\")")), "\(events.all)")
+        XCTAssertTrue(events.all.contains(.buyerActed("press(\"pay\")")), "\(events.all)", file: file, line: line)
         XCTAssertTrue(
             events.all.contains { if case .sentRequest(_, "POST") = $0 { true } else { false } },
-            "the page's Pay fetch was seen: \(events.all)")
+            "the page's Pay fetch was seen: \(events.all)", file: file, line: line)
+        let saved = events.all.compactMap { if case .screenshot(let file) = $0 { file } else { nil } }
+        XCTAssertFalse(saved.isEmpty, "the window at the press was saved", file: file, line: line)
+        print("WebKitPageActs: the window at the press: \(saved.map(\.path))")
+        // The held POST lands: the gateway settles the payment.
+        let id = payment.paymentId
+        let sandbox = sandbox
+        GTKMainLoop.run(timeout: .seconds(10)) { sandbox.paymentStatus(id) == "SETTLED" }
+        return (result, sandbox.paymentStatus(id))
+    }
+
+    /// Why list: the sandbox held the choice 1.5 s, the host cancelled 0.3 s after the press, and the SDK
+    /// said `.cancelled` (status INITIALIZED) while the POST then settled the payment.
+    func testACancelWhileTheScriptedPayIsHeldIsUnresolvedWhileTheGatewaySettles() throws {
+        let (result, status) = try payWithTheChoiceHeld { kit in kit.cancel() }
         XCTAssertNotEqual(result.outcome, .cancelled)
         XCTAssertEqual(result.outcome, .unresolved, "\(result)")
         XCTAssertEqual(result.paymentStatus, "INITIALIZED", "what the gateway said while it held the POST")
-        // The held POST lands: the gateway settles the payment the SDK did not call cancelled.
-        let id = payment.paymentId
-        let sandbox = sandbox
-        XCTAssertTrue(GTKMainLoop.run(timeout: .seconds(10)) { sandbox.paymentStatus(id) == "SETTLED" })
-        XCTAssertEqual(sandbox.paymentStatus(id), "SETTLED")
-        let saved = events.all.compactMap { if case .screenshot(let file) = $0 { file } else { nil } }
-        XCTAssertFalse(saved.isEmpty, "the window at the press was saved")
-        print("WebKitPageActs: the window at the press: \(saved.map(\.path))")
+        XCTAssertEqual(status, "SETTLED")
+    }
+
+    /// The same with the buyer closing the window (its close button: GTK's close-request) 0.3 s after.
+    func testClosingTheWindowWhileTheScriptedPayIsHeldIsUnresolvedWhileTheGatewaySettles() throws {
+        let widget = gtk_window_new()!
+        let window = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkWindow.self)
+        gtk_window_set_title(window, "Shop")
+        gtk_window_present(window)
+        defer { gtk_window_destroy(window) }
+        let closer = WindowCloser(parent: window)
+        let (result, status) = try payWithTheChoiceHeld(parent: UnsafeMutableRawPointer(window)) { _ in
+            closer.closeChallengeWindow()
+        }
+        XCTAssertEqual(closer.closedTitles.count, 1, "the checkout window was closed")
+        XCTAssertNotEqual(result.outcome, .cancelled)
+        XCTAssertEqual(result.outcome, .unresolved, "\(result)")
+        XCTAssertEqual(status, "SETTLED")
     }
 
     /// Why list: a killed web process was reported nowhere; the SDK waited for the buyer to close the
