@@ -262,6 +262,10 @@ final class PaymentExecutor: @unchecked Sendable {
         post(.pageFailed(pageId: pageId, url, reason: logger.redactor.scrub(reason)))
     }
 
+    fileprivate func pageTerminated(pageId: UInt64, reason: String) {
+        post(.pageTerminated(pageId: pageId, reason: logger.redactor.scrub(reason)))
+    }
+
     fileprivate func pageEvent(_ event: PaymentLifecycle.Event) { post(event) }
 
     // MARK: - Delivery
@@ -316,6 +320,10 @@ final class PageHandler: PageEventHandler {
     func pageDidFinishLoad(_ url: URL) { run?.pageEvent(.pageLoaded(pageId: pageId, url)) }
     func pageDidFailLoad(_ url: URL, reason: String) { run?.pageFailed(pageId: pageId, url: url, reason: reason) }
     func pageWasClosedByBuyer() { run?.pageEvent(.pageClosed(pageId: pageId)) }
+    func page(didSend request: PageSentRequest) {
+        run?.pageEvent(.pageSentRequest(pageId: pageId, request.url, method: request.method?.uppercased()))
+    }
+    func pageDidTerminate(reason: String) { run?.pageTerminated(pageId: pageId, reason: reason) }
 }
 
 /// Lets exactly one of several callers through (a host callback's first answer).

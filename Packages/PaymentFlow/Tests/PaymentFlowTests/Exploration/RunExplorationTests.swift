@@ -133,6 +133,8 @@ import Testing
         case noRecovery
         /// The transport reports every refused connect (`CURLE_COULDNT_CONNECT`) as never sent.
         case refusedConnectNeverSent
+        /// The requests a page sends by script (`page(didSend:)`) are not heard (ScriptedPostExploration.swift).
+        case ignoresPageRequests
     }
 
     static let base = URL(string: "https://checkout.example")!
@@ -612,6 +614,7 @@ import Testing
                         $0.postRecords = status
                     })
             }
+            steps += scriptedPostSteps(node, id)
         case .landed:
             // The gateway's 303 to the shop.
             steps.append(
@@ -736,6 +739,8 @@ import Testing
         (Mutation.noAlreadyProcessedRule, "card frictionless"),
         (Mutation.noRecovery, "card frictionless"),
         (Mutation.refusedConnectNeverSent, "card frictionless"),
+        (Mutation.ignoresPageRequests, "hosted, built-in lookup"),
+        (Mutation.ignoresPageRequests, "hosted, no lookup"),
     ])
     func mutationsAreCaught(mutation: Mutation, scenarioName: String) throws {
         var scenario = try #require(Self.scenarios.first { $0.name == scenarioName })
