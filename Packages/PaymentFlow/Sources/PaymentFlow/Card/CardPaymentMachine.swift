@@ -25,12 +25,12 @@ import Foundation
 /// failure, deadline, a presenter that could not show it or never answered) is dismissed and the
 /// gateway is asked (`challenge-result`): the issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED`
 /// gives `.cancelled` (close, cancel, deadline), `.failed` + `pageLoadFailed` (load failure) or
-/// `.failed` + `presentationFailed` (the presenter: silent, or it lost the page), unless the buyer may
-/// have answered: once the challenge page made a form POST (or a navigation of unknown method) other
-/// than its own first load, or sent a non-GET request by script (any origin: the issuer's), the
-/// issuer's answer may still reach the gateway, and `CHALLENGE_NOT_COMPLETED` is `.unresolved`. A host
-/// cancel while a money-moving request is out waits for its answer and ends with what the gateway shows
-/// (see `cancelRequested`).
+/// `.failed` + `presentationFailed` (the presenter: silent, or it lost the page). That holds even when
+/// the challenge page posted something (a form or a script's request) before it ended: the buyer's
+/// answer reaching the issuer moves no money, only `challenge-result` does (GATEWAY.md step 4), and the
+/// SDK sends no other one after the gateway said the challenge is not completed. A host cancel while a
+/// money-moving request is out waits for its answer and ends with what the gateway shows (see
+/// `cancelRequested`).
 struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
     ///
@@ -116,11 +116,6 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     /// shows: its final state, `.cancelled` where the session still waits for the buyer, or
     /// `.unresolved` where it cannot tell.
     private var cancelRequested = false
-    /// What the challenge page has done: navigations allowed so far, and whether the buyer's answer may
-    /// be on its way to the issuer (a form POST or a navigation of unknown method after the page's own
-    /// load, or a non-GET request the page sent by script). Recorded when the SDK hears of it; never cleared.
-    private var challengeNavigations = 0
-    private var challengeAnswerMayBeSent = false
     /// Where the notification URL of a challenge lives.
     private let checkoutBaseURL: URL
     private let keys: IdempotencyKeys
@@ -172,12 +167,12 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             FlowReaction(answered(call, reply, event), keyCache: reply == .unknownKey ? .drop : nil)
         case .waitEnded: FlowReaction(waitEnded(event))
         case .presented(let shown): FlowReaction(presented(shown, event))
-        case .navigation(let url, let method): navigation(to: url, method: method, event)
+        case .navigation(let url, _): navigation(to: url, event)
         case .presentationTimedOut: FlowReaction(pageEnded(.presenterSilent, event))
         case .pageLoaded: FlowReaction(pageLoaded(event))
         case .pageFailed(_, let reason): FlowReaction(pageEnded(.loadFailed(reason: reason), event))
         case .pageClosedByBuyer: FlowReaction(pageEnded(.closedByBuyer, event))
-        case .pageSentRequest(_, let method): FlowReaction(pageSent(method: method, event))
+        case .pageSentRequest: FlowReaction(pageSent(event))
         case .pageTerminated(let reason): FlowReaction(pageEnded(.presenterFailed(reason: reason), event))
         case .pageTimedOut: FlowReaction(pageEnded(.timedOut, event))
         case .pageDismissed: FlowReaction(pageDismissed(event))
@@ -423,18 +418,6 @@ struct CardPaymentMachine: FlowMachine, Equatable {
 
     /// `409 CHALLENGE_NOT_COMPLETED`: the issuer has no answer from the buyer, so no money moved.
     private mutating func challengeNotCompleted(sessionId: String, ending: PageEnding?, source: String) -> FlowAction {
-        if challengeAnswerMayBeSent, let ending, ending != .reachedEnd {
-            // The buyer may have answered on the issuer's page; that answer may reach the gateway after
-            // the page is gone: not a cancel, not a failure (CONTRACT.md 4a).
-            return finish(
-                .unresolved(
-                    FlowError(
-                        .cardSessionFailed,
-                        "the challenge page ended (\(ending)) after it sent what may be the buyer's answer; the "
-                            + "gateway says the challenge is not completed yet", source: source, httpStatus: 409,
-                        gatewayCode: "CHALLENGE_NOT_COMPLETED"),
-                    sessionId: sessionId))
-        }
         switch ending {
         case .closedByBuyer, .cancelledByHost, .timedOut:
             return finish(.cancelled(sessionId: sessionId))
@@ -545,20 +528,15 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
     }
 
-    private mutating func navigation(to url: URL, method: String?, _ event: FlowEvent) -> FlowReaction {
+    private mutating func navigation(to url: URL, _ event: FlowEvent) -> FlowReaction {
         switch state {
         case .presentingChallenge(let sessionId, let notificationURL), .challenging(let sessionId, let notificationURL):
-            // The page's own first load (the form POST of `creq`) is the SDK's, not the buyer's.
-            let ownLoad = challengeNavigations == 0 && method?.uppercased() == "POST"
-            if !ownLoad && NavigationWeight.mayMoveMoney(method: method) { challengeAnswerMayBeSent = true }
-            challengeNavigations += 1
             if URLMatch.sameEndpoint(url, notificationURL) {
                 // Let the issuer's cres reach the gateway's page; the load's end ends the challenge.
                 state = .completingChallenge(sessionId: sessionId)
             }
             return FlowReaction(.none, navigation: .allow)
         case .completingChallenge:
-            if NavigationWeight.mayMoveMoney(method: method) { challengeAnswerMayBeSent = true }
             return FlowReaction(.none, navigation: .allow)
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
             return FlowReaction(.none, navigation: .cancel)
@@ -580,13 +558,12 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
     }
 
-    /// A request the challenge page sent by itself: the issuer's origin is not known in advance, so any
-    /// request that may move money (not GET or HEAD) may carry the buyer's answer.
-    private mutating func pageSent(method: String?, _ event: FlowEvent) -> FlowAction {
+    /// A request the challenge page sent by itself. It changes nothing: whatever it carried to the issuer,
+    /// only `challenge-result` moves money, and every ending of the page asks it.
+    private mutating func pageSent(_ event: FlowEvent) -> FlowAction {
         switch state {
         case .presentingChallenge, .challenging, .completingChallenge, .dismissingChallenge,
             .submittingChallengeResult, .recovering, .pausingRecovery:
-            if NavigationWeight.mayMoveMoney(method: method) { challengeAnswerMayBeSent = true }
             return .none
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return finish(unexplained(event))

@@ -95,10 +95,10 @@ public protocol PageEventHandler: AnyObject, Sendable {
     /// The page sent `request` by itself (a script's `fetch`, XHR or beacon), which no navigation
     /// question showed the SDK. A presenter that can see such requests reports every one whose method
     /// is not `GET` or `HEAD`, before it leaves the page where it can. The SDK records a non-GET request
-    /// to the checkout page's origin (any origin on a page whose origin it does not know, such as the
-    /// issuer's challenge) as "the buyer's action may reach the gateway", exactly as an allowed form
-    /// POST: every later ending then asks the gateway, and ends `.unresolved` unless the answer is
-    /// final. The default implementation ignores the report (handlers written before it existed).
+    /// to the hosted checkout page's origin (or a configured checkout base URL's) as "the buyer's action
+    /// may reach the gateway", exactly as an allowed form POST: every later ending then asks the
+    /// gateway, and ends `.unresolved` unless the answer is final. On the issuer's challenge the report
+    /// changes nothing: only the SDK's own `challenge-result` moves money there. The default implementation ignores the report (handlers written before it existed).
     func page(didSend request: PageSentRequest)
     /// The presenter can no longer show the page and the buyer did not close it: its browser's
     /// process crashed or was killed. Report it at once; the SDK ends the page as a presenter failure

@@ -153,36 +153,37 @@ import Testing
         return Card.terminal(m.handle(.sessionAnswered(Card.challengeResult, .challengeNotCompleted)).action)
     }
 
-    /// Why list: the js issuer's code check is a `fetch`; a close while it was in flight was `.cancelled`,
-    /// though the answer may reach the gateway after the page is gone.
-    @Test(arguments: [FlowEvent.pageClosedByBuyer, .cancel, .pageTimedOut, .presentationTimedOut])
-    func aScriptPostOnTheChallengeThenAnEndingIsUnresolved(ending: FlowEvent) {
+    /// CONTRACT.md section 4, step 4, and GATEWAY.md step 4: the buyer's answer reaching the issuer moves
+    /// no money, only `challenge-result` does, and once the gateway said CHALLENGE_NOT_COMPLETED the SDK
+    /// sends no other. So a script POST on the issuer's page changes nothing: close, cancel and deadline
+    /// are `.cancelled`, a silent presenter `.failed` + `presentationFailed` (the independent gateway in
+    /// Tests/Interop, `test_foreign_keepalive`, holds the buyer's code at its ACS and expects the same).
+    @Test(arguments: [
+        (FlowEvent.pageClosedByBuyer, PaymentOutcome.cancelled), (.cancel, .cancelled), (.pageTimedOut, .cancelled),
+        (.presentationTimedOut, .failed),
+    ])
+    func aScriptPostOnTheChallengeLeavesTheGatewaysWordFinal(ending: FlowEvent, outcome: PaymentOutcome) {
         var m = Self.challenging()
         #expect(
             m.handle(.pageSentRequest(URL(string: "https://other-acs.example/check")!, method: "POST"))
                 == FlowReaction(.none))
         let end = Self.notCompleted(&m, after: ending)
-        #expect(end?.outcome == .unresolved, "\(ending)")
+        #expect(end?.outcome == outcome, "\(ending)")
         #expect(end?.sessionId == "s_1")
-        #expect(end?.error?.gatewayCode == "CHALLENGE_NOT_COMPLETED")
     }
 
-    /// The contract's form POST on the issuer's page counts too; the page's own first load does not.
-    @Test func theBuyersFormPostOnTheChallengeCountsItsOwnLoadDoesNot() {
+    /// The same for the buyer's form POST on the issuer's page, and a navigation of unknown method.
+    @Test func theBuyersFormPostOnTheChallengeLeavesTheGatewaysWordFinal() {
         var own = Self.challenging()
         #expect(Self.notCompleted(&own, after: .pageClosedByBuyer)?.outcome == .cancelled)
 
         var posted = Self.challenging()
         _ = posted.handle(.navigation(URL(string: "https://acs.example/challenge/submit")!, method: "POST"))
-        #expect(Self.notCompleted(&posted, after: .pageClosedByBuyer)?.outcome == .unresolved)
+        #expect(Self.notCompleted(&posted, after: .pageClosedByBuyer)?.outcome == .cancelled)
 
         var unknown = Self.challenging()
         _ = unknown.handle(.navigation(URL(string: "https://acs.example/challenge/next")!, method: nil))
-        #expect(Self.notCompleted(&unknown, after: .pageClosedByBuyer)?.outcome == .unresolved)
-
-        var got = Self.challenging()
-        _ = got.handle(.pageSentRequest(URL(string: "https://acs.example/poll")!, method: "GET"))
-        #expect(Self.notCompleted(&got, after: .pageClosedByBuyer)?.outcome == .cancelled)
+        #expect(Self.notCompleted(&unknown, after: .pageClosedByBuyer)?.outcome == .cancelled)
     }
 
     /// The issuer's answer still wins after a script POST.
@@ -196,15 +197,20 @@ import Testing
         #expect(end?.outcome == .succeeded)
     }
 
-    @Test func aLostChallengeIsAPresenterFailureOrUnresolved() {
+    /// A lost web process ends the challenge at once as a presenter failure; the gateway's answer decides.
+    @Test func aLostChallengeIsAPresenterFailure() {
         var plain = Self.challenging()
         let failed = Self.notCompleted(&plain, after: .pageTerminated(reason: "the web process was killed"))
         #expect(failed?.outcome == .failed)
         #expect(failed?.error?.code == .presentationFailed)
 
-        var inDoubt = Self.challenging()
-        _ = inDoubt.handle(.pageSentRequest(Card.challenge.acsURL, method: "POST"))
-        #expect(Self.notCompleted(&inDoubt, after: .pageTerminated(reason: "killed"))?.outcome == .unresolved)
+        var posted = Self.challenging()
+        _ = posted.handle(.pageSentRequest(Card.challenge.acsURL, method: "POST"))
+        _ = posted.handle(.pageTerminated(reason: "killed"))
+        _ = posted.handle(.pageDismissed)
+        let end = Card.terminal(
+            posted.handle(.sessionAnswered(Card.challengeResult, Card.session(.completed, trans: "Y"))).action)
+        #expect(end?.outcome == .succeeded)
     }
 
     /// A report with no page to come from is an event the machine cannot explain (never a trap).
