@@ -28,6 +28,15 @@ import XCTest
 /// ahead with `OPTIONS *`. A "gateway gone after applying" fault applies a money-moving request,
 /// drops its connection, and drops every request the SDK sends after it to find out.
 ///
+/// About one hosted schedule in twelve has the page's own script send the buyer's choice (Pay, or leave
+/// pending) with a plain HTTP POST, as a `fetch` does: no navigation question, only the presenter's
+/// `page(didSend:)` report (`ScriptedPagePresenter`). The sandbox holds that POST (a latency fault on
+/// the hosted choice) until after the buyer closes the page, the host cancels, the page's deadline
+/// passes or the SDK's timer ends a presenter that never answered `present`; it then lands and the
+/// gateway settles. The oracle's rules (never `.cancelled` or `.failed` against SETTLED or
+/// SENT_FOR_PROCESSING) leave `.unresolved` (or what a later lookup proved). With the report switched off
+/// (`testScriptPostIgnoredIsCaught`), the same schedules report violations.
+///
 /// One sandbox serves every schedule, and a schedule's request can outlive it: a
 /// card-session creation with a `rotate-key` fault generates an RSA key (about
 /// 0.3 s, seconds under load) while the SDK, with its 0.25 s request timeout, has
@@ -72,10 +81,12 @@ final class RandomizedScheduleTests: XCTestCase {
         var keyOnOwnHost = false
         /// The money-moving endpoint after whose applied request the gateway is gone.
         var goneAfterApplying: SandboxEndpoint?
+        /// The buyer's choice sent by the page's script, held by the sandbox past the page's end.
+        var scriptPost: ScriptPost?
 
         var quiet: Bool {
             faults.isEmpty && hostCancelAfterMs == nil && gateCancelAtStep == nil && !rotateKeyFirst && !presenterSilent
-                && goneAfterApplying == nil
+                && goneAfterApplying == nil && scriptPost == nil
         }
 
         var description: String {
@@ -93,8 +104,40 @@ final class RandomizedScheduleTests: XCTestCase {
             if defaultTimings { parts.append("default timings") }
             if keyOnOwnHost { parts.append("key on its own host") }
             if let endpoint = goneAfterApplying { parts.append("gateway gone after applying \(endpoint)") }
+            if let post = scriptPost { parts.append("\(post)") }
             return parts.joined(separator: ", ")
         }
+    }
+
+    /// How a page ends while the buyer's script POST is held.
+    enum ScriptPostEnding: String {
+        case buyerCloses = "the buyer closes"
+        case hostCancels = "the host cancels"
+        case deadline = "the page deadline passes"
+        case presenterSilent = "the SDK's timer ends the silent presenter"
+    }
+
+    /// The page's script sends the buyer's `choice` by POST (not a navigation), the sandbox holds it
+    /// `heldMs`, and the page ends `endAfterMs` after the request left (the deadline and the silent
+    /// presenter's timer end it by themselves).
+    struct ScriptPost: CustomStringConvertible {
+        var choice: HostedChoice
+        var ending: ScriptPostEnding
+        var endAfterMs: Int
+        var heldMs: Int
+        /// The schedule's other faults and endings (host cancel, gate cancel, gateway gone) dropped: the
+        /// script POST alone decides what the SDK may say.
+        var alone: Bool
+
+        var description: String {
+            "script POST \(choice.rawValue) held \(heldMs) ms, then \(ending.rawValue)"
+                + (ending == .buyerCloses || ending == .hostCancels ? " \(endAfterMs) ms after it" : "")
+                + (alone ? " (nothing else injected)" : "")
+        }
+
+        /// The page deadline (`hostedPageTimeout`) of a `.deadline` schedule, and the presenter timer of a
+        /// `.presenterSilent` one: both well inside the hold.
+        static let pageEndsAfter: TimeInterval = 0.15
     }
 
     static let cards: [(String, String)] = [
@@ -215,6 +258,36 @@ final class RandomizedScheduleTests: XCTestCase {
                     at: 1)
             }
         }
+        // Drawn after everything above (existing seeds keep their schedules): the buyer's choice sent by
+        // the page's script, held until after the page ended.
+        if !isCard, chance(0.08) {
+            let ending = pick([
+                ScriptPostEnding.buyerCloses, .buyerCloses, .hostCancels, .hostCancels, .deadline, .presenterSilent,
+            ])
+            let held =
+                switch ending {
+                case .buyerCloses, .hostCancels: Int.random(in: 100...180, using: &rng)
+                case .deadline, .presenterSilent: Int.random(in: 300...380, using: &rng)
+                }
+            let post = ScriptPost(
+                choice: pick([HostedChoice.pay, .pay, .pending]), ending: ending,
+                endAfterMs: Int.random(in: 0...10, using: &rng), heldMs: held, alone: chance(0.5))
+            schedule.scriptPost = post
+            if post.alone {
+                schedule.faults = []
+                schedule.heldMs = 0
+                schedule.hostCancelAfterMs = nil
+                schedule.gateCancelAtStep = nil
+                schedule.goneAfterApplying = nil
+            }
+            schedule.heldMs = max(schedule.heldMs, held)
+            schedule.faults.append(
+                SandboxFault(endpoint: .hostedChoice, kind: .latency(.milliseconds(held)), schedule: .next(1)))
+            if ending == .presenterSilent {
+                schedule.presenterSilent = true
+                schedule.presenterLateMs = nil
+            }
+        }
         return schedule
     }
 
@@ -315,12 +388,16 @@ final class RandomizedScheduleTests: XCTestCase {
         var disturbed = 0
         var coldKeysOnOwnHost = 0
         var preOpened = 0
+        var scriptPosts = 0
+        var landedAfterEnd = 0
         let started = Date()
         for seed in seeds {
             let schedule = Self.makeSchedule(seed: seed)
             let t0 = Date()
-            let (violations, keyRotatedBehind, optionsSent) = run(schedule, on: sandbox)
+            let (violations, keyRotatedBehind, optionsSent, postLanded) = run(schedule, on: sandbox)
             if keyRotatedBehind { disturbed += 1 }
+            if schedule.scriptPost != nil { scriptPosts += 1 }
+            if postLanded { landedAfterEnd += 1 }
             if schedule.keyOnOwnHost, case .card(_, _, false) = schedule.flow {
                 coldKeysOnOwnHost += 1
                 if optionsSent { preOpened += 1 }
@@ -338,26 +415,55 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         }
         print(
-            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(preOpened) of \(coldKeysOnOwnHost) cold keys on their own host opened the session host with OPTIONS *, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(preOpened) of \(coldKeysOnOwnHost) cold keys on their own host opened the session host with OPTIONS *, \(landedAfterEnd) of \(scriptPosts) script POSTs landed after an unresolved result, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
         )
         XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
         if coldKeysOnOwnHost >= 5 {
             XCTAssertGreaterThan(preOpened, 0, "no cold key on its own host opened the session host ahead")
         }
+        if scriptPosts >= 10 {
+            XCTAssertGreaterThan(
+                landedAfterEnd, 0, "no held script POST landed after the page ended: the event tests nothing")
+        }
+    }
+
+    /// The suite catches an SDK deaf to a page's script requests: the first six schedules with a script
+    /// POST and nothing else injected, run with the presenter's `page(didSend:)` report switched off (the
+    /// POST still leaves and lands after the page ended), report violations. With the report on,
+    /// `testRandomizedSchedules` runs the same seeds (all within its default 1000) clean.
+    func testScriptPostIgnoredIsCaught() throws {
+        DispatchQueue.main.setSpecific(key: Self.mainKey, value: 1)
+        let sandbox = try Sandbox(configuration: .init(seed: 99, keyMaxAge: 300))
+        defer { sandbox.stop() }
+        let schedules = Array(
+            (1...UInt64(1000)).lazy.map(Self.makeSchedule).filter { $0.scriptPost?.alone == true }.prefix(6))
+        XCTAssertEqual(schedules.count, 6)
+        var caught: [String] = []
+        for schedule in schedules {
+            let unheard = run(schedule, on: sandbox, reportsPageRequests: false).violations
+            if !unheard.isEmpty { caught.append("seed \(schedule.seed): \(unheard.first ?? "")") }
+        }
+        print("RandomizedSchedule: script POST ignored, \(caught.count) of \(schedules.count) schedules caught")
+        for line in caught { print("  " + line) }
+        XCTAssertGreaterThan(caught.count, 0, "no schedule caught an SDK that ignores the page's script POST")
     }
 
     /// Runs one schedule and returns the violations it found, whether the sandbox key rotated during the
-    /// payment though the schedule rotates nothing (an earlier schedule's request did), and whether the
-    /// sandbox saw an `OPTIONS *` during it.
+    /// payment though the schedule rotates nothing (an earlier schedule's request did), whether the
+    /// sandbox saw an `OPTIONS *` during it, and whether a script POST moved the payment after an
+    /// `.unresolved` result (what an SDK deaf to it would have called `.cancelled` or `.failed`).
+    /// `reportsPageRequests: false` is the mutation of an SDK deaf to a page's script requests: the
+    /// script POST still goes out, unreported.
     func run(
-        _ schedule: Schedule, on sandbox: Sandbox
-    ) -> (violations: [String], keyRotatedBehind: Bool, optionsSent: Bool) {
+        _ schedule: Schedule, on sandbox: Sandbox, reportsPageRequests: Bool = true
+    ) -> (violations: [String], keyRotatedBehind: Bool, optionsSent: Bool, scriptPostLanded: Bool) {
         sandbox.clearFaults()
         var violations: [String] = []
         let seed = schedule.seed
         var configuration = sandbox.sdkConfiguration(requestTimeout: schedule.defaultTimings ? 30 : 0.25)
         // Not a request: a resolver that never answers would hold the schedule this long.
         configuration.statusResolverTimeout = 0.1
+        if schedule.scriptPost?.ending == .deadline { configuration.hostedPageTimeout = ScriptPost.pageEndsAfter }
         if schedule.keyOnOwnHost, let keys = Self.onItsOwnHost(configuration.checkoutBaseURL) {
             configuration.checkoutBaseURL = keys
         }
@@ -388,7 +494,9 @@ final class RandomizedScheduleTests: XCTestCase {
                 policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
         }
         // A silent presenter is ended by this timer; short, so the schedule stays short.
-        dependencies.presenterTimeout = schedule.presenterSilent ? 0.5 : 5
+        dependencies.presenterTimeout =
+            schedule.scriptPost?.ending == .presenterSilent
+            ? ScriptPost.pageEndsAfter : schedule.presenterSilent ? 0.5 : 5
         dependencies.statusRepollInterval = 0.02
         var kit: PaymentKit? = PaymentKit(configuration: configuration, resolver: resolver, dependencies: dependencies)
 
@@ -410,15 +518,42 @@ final class RandomizedScheduleTests: XCTestCase {
         let keyBefore = sandbox.currentKeyID
         let logBefore = sandbox.requestLog.last?.sequence ?? 0
         let buyerDelay = schedule.buyerDelayMs
+        let scriptedPage = ScriptedPage(reportsRequests: reportsPageRequests)
+        // The kit a host-cancel ending cancels (kept until then, released or not).
+        let canceller = Mutex<PaymentKit?>(nil)
         let script: BuyerScript
-        switch schedule.flow {
-        case .hosted(let choice, _, _):
+        switch (schedule.flow, schedule.scriptPost) {
+        case (.hosted, let post?):
+            let url = payment.checkoutURL
+            script = BuyerScript { loaded, respond in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
+                    guard loaded.kind == .hostedCheckout, scriptedPage.post(post.choice, to: url) else {
+                        return respond(.close)
+                    }
+                    let end = DispatchTime.now() + .milliseconds(post.endAfterMs)
+                    switch post.ending {
+                    case .buyerCloses:
+                        DispatchQueue.global().asyncAfter(deadline: end) { respond(.close) }
+                    case .hostCancels:
+                        respond(.wait)
+                        DispatchQueue.global().asyncAfter(deadline: end) {
+                            canceller.withLock { kit in
+                                kit?.cancel()
+                                kit = nil
+                            }
+                        }
+                    case .deadline, .presenterSilent:
+                        respond(.wait)
+                    }
+                }
+            }
+        case (.hosted(let choice, _, _), nil):
             script = BuyerScript { _, respond in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
                     respond(choice.map { .hosted($0) } ?? .close)
                 }
             }
-        case .card(_, let answer, _):
+        case (.card(_, let answer, _), _):
             script = BuyerScript { page, respond in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
                     guard page.kind == .challenge else {
@@ -436,8 +571,9 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         }
         let browser = HeadlessBrowserPresenter(script: script, options: .init(pageTimeout: 1))
-        let presenter = SlowToAnswerPresenter(
-            browser, lateMs: schedule.presenterLateMs, silent: schedule.presenterSilent)
+        let presenter = ScriptedPagePresenter(
+            SlowToAnswerPresenter(browser, lateMs: schedule.presenterLateMs, silent: schedule.presenterSilent),
+            page: scriptedPage)
         let results = Mutex<[PaymentResult]>([])
         let problems = Mutex<[String]>([])
         let delivered = expectation(description: "result \(seed)")
@@ -451,6 +587,7 @@ final class RandomizedScheduleTests: XCTestCase {
             delivered.fulfill()
         }
         var delegate: Delegate?
+        if schedule.scriptPost?.ending == .hostCancels { canceller.withLock { $0 = kit } }
         switch schedule.flow {
         case .hosted(_, _, let method):
             var request = PaymentRequest(
@@ -501,20 +638,25 @@ final class RandomizedScheduleTests: XCTestCase {
             return (
                 violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")],
                 keyRotatedBehind,
-                optionsSent
+                optionsSent,
+                false
             )
         }
         // The truth once the sandbox has gone quiet: a request it held may land after the result.
         if schedule.heldMs > 0 { usleep(UInt32(schedule.heldMs + 50) * 1000) }
+        let truth = sandbox.paymentStatus(payment.paymentId)
         violations.append(
             contentsOf: check(
-                result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId,
-                exactWhenQuiet: !keyRotatedBehind))
+                result, schedule, truth: truth, paymentId: payment.paymentId, exactWhenQuiet: !keyRotatedBehind))
+        let scriptPostLanded =
+            schedule.scriptPost != nil && result.outcome == .unresolved
+            && ["SETTLED", "SENT_FOR_PROCESSING"].contains(truth) && result.error == nil
+
         if !violations.isEmpty {
             violations.append("result: \(result) \(result.error.map { $0.localizedDescription } ?? "")")
             violations.append("events: " + events.withLock { $0 }.suffix(14).joined(separator: " | "))
         }
-        return (violations, keyRotatedBehind, optionsSent)
+        return (violations, keyRotatedBehind, optionsSent, scriptPostLanded)
     }
 
     /// The invariants every result must satisfy; with `exactWhenQuiet`, a schedule with nothing injected
@@ -553,7 +695,11 @@ final class RandomizedScheduleTests: XCTestCase {
         case .hosted:
             if result.sessionId != nil { v.append("hosted result with a session id") }
             if let status = result.paymentStatus, status != truth {
-                v.append("status \(status) but the gateway has \(truth ?? "nil")")
+                // Read while the sandbox still held a request that then moved the payment: honest only as
+                // `.unresolved` with a status that is not final.
+                let readBeforeHeldRequest =
+                    schedule.heldMs > 0 && result.outcome == .unresolved && status == "INITIALIZED"
+                if !readBeforeHeldRequest { v.append("status \(status) but the gateway has \(truth ?? "nil")") }
             }
             if let status = result.paymentStatus {
                 let mapped = PaymentOutcome(platformStatus: status)
