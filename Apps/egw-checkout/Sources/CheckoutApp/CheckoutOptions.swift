@@ -88,7 +88,8 @@ public struct CheckoutOptions: Sendable, Equatable {
                 guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                     throw UsageError(description: "--pin: HOST=sha256//BASE64, not \(text)")
                 }
-                options.pinnedPublicKeys[String(text[..<equals]), default: []].append(String(text[text.index(after: equals)...]))
+                options.pinnedPublicKeys[String(text[..<equals]), default: []].append(
+                    String(text[text.index(after: equals)...]))
             case "--browser":
                 let name = try value(flag)
                 guard let browser = Browser(rawValue: name) else {

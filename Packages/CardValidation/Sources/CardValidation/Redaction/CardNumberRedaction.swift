@@ -258,7 +258,7 @@ public enum CardNumberRedaction {
         let isCardNumber =
             (CardNumber.minimumLength...CardNumber.maximumLength).contains(scan.digitCount) && scan.isLuhnValid
         // Only a card number shows a last four: the last digits of any other run may be a code.
-        let masked = 
+        let masked =
             isCardNumber ? masked(digitCount: scan.digitCount, lastFour: lastFour) : scan.digitCount == 0 ? "" : "••••"
         return DigitRun(
             range: range, digitCount: scan.digitCount, isCardNumber: isCardNumber, masked: masked,

@@ -109,7 +109,8 @@ struct PrivateCertificateStore {
         try FileManager.default.copyItem(
             atPath: certificate, toPath: directory.appendingPathComponent("ca-certificates.crt").path)
         let hash = try OpenSSLServer.shell("\(OpenSSLServer.binary) x509 -hash -noout -in '\(certificate)'")
-        try FileManager.default.copyItem(atPath: certificate, toPath: directory.appendingPathComponent("\(hash).0").path)
+        try FileManager.default.copyItem(
+            atPath: certificate, toPath: directory.appendingPathComponent("\(hash).0").path)
     }
 
     /// `curl-keylog-probe url caFile` (nil: the system store) with this store as /etc/ssl/certs; its exit status.
