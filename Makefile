@@ -16,7 +16,7 @@ SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packa
               Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
-                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace
+                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace gdb xclip
 # Suites that open windows (WebKitGTK, GTK 4) run on a private X server (`xvfb-run -a`), display or not.
 # Under the sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder,
 # and ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.
@@ -40,7 +40,7 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test test-swift test-each root-manifest-check test-interop test-consumer repl bench soak lint clean fuzz sanitize demo screenshots \
+.PHONY: help deps venv test trust-store-before test-swift test-each root-manifest-check test-interop test-consumer repl bench soak lint clean fuzz sanitize demo screenshots \
         docs api-check api-baseline coverage
 
 help:
@@ -86,8 +86,18 @@ $(VENV)/.ready: | deps
 # module is compiled once. Then each folder's test targets run in a process of their own, as they do in
 # the folder (`--filter` by test target), under `xvfb-run -a` for the windowed ones; then the interop
 # suites drive the same build's binaries. `make test-each` is the old way: `swift test` in every folder.
-test: test-swift test-interop test-consumer api-check
+# `make test` leaves the machine's trust store as it found it: a digest of /etc/ssl/certs (every entry's
+# name, type, link target, size and mtime, the directory's own included) is taken first and compared
+# last; a test that added, changed or removed anything there (even put back) fails the run.
+CERTS_DIGEST := find /etc/ssl/certs -printf '%P|%y|%l|%s|%T@\n' 2>/dev/null | LC_ALL=C sort | sha256sum
+CERTS_BEFORE := $(ROOT)/.build/etc-ssl-certs.before
+
+test: trust-store-before test-swift test-interop test-consumer api-check
+	@[ "$$($(CERTS_DIGEST))" = "$$(cat $(CERTS_BEFORE))" ] || { echo "make test: FAILED: the run changed /etc/ssl/certs"; exit 1; }
 	@echo "make test: all suites passed"
+
+trust-store-before:
+	@mkdir -p $(dir $(CERTS_BEFORE)) && $(CERTS_DIGEST) > $(CERTS_BEFORE)
 
 # Tests/Consumer: the working tree tagged 1.0.0 in a fresh repository, two outside apps built from it by URL.
 test-consumer: deps

@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "CardValidation", path: "Packages/CardValidation/Sources/CardValidation"),
         .executableTarget(name: "CardValidationBench", dependencies: ["CardValidation", "EGWWire"], path: "Packages/CardValidation/Sources/CardValidationBench"),
         .executableTarget(name: "CardValidationFuzz", dependencies: ["CardValidation", "FuzzSupport"], path: "Packages/CardValidation/Fuzz/Harness"),
-        .testTarget(name: "CardValidationTests", dependencies: ["CardValidation", "CardValidationFuzz", "EGWWire", "FuzzSupport", "CMutexVisibility"], path: "Packages/CardValidation/Tests/CardValidationTests"),
+        .testTarget(name: "CardValidationTests", dependencies: ["CardValidation", "CardValidationFuzz", "EGWWire", "FuzzSupport", "CMutexVisibility", "FreedMemoryScan"], path: "Packages/CardValidation/Tests/CardValidationTests"),
         // Packages/EGWPay (EGWPay)
         .target(name: "EGWPay", dependencies: ["PaymentFlow"], path: "Packages/EGWPay/Sources/EGWPay"),
         .testTarget(name: "EGWPayTests", dependencies: ["EGWPay"], path: "Packages/EGWPay/Tests/EGWPayTests"),
@@ -94,8 +94,9 @@ let package = Package(
         .target(name: "PaymentFlow", dependencies: ["CCurlShim", "BuyerText", "EGWWire", "StatusMapping", "CardValidation", "JWE"], path: "Packages/PaymentFlow/Sources/PaymentFlow"),
         .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-keylog-probe"),
         .executableTarget(name: "curl-proxy-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-proxy-probe"),
+        .executableTarget(name: "card-dump-probe", dependencies: ["PaymentFlow", "JWE"], path: "Packages/PaymentFlow/Sources/card-dump-probe"),
         .executableTarget(name: "PaymentFlowFuzz", dependencies: ["PaymentFlow", "CCurl", "FuzzSupport"], path: "Packages/PaymentFlow/Fuzz/Harness"),
-        .testTarget(name: "PaymentFlowTests", dependencies: ["PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "FuzzSupport", "BuyerText", "EGWWire", "JWE", "LoopbackTestServer", "CMutexVisibility"], path: "Packages/PaymentFlow/Tests/PaymentFlowTests"),
+        .testTarget(name: "PaymentFlowTests", dependencies: ["PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "card-dump-probe", "CCurl", "FuzzSupport", "BuyerText", "EGWWire", "JWE", "LoopbackTestServer", "CMutexVisibility"], path: "Packages/PaymentFlow/Tests/PaymentFlowTests"),
         // Packages/PaymentUI (PaymentUI)
         .systemLibrary(name: "CGtk4", path: "Packages/PaymentUI/Sources/CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUIGtk"),

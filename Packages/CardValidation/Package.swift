@@ -31,6 +31,7 @@ let package = Package(
                 "CardValidation", "CardValidationFuzz", .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "FreedMemoryScan", package: "TestSupport"),
             ]
         ),
     ],

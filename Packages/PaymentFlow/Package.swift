@@ -44,6 +44,9 @@ let package = Package(
         .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"]),
         // The proxy-environment check of the tests, with the variables set before the process starts.
         .executableTarget(name: "curl-proxy-probe", dependencies: ["PaymentFlow"]),
+        // The core-dump check of the tests: a card held mid-payment, dumped with gcore (not a product).
+        .executableTarget(
+            name: "card-dump-probe", dependencies: ["PaymentFlow", .product(name: "JWE", package: "JWE")]),
         .executableTarget(
             name: "PaymentFlowFuzz",
             dependencies: ["PaymentFlow", "CCurl", .product(name: "FuzzSupport", package: "FuzzSupport")],
@@ -52,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "PaymentFlowTests",
             dependencies: [
-                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe",
+                "PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "card-dump-probe", "CCurl",
                 .product(name: "FuzzSupport", package: "FuzzSupport"),
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "EGWWire", package: "EGWWire"),

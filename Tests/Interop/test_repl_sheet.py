@@ -128,6 +128,8 @@ class TerminalSheet(unittest.TestCase):
         screen = repl.screen()
         self.assertIn("didChangeCouponCode answered: total 16.24 EUR", screen)
         merchant = re.search(r"merchant-base-url\s+(http://\S+)", screen).group(1)
+        # The payment read shows the verification key: it needs the sandbox's control token.
+        token = re.search(r"sandbox-control-token\s+([0-9a-f]{32})", screen).group(1)
 
         repl.type("sheet authorize")
         repl.send("Enter")
@@ -137,7 +139,9 @@ class TerminalSheet(unittest.TestCase):
         screen = repl.wait_for("◼ sheet succeeded", what="the sheet's result")
         payment_id = re.search(r"EGW payment (pay_[0-9a-f]+) for 16\.24 EUR", screen).group(1)
         # The gateway's own record of the payment: the sheet's final total, settled.
-        with urllib.request.urlopen(f"{merchant}/sandbox/payments/{payment_id}", timeout=10) as response:
+        read = urllib.request.Request(
+            f"{merchant}/sandbox/payments/{payment_id}", headers={"X-Sandbox-Token": token})
+        with urllib.request.urlopen(read, timeout=10) as response:
             record = json.loads(response.read())
         self.assertEqual(record.get("amount"), 1624)
         # (1234 is on the screen as the shell's hint and as typed at `buyer> `: not a card secret.)

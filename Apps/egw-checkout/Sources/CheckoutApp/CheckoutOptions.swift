@@ -1,7 +1,8 @@
 import Foundation
 
 /// egw-checkout's command line, parsed as egw-repl parses its own: the embedded sandbox by default,
-/// `--no-sandbox` with the URLs of a gateway and a merchant backend otherwise.
+/// `--no-sandbox` with the URLs of a gateway and a merchant backend otherwise (live mode: the kit's
+/// `.live` rules, `https` only, and the trust `--ca-file` and `--pin` give, for both page presenters).
 public struct CheckoutOptions: Sendable, Equatable {
     /// Start the embedded sandbox (default).
     public var sandbox = true
@@ -13,6 +14,12 @@ public struct CheckoutOptions: Sendable, Equatable {
     public var checkoutBaseURL: URL?
     /// Where payments are created (`--merchant-base-url`: `POST {url}/sandbox/payments`).
     public var merchantBaseURL: URL?
+    /// With `--no-sandbox`: a PEM file of certificate authorities trusted instead of the system's
+    /// (`--ca-file`), by the kit, both page presenters and the merchant backend calls.
+    public var certificateAuthorityFile: String?
+    /// With `--no-sandbox`: public-key pins per host (`--pin HOST=sha256//BASE64`, repeatable), for the kit
+    /// and both page presenters.
+    public var pinnedPublicKeys: [String: [String]] = [:]
     /// Where the issuer's challenge and the hosted checkout show (`--browser`).
     public var browser = Browser.webkit
     /// Quit once the first frame is drawn, printing the time it took (`--exit-when-shown`).
@@ -38,6 +45,8 @@ public struct CheckoutOptions: Sendable, Equatable {
           --checkout-api-base-url URL   checkout API: card sessions, 3-D Secure
           --checkout-base-url URL       checkout page host: card-encryption key, 3-D Secure notification
           --merchant-base-url URL       where payments are created (POST URL/sandbox/payments)
+          --ca-file FILE                with --no-sandbox: trust only the CAs in this PEM file
+          --pin HOST=sha256//BASE64     with --no-sandbox: pin HOST's public key (repeatable)
           --browser webkit|headless     challenge and hosted page in a WebKit window (default), or played
                                         by the headless buyer (the sandbox's code, Pay)
           --exit-when-shown             quit after the first frame, printing the start-up time
@@ -73,6 +82,14 @@ public struct CheckoutOptions: Sendable, Equatable {
             case "--checkout-api-base-url": options.checkoutAPIBaseURL = try url(flag)
             case "--checkout-base-url": options.checkoutBaseURL = try url(flag)
             case "--merchant-base-url": options.merchantBaseURL = try url(flag)
+            case "--ca-file": options.certificateAuthorityFile = try value(flag)
+            case "--pin":
+                let text = try value(flag)
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                    throw UsageError(description: "--pin: HOST=sha256//BASE64, not \(text)")
+                }
+                options.pinnedPublicKeys[String(text[..<equals]), default: []].append(
+                    String(text[text.index(after: equals)...]))
             case "--browser":
                 let name = try value(flag)
                 guard let browser = Browser(rawValue: name) else {
@@ -89,6 +106,9 @@ public struct CheckoutOptions: Sendable, Equatable {
         {
             throw UsageError(
                 description: "--no-sandbox needs --checkout-api-base-url, --checkout-base-url and --merchant-base-url")
+        }
+        if options.sandbox && (options.certificateAuthorityFile != nil || !options.pinnedPublicKeys.isEmpty) {
+            throw UsageError(description: "--ca-file and --pin apply with --no-sandbox only")
         }
         return options
     }

@@ -26,7 +26,8 @@ public final class CheckoutWindow {
     let sandbox: Sandbox?
     private let backend: MerchantBackend
     private let kit: PaymentKit
-    private let configuration: Configuration
+    /// The kit's configuration; both page presenters are held to its trust.
+    let configuration: Configuration
     private let browser: CheckoutOptions.Browser
     private let buyer: WebBuyer?
     private let onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)?
@@ -66,10 +67,8 @@ public final class CheckoutWindow {
                 checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
         } else {
             sandbox = nil
-            backend = .http(options.merchantBaseURL!)
-            configuration = Configuration(
-                apiBaseURL: options.apiBaseURL, checkoutAPIBaseURL: options.checkoutAPIBaseURL,
-                checkoutBaseURL: options.checkoutBaseURL, environment: .sandbox)
+            backend = .http(options.merchantBaseURL!, certificateAuthorityFile: options.certificateAuthorityFile)
+            configuration = Self.liveConfiguration(options)
         }
         kit = PaymentKit(configuration: configuration)
         browser = options.browser
@@ -92,6 +91,17 @@ public final class CheckoutWindow {
         on(widget("pay-card")) { $0.payByCard() }
         on(widget("pay-wallet")) { $0.payWithWallet() }
         on(widget("hosted")) { $0.payHosted() }
+    }
+
+    /// Live mode (`--no-sandbox`): a real gateway's rules (`.live`: `https` only) and the trust the
+    /// options give (`--ca-file`, `--pin`), which the kit and both page presenters use.
+    nonisolated static func liveConfiguration(_ options: CheckoutOptions) -> Configuration {
+        var configuration = Configuration(
+            apiBaseURL: options.apiBaseURL, checkoutAPIBaseURL: options.checkoutAPIBaseURL,
+            checkoutBaseURL: options.checkoutBaseURL, environment: .live)
+        configuration.transportSecurity = TransportSecurity(
+            pinnedPublicKeys: options.pinnedPublicKeys, certificateAuthorityFile: options.certificateAuthorityFile)
+        return configuration
     }
 
     /// Shows the window.
@@ -238,7 +248,8 @@ public final class CheckoutWindow {
     /// by ``buyer``), or with `--browser headless` the headless browser playing `script`.
     private func pagePresenter(headless script: BuyerScript) -> any PaymentPresenter {
         switch browser {
-        case .headless: HeadlessBrowserPresenter(script: script)
+        // The kit's own trust and rules for pages too: its CA file and pins, `https` outside the sandbox.
+        case .headless: HeadlessBrowserPresenter(script: script, configuration: configuration)
         case .webkit:
             WebKitPagePresenter(
                 host: .window(window), trust: PageTrust(configuration: configuration), buyer: buyer,

@@ -16,7 +16,8 @@ struct CreatedPayment: Sendable {
 /// with EGWWire's JSON, strictly).
 enum MerchantBackend: Sendable {
     case embedded(Sandbox)
-    case http(URL)
+    /// A backend over HTTP; `certificateAuthorityFile` replaces the system's store (`--ca-file`).
+    case http(URL, certificateAuthorityFile: String? = nil)
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -25,9 +26,13 @@ enum MerchantBackend: Sendable {
     /// The longest a call to the backend may take, connect included, in seconds.
     static let requestTimeout: TimeInterval = 30
 
-    /// The transport of every backend call: verified TLS, bounded in time and size, no connection kept.
-    private static let transport = CurlTransport(
-        options: .init(connectTimeout: 10, defaultTimeout: requestTimeout))
+    /// The transport of every backend call: verified TLS (the system's store, or only the CAs of
+    /// `certificateAuthorityFile`), bounded in time and size, no connection kept.
+    private static func transport(certificateAuthorityFile: String?) -> CurlTransport {
+        CurlTransport(
+            options: .init(
+                connectTimeout: 10, defaultTimeout: requestTimeout, trustedCertificatesPath: certificateAuthorityFile))
+    }
 
     /// Creates a payment for `amount` minor units; `completion` on any thread. An `.http` failure is the
     /// transport's error, or "unusable answer" when the answer is not strict JSON naming the payment's
@@ -43,13 +48,13 @@ enum MerchantBackend: Sendable {
                     CreatedPayment(
                         paymentId: payment.paymentId, verificationKey: payment.verificationKey,
                         checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL)))
-        case .http(let base):
+        case .http(let base, let certificateAuthorityFile):
             let body = JSONObjectBuilder(["amount": .int(amount), "currency": .string(currency)]).value
             let request = HTTPRequest(
                 method: "POST", url: base.appendingPathComponent("sandbox/payments"),
                 headers: [HTTPHeader("Content-Type", "application/json")], body: body.jsonBytes,
                 timeout: Self.requestTimeout)
-            Self.transport.send(request) { result in
+            Self.transport(certificateAuthorityFile: certificateAuthorityFile).send(request) { result in
                 switch result {
                 case .failure(let error): completion(.failure(Failure(description: "\(error)")))
                 case .success(let response):

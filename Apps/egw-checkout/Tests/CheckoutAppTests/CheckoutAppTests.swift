@@ -241,6 +241,61 @@ final class CheckoutAppTests: XCTestCase {
         XCTAssertEqual(try CheckoutOptions.parse(["--browser", "headless"])?.browser, .headless)
         XCTAssertEqual(try CheckoutOptions.parse(["--browser", "webkit"])?.browser, .webkit)
         XCTAssertThrowsError(try CheckoutOptions.parse(["--browser", "lynx"]))
+        let live = try CheckoutOptions.parse([
+            "--no-sandbox", "--checkout-api-base-url", "https://api.example.com", "--checkout-base-url",
+            "https://checkout.example.com", "--merchant-base-url", "https://shop.example.com", "--ca-file", "/ca.pem",
+            "--pin", "api.example.com=sha256//a", "--pin", "api.example.com=sha256//b",
+        ])
+        XCTAssertEqual(live?.certificateAuthorityFile, "/ca.pem")
+        XCTAssertEqual(live?.pinnedPublicKeys, ["api.example.com": ["sha256//a", "sha256//b"]])
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--ca-file", "/ca.pem"]), "trust options need --no-sandbox")
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--no-sandbox", "--pin", "=x"]))
+    }
+
+    /// Issue 34: `--no-sandbox` is live mode: the kit's `.live` rules (it kept `.sandbox`'s, `http`
+    /// allowed), and the `--ca-file` trust for the headless presenter too (it loaded pages with the
+    /// system's store and no pins). Against an HTTPS sandbox whose test CA only that file holds, a
+    /// challenged card is paid through the window, the challenge page fetched over that trust; the
+    /// same gateway over plain `http` is refused before any card session.
+    func testLiveModeUsesLiveRulesAndTheConfiguredTrust() throws {
+        var tls = Sandbox.Configuration()
+        tls.tls = Sandbox.TLS()
+        let sandbox = try Sandbox(configuration: tls)
+        defer { sandbox.stop() }
+        let authority = try XCTUnwrap(sandbox.tlsTrust?.certificateAuthorityFile)
+        let arguments = [
+            "--no-sandbox", "--api-base-url", sandbox.apiBaseURL.absoluteString, "--checkout-api-base-url",
+            sandbox.checkoutAPIBaseURL.absoluteString, "--checkout-base-url", sandbox.checkoutBaseURL.absoluteString,
+            "--merchant-base-url", sandbox.merchantBaseURL.absoluteString, "--ca-file", authority,
+            "--browser", "headless",
+        ]
+        let options = try XCTUnwrap(CheckoutOptions.parse(arguments))
+        XCTAssertEqual(options.certificateAuthorityFile, authority)
+        let (result, paymentId, environment) = try MainActor.assumeIsolated {
+            () throws -> (String, String?, String) in
+            let shop = try CheckoutWindow(options: options)
+            defer { UITest.destroy(window: shop.window) }
+            XCTAssertEqual(shop.configuration.transportSecurity.certificateAuthorityFile, authority)
+            shop.present()
+            UITest.spin(timeout: 0.2)
+            UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+            UITest.type("5555555555554444", into: shop.number.widget)
+            UITest.type("1235", into: shop.expiry.widget)
+            UITest.type("987", into: shop.securityCode.widget)
+            click(shop, "pay-card")
+            UITest.spin(timeout: 60) { shop.finished == 1 }
+            return (shop.result, shop.lastPaymentId, shop.configuration.environment.name)
+        }
+        XCTAssertEqual(environment, "live")
+        XCTAssertEqual(result, "Paid 20.50 EUR by card.")
+        XCTAssertEqual(sandbox.paymentStatus(try XCTUnwrap(paymentId)), "SETTLED")
+
+        // Live rules: the same gateway over plain http is a configuration the kit refuses.
+        var plain = options
+        plain.apiBaseURL = URL(string: "http://127.0.0.1:1/api")
+        plain.checkoutAPIBaseURL = URL(string: "http://127.0.0.1:1/checkout-api")
+        plain.checkoutBaseURL = URL(string: "http://127.0.0.1:1/checkout")
+        XCTAssertNotNil(CheckoutWindow.liveConfiguration(plain).validationError(), "http in live mode")
     }
 
     /// The `.http` backend against the sandbox's real merchant endpoint (libcurl, EGWWire's JSON): a

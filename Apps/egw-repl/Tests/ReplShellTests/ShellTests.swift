@@ -196,4 +196,17 @@ import Testing
         #expect(run.stdout.contains(": SETTLED → outcome succeeded, order ORDER-"))
         #expect(run.stderr.contains("line 5: error: the verification key of pay_unknown is unknown"))
     }
+
+    /// Issue 34: a security code typed after the number never shows as the mask's last four, in the
+    /// shell's note, `card show` (table and JSON) or `format` (it once showed `•••• 1737`).
+    @Test func aCodeTypedAfterTheNumberIsNotTheMasksLastFour() throws {
+        let number = "4111 1111 1111 1111 737"
+        let lines = ["card number " + number, "card show", "format " + number]
+        let run = try runShell(lines)
+        let json = try runShell(lines, arguments: ["--json"])
+        let output = run.stdout + run.stderr + json.stdout + json.stderr
+        #expect(!output.contains("1737"), "\(output)")
+        #expect(!output.contains("737"))
+        #expect(output.contains("Card number •••• ("), "\(output)")
+    }
 }

@@ -3,7 +3,7 @@
 // same run. Build and run with ./bench.sh (release). Not a test: nothing
 // here asserts; it prints figures.
 
-import CardValidation
+@_spi(SensitiveMemory) import CardValidation
 import EGWWire
 import Foundation
 
@@ -130,6 +130,15 @@ func naiveIsValid(_ card: CardInput) -> Bool {
         && name.rangeOfCharacter(from: .controlCharacters) == nil
 }
 
+/// A plain heap copy, released: what the protected buffer costs against.
+@inline(never)
+func plainCopy(_ bytes: [UInt8]) -> Int {
+    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+    defer { copy.deallocate() }
+    copy.copyBytes(from: bytes)
+    return Int(copy[bytes.count - 1])
+}
+
 // MARK: Timing
 
 /// CPU time of the calling thread, in nanoseconds. Other processes on the
@@ -220,6 +229,22 @@ let errors = run("  validationError(for:) x4 (mixed)", mixedCards) { card in
 }
 let naive = run("  baseline: typical Foundation validation", validCards) { naiveIsValid($0) ? 1 : 0 }
 print("")
+print("protected card memory (issue 29: out of core dumps, mlock, wiped on release)")
+let digitBytes = numbers.map { Array(CardNumber.digits(of: $0)!.utf8) }
+let slot = run("  SensitiveBytes, number (slab slot)", digitBytes) { SensitiveBytes(copying: $0).count }
+let plainSmall = run("  baseline: malloc, copy, free (number)", digitBytes) { plainCopy($0) }
+let plaintexts = digitBytes.map { $0 + [UInt8](repeating: 0x41, count: 160) }
+let mapped = run("  SensitiveBytes, 176 B (own mapping)", plaintexts) { SensitiveBytes(copying: $0).count }
+let plainLarge = run("  baseline: malloc, copy, free (176 B)", plaintexts) { plainCopy($0) }
+let typedSoFar = numbers.map { CardNumberEditor(text: String(CardNumber.digits(of: $0)!.dropLast())) }
+let lastKeys = numbers.map { String(CardNumber.digits(of: $0)!.last!) }
+let keystrokes = Array(zip(typedSoFar, lastKeys))
+let keystroke = run("  CardNumberEditor: the last keystroke", keystrokes) { pair in
+    var field = pair.0
+    field.insert(pair.1)
+    return field.caret
+}
+print("")
 
 // Agreement check, so the baselines measure the same work.
 let disagreements = numbers.indices.filter { CardBrand.detect(numbers[$0]) != regexDetect(numbers[$0]) }.count
@@ -231,6 +256,10 @@ print(
         detect / floor, regex / detect, harness))
 print(String(format: "  validation: %.0fx faster than the typical Foundation version", naive / valid))
 print(String(format: "  validationError x4 on the mix: %.1fx isValid on valid cards", errors / valid))
+print(
+    String(
+        format: "  protected memory: a slot %.1fx a plain copy, a mapping %.0fx a plain copy", slot / plainSmall,
+        mapped / plainLarge))
 print("")
 let detectTarget = 50.0
 let validateTarget = 250.0
@@ -240,4 +269,4 @@ print(
         + "(\(formatted(valid)) ns)")
 print("detection vs regex baseline disagreements: \(disagreements) of \(inputCount)  [sink \(totalSink & 0xFF)]")
 print("for scale (issue 2): braintree credit-card-type on node here: ~14000 ns per detection")
-_ = mixed
+_ = (mixed, keystroke)

@@ -76,6 +76,22 @@ import Testing
         #expect(CardNumber.masked("5555-5555-5555-4444") == CardNumberRedaction.masked("5555-5555-5555-4444"))
     }
 
+    /// Issue 34: the mask takes the last four of the number alone, never of a security code typed
+    /// after it (`4111 1111 1111 1111` then `737` once showed `•••• 1737`).
+    @Test func theMaskNeverTakesDigitsOfACodeTypedAfterTheNumber() throws {
+        #expect(CardNumberRedaction.masked("4111 1111 1111 1111 737") == "••••")
+        #expect(CardNumber.masked("4111111111111111737") == "••••", "no separators: where the number ends is unknown")
+        #expect(CardNumber.masked("4111111111111112") == "••••", "a mistyped number shows no digits")
+        let run = try #require(CardNumberRedaction.digitRuns(in: "card 4111 1111 1111 1111 737").first)
+        #expect(run.masked == "••••")
+        #expect(CardNumberRedaction.redactDigitRuns(in: "id 4111111111111111737", where: { _ in true }) == "id ••••")
+        let card = CardInput(cardNumber: "4111111111111111737", securityCode: "737")
+        #expect(!card.description.contains("1737") && card.description.contains("cardNumber: ••••,"), "\(card)")
+        let grouped = CardInput(cardNumber: "4111 1111 1111 1111 737")
+        #expect(grouped.description.contains("cardNumber: ••••,"), "\(grouped)")
+        #expect(!String(describing: grouped.snapshot()).contains("1737"))
+    }
+
     @Test func digitRunsReportWhereAndWhat() throws {
         let text = "id 12345, card 4111-1111-1111-1111."
         let runs = CardNumberRedaction.digitRuns(in: text)

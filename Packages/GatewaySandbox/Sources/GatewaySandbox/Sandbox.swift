@@ -25,8 +25,9 @@ public final class Sandbox: Sendable {
         /// The card-encryption key (at least 2048 bits; a key without `kid` gets its RFC 7638
         /// thumbprint). `nil` (default): a fresh RSA-2048 key is generated at start.
         public var privateKey: RSAPrivateKey?
-        /// Seeds payment and session ids and the fault probabilities: a run is replayable from it. Verification
-        /// keys are secrets and come from the system's random source, never from the seed.
+        /// Seeds card-session and transaction ids and the fault probabilities: a run is replayable from it.
+        /// Payment ids and verification keys come from the system's random source, never from the seed:
+        /// payment ids differ across fresh sandboxes, and the keys are secrets.
         public var seed: UInt64
         /// The `max-age` in seconds of the key endpoint's `Cache-Control`. Default 300.
         public var keyMaxAge: Int
@@ -176,10 +177,11 @@ public final class Sandbox: Sendable {
     public var checkoutBaseURL: URL { Self.url(core.checkoutBase) }
     /// The merchant backend and control endpoints live under `/sandbox/` here: `http://127.0.0.1:P`.
     public var merchantBaseURL: URL { Self.url(core.origin) }
-    /// What the control endpoints over HTTP (`/sandbox/faults`, `/sandbox/log`, `/sandbox/rotate-key`) require
-    /// in an `X-Sandbox-Token` header (else 401 `SANDBOX_TOKEN_REQUIRED`): 32 hex digits from the system's
-    /// random source, new for every sandbox. `egw-sandbox` prints it in its banner (`controlToken=`). The
-    /// merchant backend, the gateway's endpoints and this object's own methods need none.
+    /// What the control endpoints over HTTP (`/sandbox/faults`, `/sandbox/log`, `/sandbox/rotate-key`) and the
+    /// payment read `GET /sandbox/payments/{id}` (it shows the verification key) require in an
+    /// `X-Sandbox-Token` header (else 401 `SANDBOX_TOKEN_REQUIRED`): 32 hex digits from the system's
+    /// random source, new for every sandbox. `egw-sandbox` prints it in its banner (`controlToken=`).
+    /// Creating a payment, the gateway's endpoints and this object's own methods need none.
     public var controlToken: String { core.controlToken }
 
     /// Creates a payment as the merchant backend would (`POST /sandbox/payments` does the same).

@@ -60,7 +60,7 @@ final class SandboxCore: Sendable {
     let settings: SandboxSettings
     let keys: any CardKeyService
     let state: Mutex<SandboxState>
-    /// What the control endpoints (faults, log, key rotation) require in `X-Sandbox-Token`: 16 bytes from
+    /// What the control endpoints (faults, log, key rotation, payment reads) require in `X-Sandbox-Token`: 16 bytes from
     /// ``SandboxSettings/secretBytes``, in hex, new for every sandbox.
     let controlToken: String
     private let originStorage = Mutex("http://127.0.0.1:0")
@@ -83,7 +83,8 @@ final class SandboxCore: Sendable {
         guard let token = request.header(Self.controlTokenHeader), constantTimeEquals(token, controlToken) else {
             return .error(
                 401, "SANDBOX_TOKEN_REQUIRED",
-                "the control endpoints need the \(Self.controlTokenHeader) header with the sandbox's controlToken "
+                "the control endpoints and payment reads need the \(Self.controlTokenHeader) header with the "
+                    + "sandbox's controlToken "
                     + "(printed in its banner)")
         }
         return nil
@@ -184,7 +185,8 @@ final class SandboxCore: Sendable {
         case .acsChallenge: acsChallengePage(request)
         case .acsSubmit: acsSubmit(request)
         case .merchantCreatePayment: merchantCreatePayment(request)
-        case .merchantGetPayment(let paymentId): merchantGetPayment(paymentId)
+        // The payment read shows the verification key: a control read, token required.
+        case .merchantGetPayment(let paymentId): refusedControl(request) ?? merchantGetPayment(paymentId)
         case .shopReturn(let paymentId): shopReturnPage(paymentId)
         case .faultsList: refusedControl(request) ?? faultsList()
         case .faultsAdd: refusedControl(request) ?? faultsAdd(request)

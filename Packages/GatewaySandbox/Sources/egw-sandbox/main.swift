@@ -163,7 +163,7 @@ FileHandle.standardError.write(
         egw-sandbox: serving on \(sandbox.merchantBaseURL.absoluteString) (Ctrl-C to stop)
           create a payment: curl -s\(sandbox.tlsTrust.map { " --cacert \($0.certificateAuthorityFile)" } ?? "") -X POST \(sandbox.merchantBaseURL.absoluteString)/sandbox/payments -d '{"amount":1250,"currency":"EUR"}'
         \(sandbox.tlsTrust.map { "  the test CA clients must trust:\n" + $0.certificateAuthorityPEM } ?? "")
-          control endpoints (/sandbox/faults, /sandbox/log, /sandbox/rotate-key): -H 'X-Sandbox-Token: \(sandbox.controlToken)'
+          control endpoints (/sandbox/faults, /sandbox/log, /sandbox/rotate-key, GET /sandbox/payments/ID): -H 'X-Sandbox-Token: \(sandbox.controlToken)'
 
         """.utf8))
 

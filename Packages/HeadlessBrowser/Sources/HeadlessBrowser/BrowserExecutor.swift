@@ -30,7 +30,7 @@ final class BrowserExecutor: @unchecked Sendable {
     private let queue = DispatchQueue(label: "egw.headless-browser")
     private let state: Mutex<Locked>
     // Confined to `queue`.
-    private var timers: [UInt64: DispatchWorkItem] = [:]
+    private var timers: [UInt64: SuspendAwareClock.Timer] = [:]
 
     init(
         session: BrowserSession, script: BuyerScript, transport: any HTTPTransport,
@@ -124,14 +124,14 @@ final class BrowserExecutor: @unchecked Sendable {
         case .load(_, let token, let request):
             transport.send(request) { result in self.post(.loaded(token: token, result)) }
         case .startTimer(_, let token, let delay):
-            let item = DispatchWorkItem { [weak self] in
+            timers.removeValue(forKey: token)?.cancel()
+            // On the boot clock (a load that spans a suspend times out on resume); a cancel made on the
+            // queue before the work starts wins, as it did for a cancelled `DispatchWorkItem`.
+            timers[token] = SuspendAwareClock.schedule(after: delay, on: queue) { [weak self] in
                 guard let self else { return }
                 self.timers[token] = nil
                 self.handle(.loadTimedOut(token: token))
             }
-            timers.removeValue(forKey: token)?.cancel()
-            timers[token] = item
-            queue.asyncAfter(deadline: .now() + delay, execute: item)
         case .cancelTimer(let token):
             timers.removeValue(forKey: token)?.cancel()
         case .reportFinished(_, let url):

@@ -45,18 +45,10 @@ void ccurl_abort_flag_raise(int *flag) {
 int ccurl_abort_flag_is_raised(const int *flag) {
     return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
 }
-static int ccurl_abort_if_raised(void *flag, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
-                                 curl_off_t ulnow) {
-    (void)dltotal;
-    (void)dlnow;
-    (void)ultotal;
-    (void)ulnow;
-    return __atomic_load_n((const int *)flag, __ATOMIC_ACQUIRE) ? 1 : 0;
-}
-CURLcode ccurl_watch_abort_flag(CURL *handle, int *flag) {
-    CURLcode code = curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, ccurl_abort_if_raised);
-    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_XFERINFODATA, (void *)flag);
-    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+CURLcode ccurl_setopt_progress(CURL *handle, curl_xferinfo_callback callback, void *context) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_XFERINFODATA, context);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_NOPROGRESS, context ? 0L : 1L);
     return code;
 }
 

@@ -64,12 +64,94 @@ static void refuse_clipboard(GtkWidget *text, gpointer data) {
     gtk_widget_error_bell(text);
 }
 
-// GtkText offers its selection as the PRIMARY selection (X11, Wayland) and cancels the selection when
-// it loses that offer, so a private entry cannot refuse it without making selection impossible. When it
-// loses the focus it takes back the offer that is its own: the local PRIMARY content whose text is this
-// entry's selection (GTK's offer reads the selection when asked). Another widget's offer, made while this
-// entry still had the focus (GTK selects an entry's text when it gets the focus), is left alone. So the
-// number is readable as PRIMARY only while the buyer holds a selection in the focused entry.
+// GtkText offers its selection as the PRIMARY selection (X11, Wayland) whenever it changes, and cancels
+// the selection when it loses that offer. A private entry takes every such offer back in the same turn of
+// the main loop, before GDK answers any other client (it answers selection requests from the event
+// source, after this handler returns): the display's PRIMARY clipboard is watched (`notify::content`), and
+// a local offer whose text is a private entry's selection is replaced by no content, so X's PRIMARY has no
+// owner. The offer is marked first, so that losing it leaves the entry's selection in place (GTK's
+// GtkTextContent `detach_clipboard`, which cancels it, is wrapped to skip marked offers): the buyer can
+// still select, delete or type over the digits. Another widget's offer is left alone.
+static GSList *private_texts = NULL;  // the GtkText of every private entry, main thread only
+static void (*gtk_text_content_detach)(GdkContentProvider *, GdkClipboard *) = NULL;
+static const char *const private_offer_key = "egwui-private-offer";
+
+static void detach_unless_private(GdkContentProvider *provider, GdkClipboard *clipboard) {
+    if (g_object_get_data(G_OBJECT(provider), private_offer_key) != NULL) {
+        g_object_set_data(G_OBJECT(provider), private_offer_key, NULL);
+        return;  // the entry keeps its selection: it only stops offering it
+    }
+    if (gtk_text_content_detach != NULL) gtk_text_content_detach(provider, clipboard);
+}
+
+/// What GtkText offers for the selection `start..<end` of `text`: the characters, or for hidden text (the
+/// security code) as many invisible characters.
+static char *offered_selection(GtkWidget *text, int start, int end) {
+    if (gtk_text_get_visibility(GTK_TEXT(text))) return gtk_editable_get_chars(GTK_EDITABLE(text), start, end);
+    char bullet[6] = {0};
+    g_unichar_to_utf8(gtk_text_get_invisible_char(GTK_TEXT(text)), bullet);
+    GString *shown = g_string_new(NULL);
+    for (int i = start; i < end; i++) g_string_append(shown, bullet);
+    return g_string_free(shown, FALSE);
+}
+
+/// Whether `offer` is the text of a private entry's selection (GTK's offer reads it when asked).
+static gboolean is_private_selection(GdkContentProvider *offer) {
+    gboolean found = FALSE;
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_STRING);
+    if (!gdk_content_provider_get_value(offer, &value, NULL)) {
+        g_value_unset(&value);
+        return FALSE;
+    }
+    for (GSList *item = private_texts; item != NULL && !found; item = item->next) {
+        int start, end;
+        if (!gtk_editable_get_selection_bounds(GTK_EDITABLE(item->data), &start, &end)) continue;
+        char *selected = offered_selection(GTK_WIDGET(item->data), start, end);
+        found = g_strcmp0(g_value_get_string(&value), selected) == 0;
+        wipe_and_free(selected);
+    }
+    char *offered = g_value_dup_string(&value);
+    wipe_and_free(offered);
+    g_value_unset(&value);
+    return found;
+}
+
+static void on_primary_content(GObject *object, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    (void)data;
+    GdkClipboard *primary = GDK_CLIPBOARD(object);
+    GdkContentProvider *offer = gdk_clipboard_get_content(primary);
+    if (offer == NULL || !gdk_clipboard_is_local(primary)) return;
+    if (g_strcmp0(G_OBJECT_TYPE_NAME(offer), "GtkTextContent") != 0 || !is_private_selection(offer)) return;
+    if (gtk_text_content_detach == NULL) {
+        // Wrap the class's detach once (the first offer of a private entry shows the class).
+        GdkContentProviderClass *klass = GDK_CONTENT_PROVIDER_GET_CLASS(offer);
+        gtk_text_content_detach = klass->detach_clipboard;
+        klass->detach_clipboard = detach_unless_private;
+    }
+    g_object_set_data(G_OBJECT(offer), private_offer_key, GINT_TO_POINTER(1));
+    gdk_clipboard_set_content(primary, NULL);
+}
+
+static void forget_private_text(gpointer data, GObject *gone) {
+    (void)data;
+    private_texts = g_slist_remove(private_texts, gone);
+}
+
+/// Watches the display's PRIMARY clipboard once, and registers `text` as a private entry's.
+static void refuse_primary(GtkWidget *text) {
+    GdkClipboard *primary = gtk_widget_get_primary_clipboard(text);
+    if (g_object_get_data(G_OBJECT(primary), "egwui-primary-watched") == NULL) {
+        g_object_set_data(G_OBJECT(primary), "egwui-primary-watched", GINT_TO_POINTER(1));
+        g_signal_connect(primary, "notify::content", G_CALLBACK(on_primary_content), NULL);
+    }
+    private_texts = g_slist_prepend(private_texts, text);
+    g_object_weak_ref(G_OBJECT(text), forget_private_text, NULL);
+}
+
+// Kept as a second line of defence: when a private entry loses the focus it takes back the offer that is
+// its own (the local PRIMARY content whose text is this entry's selection), should one ever remain.
 static void on_focus_changed(GObject *object, GParamSpec *pspec, gpointer data) {
     (void)pspec;
     (void)data;
@@ -106,6 +188,7 @@ egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *cont
         g_signal_connect(filter->text, "copy-clipboard", G_CALLBACK(refuse_clipboard), NULL);
         g_signal_connect(filter->text, "cut-clipboard", G_CALLBACK(refuse_clipboard), NULL);
         g_signal_connect(filter->text, "notify::has-focus", G_CALLBACK(on_focus_changed), NULL);
+        refuse_primary(filter->text);
     }
     g_object_set_data_full(G_OBJECT(entry), "egwui-filter", filter, g_free);
     return filter;
@@ -131,12 +214,15 @@ GtkWidget *egwui_entry_new(void) { return gtk_entry_new(); }
 void egwui_entry_configure(GtkWidget *entry, GtkInputPurpose purpose, gboolean visible, int width_chars,
                            const char *placeholder) {
     gtk_entry_set_input_purpose(GTK_ENTRY(entry), purpose);
-    gtk_entry_set_input_hints(GTK_ENTRY(entry), GTK_INPUT_HINT_NO_SPELLCHECK | GTK_INPUT_HINT_NO_EMOJI |
-                                                    (visible ? 0 : GTK_INPUT_HINT_PRIVATE));
+    // Every card entry: input methods are told not to learn it, and offer no spelling or emoji completion.
+    gtk_entry_set_input_hints(GTK_ENTRY(entry),
+                              GTK_INPUT_HINT_NO_SPELLCHECK | GTK_INPUT_HINT_NO_EMOJI | GTK_INPUT_HINT_PRIVATE);
     gtk_entry_set_visibility(GTK_ENTRY(entry), visible);
     gtk_editable_set_width_chars(GTK_EDITABLE(entry), width_chars);
     if (placeholder != NULL) gtk_entry_set_placeholder_text(GTK_ENTRY(entry), placeholder);
 }
+
+GtkInputHints egwui_entry_input_hints(GtkWidget *entry) { return gtk_entry_get_input_hints(GTK_ENTRY(entry)); }
 
 const char *egwui_editable_text(GtkWidget *editable) { return gtk_editable_get_text(GTK_EDITABLE(editable)); }
 int egwui_editable_position(GtkWidget *editable) { return gtk_editable_get_position(GTK_EDITABLE(editable)); }

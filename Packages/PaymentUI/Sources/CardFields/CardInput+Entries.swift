@@ -4,6 +4,8 @@ import Foundation
 extension CardInput {
     /// Fills the card from the three entries in one call: `cardNumber` from the number's digits,
     /// `expiryMonth`/`expiryYear` from the expiry, `securityCode` from the code, and the name when given.
+    /// The number and the code are handed over from the entries' editors without a `String` copy
+    /// (`setCardNumber(from:)`); GTK's own text buffers still hold what the entries display.
     /// Main thread (the entries are GTK widgets).
     @MainActor
     public func fill(
@@ -11,10 +13,10 @@ extension CardInput {
         cardholderName: String? = nil
     ) {
         if let cardholderName { self.cardholderName = cardholderName }
-        cardNumber = number.digits
+        setCardNumber(from: number.editor)
         expiryMonth = expiry.month
         expiryYear = expiry.year
-        self.securityCode = securityCode.digits
+        setSecurityCode(from: securityCode.editor)
     }
 
     /// Shows this card's validation errors on the three entries (and clears the error of each entry

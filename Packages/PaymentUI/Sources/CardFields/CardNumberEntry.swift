@@ -17,17 +17,19 @@ import Foundation
 /// - Every edit goes through the editable's `insert-text` and `delete-text` signals: typing, backspace,
 ///   delete, paste (a spaced or dashed number is accepted), and `gtk_editable_set_text`. Refused input
 ///   (letters) leaves the field as it was and beeps.
-/// - Input purpose digits; no CSS of its own: the app's theme applies. The error state uses the theme's
+/// - Input purpose digits, hints `PRIVATE` (input methods do not learn it), `NO_SPELLCHECK` and
+///   `NO_EMOJI`; no CSS of its own: the app's theme applies. The error state uses the theme's
 ///   `error` style class.
 /// - The number never leaves the entry except through ``digits`` (into `CardInput`): copy and cut are
-///   refused, the selection is not offered as the PRIMARY selection, there is no undo history, and
+///   refused, the selection is never left as the PRIMARY selection (GTK's offer is taken back in the same
+///   turn of the main loop, so X's PRIMARY has no owner; the selection stays), there is no undo history, and
 ///   nothing is logged.
 ///
 /// Main thread only (GTK's thread); `@MainActor`.
 @MainActor
 public final class CardNumberEntry {
     private let binding: EntryBinding
-    private var editor = CardNumberEditor()
+    private(set) var editor = CardNumberEditor()
     private var error = ErrorDisplay(field: .cardNumber)
 
     /// Called on the main thread after every change of ``brand``.

@@ -11,11 +11,12 @@ import Foundation
 /// Keep the length in step with the number: `number.onBrandChange = { code.brand = $0 }`.
 ///
 /// The code never leaves the entry except through ``digits`` (into `CardInput`): copy and cut are
-/// refused, no PRIMARY selection, no undo history. Main thread only (GTK's thread); `@MainActor`.
+/// refused, no PRIMARY selection (GTK's offer of a selection, even of the hidden form, is taken back
+/// at once), no undo history; hints `PRIVATE`, `NO_SPELLCHECK`, `NO_EMOJI`. Main thread only (GTK's thread); `@MainActor`.
 @MainActor
 public final class CardSecurityCodeEntry {
     private let binding: EntryBinding
-    private var editor = CardSecurityCodeEditor()
+    private(set) var editor = CardSecurityCodeEditor()
     private var error = ErrorDisplay(field: .securityCode)
 
     /// Called on the main thread after every edit that changed the code.

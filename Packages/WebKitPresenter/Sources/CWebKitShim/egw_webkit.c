@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 #include <pthread.h>
+#include <string.h>
 #include <webkit/webkit.h>
 
 // MARK: GTK and the main loop
@@ -298,7 +299,42 @@ static void egwwk_on_script_message(WebKitUserContentManager *manager, JSCValue 
     g_free(text);
 }
 
-void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world) {
+static gboolean egwwk_on_request_message(WebKitUserContentManager *manager, JSCValue *value,
+                                         WebKitScriptMessageReply *reply, gpointer user_data) {
+    (void)manager;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context != NULL && callbacks->request != NULL && jsc_value_is_string(value)) {
+        char *text = jsc_value_to_string(value);
+        char *space = strchr(text, ' ');
+        if (space != NULL) {
+            *space = '\0';
+            callbacks->request(callbacks->context, text, space + 1);
+        }
+        g_free(text);
+    }
+    // Answered in every case, so the page's request is never held back by us.
+    JSCValue *answer = jsc_value_new_boolean(jsc_value_get_context(value), TRUE);
+    webkit_script_message_reply_return_value(reply, answer);
+    g_object_unref(answer);
+    return TRUE;
+}
+
+static void egwwk_on_web_process_terminated(WebKitWebView *view, WebKitWebProcessTerminationReason reason,
+                                            gpointer user_data) {
+    (void)view;
+    egwwk_callbacks *callbacks = user_data;
+    if (callbacks->context == NULL || callbacks->terminated == NULL) return;
+    const char *text = "ended";
+    switch (reason) {
+    case WEBKIT_WEB_PROCESS_CRASHED: text = "crashed"; break;
+    case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: text = "exceeded its memory limit"; break;
+    case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: text = "was terminated"; break;
+    }
+    callbacks->terminated(callbacks->context, text);
+}
+
+void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world,
+                     const char *request_script) {
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_enable_javascript(settings, TRUE);
     // Pop-ups never become windows (see egwwk_on_create); letting scripts ask for them only routes
@@ -323,6 +359,13 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char
         webkit_user_script_unref(script);
         webkit_user_content_manager_register_script_message_handler(content, "egw", world);
     }
+    if (request_script != NULL) {
+        WebKitUserScript *script = webkit_user_script_new(request_script, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+                                                          WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+        webkit_user_content_manager_add_script(content, script);
+        webkit_user_script_unref(script);
+        webkit_user_content_manager_register_script_message_handler_with_reply(content, "egwRequest", NULL);
+    }
     GtkWidget *view = g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session", session, "settings", settings,
                                    "web-context", context, "user-content-manager", content, NULL);
     g_object_unref(settings);
@@ -338,6 +381,9 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char
     g_signal_connect(view, "notify::title", G_CALLBACK(egwwk_on_notify), copy);
     g_signal_connect(view, "notify::uri", G_CALLBACK(egwwk_on_notify), copy);
     g_signal_connect(content, "script-message-received::egw", G_CALLBACK(egwwk_on_script_message), copy);
+    g_signal_connect(content, "script-message-with-reply-received::egwRequest", G_CALLBACK(egwwk_on_request_message),
+                     copy);
+    g_signal_connect(view, "web-process-terminated", G_CALLBACK(egwwk_on_web_process_terminated), copy);
     g_object_set_data_full(G_OBJECT(view), "egwwk-content", content, g_object_unref);
     return g_object_ref_sink(view);
 }

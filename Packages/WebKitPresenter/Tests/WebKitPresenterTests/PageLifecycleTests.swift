@@ -24,6 +24,22 @@ final class PageLifecycleTests: XCTestCase {
         XCTAssertEqual(page.buyerClosed(), .none)
     }
 
+    /// A web process that ends while the page is open is reported once, and stops the page; one that
+    /// ends after the buyer closed it (or after the dismissal) is not news.
+    func testAnEndedWebProcessIsReportedOnceWhileOpen() {
+        var page = PageLifecycle()
+        XCTAssertEqual(page.webProcessEnded(reason: "crashed"), .terminated(reason: "crashed"))
+        XCTAssertEqual(page.phase, .stopped(.failed))
+        XCTAssertEqual(page.webProcessEnded(reason: "crashed"), .none)
+        XCTAssertEqual(page.buyerClosed(), .none)
+        var closed = PageLifecycle()
+        _ = closed.buyerClosed()
+        XCTAssertEqual(closed.webProcessEnded(reason: "crashed"), .none)
+        var dismissed = PageLifecycle()
+        _ = dismissed.dismiss()
+        XCTAssertEqual(dismissed.webProcessEnded(reason: "crashed"), .none)
+    }
+
     func testTrustProblemFailsWithoutAsking() {
         var page = PageLifecycle()
         XCTAssertEqual(page.navigationRequested(problem: "no"), .refuseAndFail(reason: "no"))

@@ -262,6 +262,8 @@ final class Shell {
         let trust: [(String, String)] =
             [("browser", options.browser)] + (options.screenshotsPath.map { [("screenshots", $0)] } ?? [])
             + (sandbox.map { [("sandbox-pages", $0.pages.rawValue)] } ?? [])
+            // What the embedded sandbox's control endpoints and payment reads over HTTP need (X-Sandbox-Token).
+            + (sandbox.map { [("sandbox-control-token", $0.controlToken)] } ?? [])
             + (sandbox?.tlsTrust.map {
                 [("sandbox-ca", $0.certificateAuthorityFile), ("sandbox-ca-sha256", $0.certificateAuthoritySHA256)]
             } ?? [])

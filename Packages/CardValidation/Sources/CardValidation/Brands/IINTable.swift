@@ -85,6 +85,13 @@ enum IINTable {
         return slot < lookup.count ? Int(lookup[slot]) : CardBrand.unknown.rawValue
     }
 
+    /// Detection over UTF-8 bytes read in place (a sensitive buffer's), as ``CardBrand/detect(_:)``.
+    static func detect(utf8 bytes: UnsafeBufferPointer<UInt8>) -> CardBrand {
+        let raw = detectRaw(utf8: bytes)
+        if raw >= 0, let brand = CardBrand(rawValue: raw) { return brand }
+        return detect(scalars: UTF8Scalars(bytes: bytes))
+    }
+
     /// Detection over Unicode scalars (the general path).
     @usableFromInline
     static func detect(scalars: some Sequence<Unicode.Scalar>) -> CardBrand {

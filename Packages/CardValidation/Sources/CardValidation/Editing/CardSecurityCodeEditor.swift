@@ -11,11 +11,18 @@
 ///
 /// A value type with pure edits; safe to use from any thread. Its
 /// descriptions never show the code.
+///
+/// The digits are kept as ``CardNumberEditor`` keeps the number's: out of
+/// core dumps, locked against swap where allowed, wiped when replaced.
+/// ``digits`` is a `String` copy your app owns; hand the code to
+/// ``CardInput`` with ``CardInput/setSecurityCode(from:)``.
 public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
-    /// The code entered.
-    public private(set) var digits: String
+    /// The digits (ASCII), in protected memory; shared by ``CardInput/setSecurityCode(from:)``.
+    private(set) var storage: SensitiveBytes
+    /// The code entered (a copy, see above).
+    public var digits: String { storage.string }
     /// The caret position in ``text``.
     public private(set) var caret: Int
 
@@ -23,8 +30,10 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
     /// drops digits past it.
     public var brand: CardBrand {
         didSet {
-            if digits.utf8.count > maximumLength { digits = String(digits.prefix(maximumLength)) }
-            caret = min(caret, digits.utf8.count)
+            if storage.count > maximumLength {
+                storage = storage.withUnsafeBytes { SensitiveBytes(copying: $0.prefix(maximumLength)) }
+            }
+            caret = min(caret, storage.count)
         }
     }
 
@@ -32,27 +41,34 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
     /// cut to the brand's limit), caret at the end.
     public init(brand: CardBrand = .unknown, digits: String = "") {
         self.brand = brand
-        let kept = String(CardNumberScanner.digitsOnly(digits).prefix(brand.securityCodeLength))
-        self.digits = kept
-        self.caret = kept.utf8.count
+        let kept = SensitiveBytes(capacity: brand.securityCodeLength) { output in
+            var count = 0
+            for byte in digits.utf8 where EditSupport.isDigit(byte) && count < output.count {
+                output[count] = byte
+                count += 1
+            }
+            return count
+        }
+        self.storage = kept
+        self.caret = kept.count
     }
 
     /// What the field displays: one `•` per digit.
-    public var text: String { String(repeating: "•", count: digits.utf8.count) }
+    public var text: String { String(repeating: "•", count: storage.count) }
 
     /// The most digits the field accepts for ``brand``.
     public var maximumLength: Int { brand.securityCodeLength }
 
     /// The field's live state under the brand-agnostic rule (3 or 4 digits).
-    public var state: FieldState { FieldRules.securityCode(digits)?.state ?? .valid }
+    public var state: FieldState { storage.withUTF8 { FieldRules.securityCode(utf8: $0) }?.state ?? .valid }
 
     /// See ``CardTextEditor/replace(_:with:)``.
     @discardableResult
     public mutating func replace(_ range: Range<Int>, with replacement: String) -> EditOutcome {
-        guard let result = Self.apply(digits: digits, range: range, replacement: replacement, brand: brand) else {
+        guard let result = Self.apply(digits: storage, range: range, replacement: replacement, brand: brand) else {
             return .rejected
         }
-        digits = result.digits
+        storage = result.digits
         caret = result.caret
         return result.outcome
     }
@@ -62,13 +78,13 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
     /// looks for digits in ``text``, does not apply).
     @discardableResult
     public mutating func deleteForward() -> EditOutcome {
-        guard caret < digits.utf8.count else { return .applied }
+        guard caret < storage.count else { return .applied }
         return replace(caret..<caret + 1, with: "")
     }
 
     /// See ``CardTextEditor/moveCaret(to:)``.
     public mutating func moveCaret(to offset: Int) {
-        caret = min(max(offset, 0), digits.utf8.count)
+        caret = min(max(offset, 0), storage.count)
     }
 
     /// The pure form of an edit: the field holding `digits` after `selection`
@@ -82,33 +98,57 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
         return (editor, outcome)
     }
 
+    /// The edit on the stored digits; `nil` when the replacement is rejected. Every copy of digits it
+    /// makes is wiped.
     private static func apply(
-        digits: String, range: Range<Int>, replacement: String, brand: CardBrand
-    ) -> (digits: String, caret: Int, outcome: EditOutcome)? {
-        var inserted: [UInt8] = []
-        for scalar in EditSupport.trimmed(replacement).unicodeScalars {
-            guard let digit = CardNumberScanner.asciiDigit(scalar) else { return nil }
-            inserted.append(UInt8(ascii: "0") + UInt8(digit))
+        digits: SensitiveBytes, range: Range<Int>, replacement: String, brand: CardBrand
+    ) -> (digits: SensitiveBytes, caret: Int, outcome: EditOutcome)? {
+        let trimmed = EditSupport.trimmed(replacement)
+        return EditSupport.withWipedScratch(trimmed.utf8.count) { inserted in
+            var insertedCount = 0
+            for scalar in trimmed.unicodeScalars {
+                guard let digit = CardNumberScanner.asciiDigit(scalar) else { return nil }
+                inserted[insertedCount] = UInt8(ascii: "0") + UInt8(digit)
+                insertedCount += 1
+            }
+            return digits.withUTF8 { old in
+                let limit = brand.securityCodeLength
+                let range = EditSupport.clamp(range, count: old.count)
+                let tailCount = old.count - range.upperBound
+                let room = max(0, limit - range.lowerBound - tailCount)
+                let kept = min(insertedCount, room)
+                var outcome: EditOutcome = kept < insertedCount ? .truncated : .applied
+                let total = range.lowerBound + kept + tailCount
+                let candidate = SensitiveBytes(capacity: total) { output in
+                    // Three runs written in place (`+` on the slices would make an array of the code).
+                    var count = 0
+                    for byte in old[..<range.lowerBound] {
+                        output[count] = byte
+                        count += 1
+                    }
+                    for byte in inserted[..<kept] {
+                        output[count] = byte
+                        count += 1
+                    }
+                    for byte in old[range.upperBound...] {
+                        output[count] = byte
+                        count += 1
+                    }
+                    if count > limit {
+                        outcome = .truncated
+                        return limit
+                    }
+                    return count
+                }
+                return (candidate, min(range.lowerBound + kept, candidate.count), outcome)
+            }
         }
-        let old = Array(digits.utf8)
-        let range = EditSupport.clamp(range, count: old.count)
-        let head = old[0..<range.lowerBound]
-        let tail = old[range.upperBound...]
-        let room = max(0, brand.securityCodeLength - head.count - tail.count)
-        let kept = min(inserted.count, room)
-        var candidate = Array(head) + inserted.prefix(kept) + tail
-        var outcome: EditOutcome = kept < inserted.count ? .truncated : .applied
-        if candidate.count > brand.securityCodeLength {
-            candidate.removeLast(candidate.count - brand.securityCodeLength)
-            outcome = .truncated
-        }
-        return (String(decoding: candidate, as: UTF8.self), min(head.count + kept, candidate.count), outcome)
     }
 
     /// `CardSecurityCodeEditor(brand: amex, digits: 4, caret: 4)`: the
     /// count, never the code.
     public var description: String {
-        "CardSecurityCodeEditor(brand: \(brand), digits: \(digits.utf8.count), caret: \(caret))"
+        "CardSecurityCodeEditor(brand: \(brand), digits: \(storage.count), caret: \(caret))"
     }
 
     /// Same as ``description``.
@@ -116,6 +156,6 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
 
     /// No digits in the mirror, so `dump(editor)` shows no code.
     public var customMirror: Mirror {
-        Mirror(self, children: ["brand": brand, "length": digits.utf8.count, "caret": caret])
+        Mirror(self, children: ["brand": brand, "length": storage.count, "caret": caret])
     }
 }

@@ -92,8 +92,25 @@ enum EditSupport {
         character.isASCII && character.isWholeNumber
     }
 
-    static func digitCount(_ characters: ArraySlice<Character>) -> Int {
+    static func digitCount(_ characters: some Sequence<Character>) -> Int {
         characters.reduce(0) { $0 + (isDigit($1) ? 1 : 0) }
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    static func digitCount(_ bytes: some Sequence<UInt8>) -> Int {
+        bytes.reduce(0) { $0 + (isDigit($1) ? 1 : 0) }
+    }
+
+    /// Runs `body` on `count` bytes of scratch (on the stack when small) and wipes them before
+    /// returning, so the digits an edit works on leave no copy behind.
+    static func withWipedScratch<R>(_ count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { scratch in
+            defer { SensitiveMemory.wipe(scratch.baseAddress!, scratch.count) }
+            return body(UnsafeMutableBufferPointer(rebasing: scratch[..<count]))
+        }
     }
 
     /// `text` without leading and trailing whitespace and newlines (pasted
@@ -129,8 +146,21 @@ enum EditSupport {
     static func digitSpan(
         of range: Range<Int>, in characters: [Character], deleting: Bool
     ) -> (start: Int, end: Int) {
-        let before = digitCount(characters[0..<range.lowerBound])
-        let inside = digitCount(characters[range])
+        span(
+            before: digitCount(characters[0..<range.lowerBound]), inside: digitCount(characters[range]),
+            range: range, deleting: deleting)
+    }
+
+    /// ``digitSpan(of:in:deleting:)`` over one byte per character (an ASCII digit, or anything else).
+    static func digitSpan(
+        of range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, deleting: Bool
+    ) -> (start: Int, end: Int) {
+        span(
+            before: digitCount(bytes[0..<range.lowerBound]), inside: digitCount(bytes[range]),
+            range: range, deleting: deleting)
+    }
+
+    private static func span(before: Int, inside: Int, range: Range<Int>, deleting: Bool) -> (start: Int, end: Int) {
         if deleting, inside == 0, !range.isEmpty, before > 0 {
             return (before - 1, before)
         }

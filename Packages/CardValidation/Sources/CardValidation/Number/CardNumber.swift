@@ -51,10 +51,11 @@ public enum CardNumber {
         return CardNumberScanner.group(digits, by: CardBrand.detect(digits).numberGrouping)
     }
 
-    /// A display form that shows at most the last four digits:
-    /// `"•••• 4242"` for a number of 12 or more digits, `"••••"` for a
-    /// shorter (partial) one, where even the last four could be most of what
-    /// was typed, and `""` when there are no digits.
+    /// A display form that shows at most the last four digits of the number
+    /// alone: `"•••• 4242"` for a card number (12 to 19 digits passing Luhn),
+    /// `"••••"` for anything else (a partial or mistyped number, or a number
+    /// with its code typed after it, whose last four could be the code's), and
+    /// `""` when there are no digits.
     ///
     /// The same as ``CardNumberRedaction/masked(_:)``, the SDK's one masked
     /// form. Safe for logs, descriptions and tool output. Characters other than

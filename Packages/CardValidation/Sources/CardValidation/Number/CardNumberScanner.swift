@@ -75,6 +75,11 @@ enum CardNumberScanner {
         return scanScalars(number.unicodeScalars)
     }
 
+    /// Scans UTF-8 bytes read in place (a sensitive buffer's), with the same rules.
+    static func scan(utf8 bytes: UnsafeBufferPointer<UInt8>) -> NumberScan {
+        scanASCII(bytes) ?? scanScalars(UTF8Scalars(bytes: bytes))
+    }
+
     /// The byte-level fast path; `nil` when a non-ASCII byte appears.
     static func scanASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> NumberScan? {
         var scan = NumberScan()

@@ -46,7 +46,8 @@ public enum CardNumberRedaction {
         public let digitCount: Int
         /// `true` when the run is a card number: 12 to 19 digits passing Luhn.
         public let isCardNumber: Bool
-        /// The run in the one masked form (``CardNumberRedaction/masked(_:)``).
+        /// The run in the one masked form (``CardNumberRedaction/masked(_:)``):
+        /// a card number's last four, `••••` for any other run.
         public let masked: String
         /// The whole run as ``CardNumberRedaction/redact(_:)`` shows it: ``masked``
         /// for a card number; for a run holding card numbers among other groups,
@@ -256,7 +257,9 @@ public enum CardNumberRedaction {
         }
         let isCardNumber =
             (CardNumber.minimumLength...CardNumber.maximumLength).contains(scan.digitCount) && scan.isLuhnValid
-        let masked = masked(digitCount: scan.digitCount, lastFour: lastFour)
+        // Only a card number shows a last four: the last digits of any other run may be a code.
+        let masked =
+            isCardNumber ? masked(digitCount: scan.digitCount, lastFour: lastFour) : scan.digitCount == 0 ? "" : "••••"
         return DigitRun(
             range: range, digitCount: scan.digitCount, isCardNumber: isCardNumber, masked: masked,
             redacted: isCardNumber ? masked : nil)
@@ -298,23 +301,35 @@ public enum CardNumberRedaction {
         return found
     }
 
-    /// The one display form of a card number: `"•••• 4242"` (the last four
-    /// digits) for 12 or more digits; `"••••"` for fewer, where even the last
-    /// four could be most of what was typed; `""` when there are no digits.
+    /// The one display form of a card number: `"•••• 4242"`, the last four
+    /// digits of the number alone; `"••••"` for anything else, where the last
+    /// four could be most of what was typed or a security code typed after the
+    /// number; `""` when there are no digits.
     ///
-    /// Characters other than ASCII digits are ignored. Safe for logs,
-    /// descriptions and tool output.
+    /// The digits (characters other than ASCII digits are ignored) show their
+    /// last four only when they are a card number (12 to 19 digits passing
+    /// Luhn). Any other input (a partial number, a mistyped one, a number with
+    /// its code typed after it, `"4242 4242 4242 4242 737"`, which once showed
+    /// `"•••• 2737"`) is `"••••"`. Safe for logs, descriptions and tool output.
     public static func masked(_ number: some StringProtocol) -> String {
-        var count = 0
+        masked(utf8: number.utf8)
+    }
+
+    /// ``masked(_:)`` over UTF-8 bytes (a sensitive buffer's, read in place).
+    static func masked(utf8 number: some Sequence<UInt8>) -> String {
+        var scan = NumberScan()
         var lastFour: [Int] = []
-        for byte in number.utf8 {
+        for byte in number {
             let digit = byte &- UInt8(ascii: "0")
             guard digit < 10 else { continue }
-            count += 1
+            scan.add(Int(digit))
             lastFour.append(Int(digit))
             if lastFour.count > 4 { lastFour.removeFirst() }
         }
-        return masked(digitCount: count, lastFour: lastFour)
+        if (CardNumber.minimumLength...CardNumber.maximumLength).contains(scan.digitCount), scan.isLuhnValid {
+            return masked(digitCount: scan.digitCount, lastFour: lastFour)
+        }
+        return scan.digitCount == 0 ? "" : "••••"
     }
 
     private static func masked(digitCount: Int, lastFour: [Int]) -> String {

@@ -29,12 +29,15 @@ import Synchronization
 /// and the reflection mirror never show the number (last four digits at most)
 /// or the security code.
 public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The fields as stored: the number and the code in ``SensitiveBytes`` (out of core dumps, locked
+    /// against swap where the kernel allows, wiped when replaced or released), the name and the expiry in
+    /// `String`s.
     struct Fields: Equatable, Sendable {
         var cardholderName = ""
-        var cardNumber = ""
+        var cardNumber = SensitiveBytes.empty
         var expiryMonth = ""
         var expiryYear = ""
-        var securityCode = ""
+        var securityCode = SensitiveBytes.empty
     }
 
     struct State: Sendable {
@@ -66,8 +69,8 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
         self.init(clock: clock)
         state.withLock {
             $0.fields = Fields(
-                cardholderName: cardholderName, cardNumber: cardNumber, expiryMonth: expiryMonth,
-                expiryYear: expiryYear, securityCode: securityCode)
+                cardholderName: cardholderName, cardNumber: Self.stored(cardNumber), expiryMonth: expiryMonth,
+                expiryYear: expiryYear, securityCode: Self.stored(securityCode))
         }
     }
 
@@ -78,9 +81,36 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// The card number; spaces and dashes are accepted. Default `""`.
+    ///
+    /// Stored in memory kept out of core dumps and wiped when replaced (see "Card data in memory" in the
+    /// package README). The `String` you set, and the one this getter returns, are ordinary memory your
+    /// app owns: the SDK cannot wipe them. Prefer ``setCardNumber(from:)``, which hands over an editor's
+    /// digits without any `String`.
     public var cardNumber: String {
-        get { state.withLock { $0.fields.cardNumber } }
-        set { state.withLock { $0.fields.cardNumber = newValue } }
+        get { state.withLock { $0.fields.cardNumber }.string }
+        set {
+            let stored = Self.stored(newValue)
+            state.withLock { $0.fields.cardNumber = stored }
+        }
+    }
+
+    /// Takes the number field's digits as they are, sharing the editor's protected buffer: no copy of
+    /// the number is made in ordinary memory. Equivalent to `cardNumber = editor.digits` otherwise.
+    public func setCardNumber(from editor: CardNumberEditor) {
+        let digits = editor.storage
+        state.withLock { $0.fields.cardNumber = digits }
+    }
+
+    /// Takes the security-code field's digits as they are, sharing the editor's protected buffer (no
+    /// `String` of the code is made). Equivalent to `securityCode = editor.digits` otherwise.
+    public func setSecurityCode(from editor: CardSecurityCodeEditor) {
+        let digits = editor.storage
+        state.withLock { $0.fields.securityCode = digits }
+    }
+
+    /// `text`'s UTF-8 in a sensitive buffer (the shared empty one for `""`).
+    static func stored(_ text: String) -> SensitiveBytes {
+        text.isEmpty ? .empty : SensitiveBytes(copying: text.utf8)
     }
 
     /// Two digits, `"01"` to `"12"`. Default `""`.
@@ -96,16 +126,22 @@ public final class CardInput: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// The 3- or 4-digit code from the card. Default `""`.
+    ///
+    /// Stored as ``cardNumber`` is; the `String`s in and out are your app's memory. Prefer
+    /// ``setSecurityCode(from:)``.
     public var securityCode: String {
-        get { state.withLock { $0.fields.securityCode } }
-        set { state.withLock { $0.fields.securityCode = newValue } }
+        get { state.withLock { $0.fields.securityCode }.string }
+        set {
+            let stored = Self.stored(newValue)
+            state.withLock { $0.fields.securityCode = stored }
+        }
     }
 
     /// The brand derived from ``cardNumber`` (see ``CardBrand/detect(_:)``),
     /// for display and input formatting only: never sent to the gateway and
     /// never a reason to reject the card.
     public var brand: CardBrand {
-        CardBrand.detect(cardNumber)
+        state.withLock { $0.fields.brand }
     }
 
     /// `true` when every field passes validation.

@@ -48,17 +48,27 @@ extension CardInput {
 
         /// ``CardInput/cardholderName`` when the snapshot was taken.
         public var cardholderName: String { fields.cardholderName }
-        /// ``CardInput/cardNumber`` when the snapshot was taken (as typed).
-        public var cardNumber: String { fields.cardNumber }
+        /// ``CardInput/cardNumber`` when the snapshot was taken (as typed): a `String` copy your app
+        /// owns (the snapshot itself keeps the number in protected memory; the SDK never calls this).
+        public var cardNumber: String { fields.cardNumber.string }
         /// ``CardInput/expiryMonth`` when the snapshot was taken.
         public var expiryMonth: String { fields.expiryMonth }
         /// ``CardInput/expiryYear`` when the snapshot was taken.
         public var expiryYear: String { fields.expiryYear }
-        /// ``CardInput/securityCode`` when the snapshot was taken.
-        public var securityCode: String { fields.securityCode }
+        /// ``CardInput/securityCode`` when the snapshot was taken: a `String` copy your app owns.
+        public var securityCode: String { fields.securityCode.string }
+
+        /// The number's bytes as typed, in protected memory (for the encryption plaintext).
+        @_spi(SensitiveMemory) public var cardNumberBytes: SensitiveBytes { fields.cardNumber }
+        /// The code's bytes as typed, in protected memory (for the encryption plaintext).
+        @_spi(SensitiveMemory) public var securityCodeBytes: SensitiveBytes { fields.securityCode }
+        /// The number in its one masked form (``CardNumberRedaction/masked(_:)``), read in place.
+        @_spi(SensitiveMemory) public var maskedCardNumber: String {
+            fields.cardNumber.withUTF8 { CardNumberRedaction.masked(utf8: $0) }
+        }
 
         /// The brand of ``cardNumber``, for display only (see ``CardInput/brand``).
-        public var brand: CardBrand { CardBrand.detect(fields.cardNumber) }
+        public var brand: CardBrand { fields.brand }
 
         /// `nil` when `field` is valid, else its issue (as ``CardInput/validationIssue(for:)``).
         public func validationIssue(for field: CardField) -> CardValidationIssue? {
@@ -121,8 +131,8 @@ extension CardInput.Fields {
     func failure(for field: CardField, today: () -> YearMonth) -> FieldRules.Failure? {
         switch field {
         case .cardholderName: FieldRules.cardholderName(cardholderName)
-        case .cardNumber: FieldRules.number(cardNumber)
-        case .securityCode: FieldRules.securityCode(securityCode)
+        case .cardNumber: cardNumber.withUTF8 { FieldRules.number(utf8: $0) }
+        case .securityCode: securityCode.withUTF8 { FieldRules.securityCode(utf8: $0) }
         case .expiry: FieldRules.expiry(month: expiryMonth, year: expiryYear, today: today)
         }
     }
@@ -141,10 +151,10 @@ extension CardInput.Fields {
     /// cardholderName: <set>, cardholderName=valid ...)`; `failures` in `CardField.allCases` order.
     func summary(named name: String, failures: [FieldRules.Failure?]) -> String {
         let states = zip(CardField.allCases, failures).map { "\($0)=\($1?.state ?? .valid)" }.joined(separator: " ")
-        return "\(name)(brand: \(CardBrand.detect(cardNumber)), "
-            + "cardNumber: \(Self.shown(CardNumberRedaction.masked(cardNumber))), "
+        return "\(name)(brand: \(brand), "
+            + "cardNumber: \(Self.shown(maskedNumber)), "
             + "expiry: \(safeExpiry), "
-            + "securityCode: \(Self.presence(securityCode, shownAs: "•••")), "
+            + "securityCode: \(securityCode.count == 0 ? "<empty>" : "•••"), "
             + "cardholderName: \(Self.presence(cardholderName, shownAs: "<set>")), "
             + "\(states))"
     }
@@ -152,13 +162,19 @@ extension CardInput.Fields {
     /// The mirror's children: the same masked views as ``summary(named:failures:)``.
     var maskedChildren: KeyValuePairs<String, Any> {
         [
-            "brand": CardBrand.detect(cardNumber),
-            "cardNumber": Self.shown(CardNumberRedaction.masked(cardNumber)),
+            "brand": brand,
+            "cardNumber": Self.shown(maskedNumber),
             "expiry": safeExpiry,
-            "securityCode": Self.presence(securityCode, shownAs: "•••"),
+            "securityCode": securityCode.count == 0 ? "<empty>" : "•••",
             "cardholderName": Self.presence(cardholderName, shownAs: "<set>"),
         ]
     }
+
+    /// The brand of the number, read in place.
+    var brand: CardBrand { cardNumber.withUTF8 { IINTable.detect(utf8: $0) } }
+
+    /// The number's one masked form, read in place.
+    private var maskedNumber: String { cardNumber.withUTF8 { CardNumberRedaction.masked(utf8: $0) } }
 
     private static func shown(_ text: String) -> String { text.isEmpty ? "<empty>" : text }
 

@@ -13,7 +13,12 @@ enum FieldRules {
     /// Digits after removing spaces and dashes, any other character an error,
     /// 12 to 19 digits, Luhn.
     static func number(_ number: String) -> Failure? {
-        let scan = CardNumberScanner.scan(number)
+        withUTF8(number) { self.number(utf8: $0) }
+    }
+
+    /// ``number(_:)`` over UTF-8 bytes read in place (a sensitive buffer's).
+    static func number(utf8 number: UnsafeBufferPointer<UInt8>) -> Failure? {
+        let scan = CardNumberScanner.scan(utf8: number)
         if scan.hasInvalidCharacter { return (.invalidCharacters, .invalid) }
         let count = scan.digitCount
         if count == 0 { return (.missing, .incomplete) }
@@ -23,7 +28,7 @@ enum FieldRules {
             // More digits could still fix the check digit while the brand's
             // longest number has not been reached (a 16-digit Visa may be a
             // 19-digit one being typed).
-            let longest = CardBrand.detect(number).maximumNumberLength
+            let longest = IINTable.detect(utf8: number).maximumNumberLength
             return (.checksumFailed, count < longest ? .incomplete : .invalid)
         }
         return nil
@@ -40,15 +45,18 @@ enum FieldRules {
     }
 
     static func digitField(_ text: String) -> DigitField {
-        withUTF8(text) { bytes in
-            var value = 0
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { return .invalidCharacters }
-                value = value &* 10 &+ Int(digit)
-            }
-            return bytes.isEmpty ? .empty : .digits(count: bytes.count, value: bytes.count <= 4 ? value : 0)
+        withUTF8(text) { digitField(utf8: $0) }
+    }
+
+    /// ``digitField(_:)`` over UTF-8 bytes read in place.
+    static func digitField(utf8 bytes: UnsafeBufferPointer<UInt8>) -> DigitField {
+        var value = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return .invalidCharacters }
+            value = value &* 10 &+ Int(digit)
         }
+        return bytes.isEmpty ? .empty : .digits(count: bytes.count, value: bytes.count <= 4 ? value : 0)
     }
 
     /// Runs `body` on the UTF-8 bytes of `text` in place (small strings are
@@ -117,7 +125,12 @@ enum FieldRules {
 
     /// 3 or 4 ASCII digits.
     static func securityCode(_ code: String) -> Failure? {
-        switch digitField(code) {
+        withUTF8(code) { securityCode(utf8: $0) }
+    }
+
+    /// ``securityCode(_:)`` over UTF-8 bytes read in place (a sensitive buffer's).
+    static func securityCode(utf8 code: UnsafeBufferPointer<UInt8>) -> Failure? {
+        switch digitField(utf8: code) {
         case .invalidCharacters: return (.invalidCharacters, .invalid)
         case .empty: return (.missing, .incomplete)
         case .digits(let count, _):

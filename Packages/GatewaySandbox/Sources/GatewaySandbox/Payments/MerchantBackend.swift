@@ -6,11 +6,14 @@ extension SandboxCore {
     func makePayment(amount: Int, currency: String, orderNumber: String?, shopRedirectURL: String?) -> PaymentRecord {
         // A secret: from the system's random source, not the seeded id generator.
         let verificationKey = "vk_" + settings.secretBytes(16).map { String(format: "%02x", $0) }.joined()
+        // Random per sandbox too: a seeded id would repeat across fresh sandboxes (and be guessable).
+        let drawn = "pay_" + settings.secretBytes(10).map { String(format: "%02x", $0) }.joined()
         return state.withLock { state in
-            var id: String
-            repeat {
-                id = "pay_" + state.ids.hex(bytes: 10)
-            } while state.payments[id] != nil
+            var id = drawn
+            // Only an injected source repeats itself: seeded bytes then make the id unique.
+            while state.payments[id] != nil {
+                id += state.ids.hex(bytes: 1)
+            }
             state.orderCounter += 1
             let order = orderNumber ?? String(format: "ORDER-%06d", state.orderCounter)
             let record = PaymentRecord(
@@ -64,6 +67,7 @@ extension SandboxCore {
     }
 
     /// `GET /sandbox/payments/{id}`: the payment with its card sessions in creation order (never card data).
+    /// It shows the verification key, so it answers only with the control token (checked by the dispatcher).
     func merchantGetPayment(_ paymentId: String) -> HTTPResponse {
         guard let payment = state.withLock({ $0.payments[paymentId] }) else {
             return .error(404, "PAYMENT_NOT_FOUND", "no payment \(paymentId)")

@@ -31,6 +31,25 @@ extension HTTPTests {
             #expect((try gateway.get(gateway.url("/sandbox/faults")).json()["faults"] as? [Any])?.isEmpty == true)
         }
 
+        /// Issue 34: the payment read shows the verification key, so it needs the token too (it answered
+        /// without one).
+        @Test func thePaymentReadNeedsTheToken() throws {
+            let gateway = try TestGateway()
+            let payment = gateway.sandbox.createPayment()
+            let url = gateway.url("/sandbox/payments/\(payment.paymentId)")
+            let token = gateway.sandbox.controlToken
+            let wrong = (token.first == "a" ? "b" : "a") + token.dropFirst()
+            for headers in [[], [("X-Sandbox-Token", wrong)]] {
+                let response = try RawHTTPClient.request("GET", url, headers: headers)
+                #expect(response.status == 401)
+                #expect(response.errorCode == "SANDBOX_TOKEN_REQUIRED")
+                #expect(!response.text.contains(payment.verificationKey))
+            }
+            let answered = try RawHTTPClient.request("GET", url, headers: [("X-Sandbox-Token", token)])
+            #expect(answered.status == 200)
+            #expect(answered.text.contains(payment.verificationKey))
+        }
+
         @Test func withTheTokenTheyAnswer() throws {
             let gateway = try TestGateway()
             let token = [("X-Sandbox-Token", gateway.sandbox.controlToken)]

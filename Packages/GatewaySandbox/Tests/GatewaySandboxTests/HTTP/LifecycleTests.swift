@@ -21,11 +21,12 @@ extension HTTPTests {
             #expect(a.port != b.port)
             let payment = a.sandbox.createPayment()
             #expect(try a.api("GET", a.statusURL(payment.paymentId), key: payment.verificationKey).status == 200)
-            // Same seed, same ids: b has its own payment with that id only once it creates one.
+            // b knows nothing of a's payment, even with the same seed (payment ids are random per sandbox).
             #expect(try b.api("GET", b.statusURL(payment.paymentId), key: payment.verificationKey).status == 404)
             a.sandbox.inject(SandboxFault(endpoint: .any, kind: .status(500), schedule: .always))
             let other = b.sandbox.createPayment()
-            #expect(other.paymentId == payment.paymentId)
+            #expect(other.paymentId != payment.paymentId)
+            #expect(try b.api("GET", b.statusURL(payment.paymentId), key: payment.verificationKey).status == 404)
             #expect(try b.api("GET", b.statusURL(other.paymentId), key: other.verificationKey).status == 200)
             #expect(try a.api("GET", a.statusURL(payment.paymentId), key: payment.verificationKey).status == 500)
         }

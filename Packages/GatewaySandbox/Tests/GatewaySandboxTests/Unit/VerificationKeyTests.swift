@@ -10,7 +10,8 @@ import Testing
         try Sandbox(configuration: .init(seed: seed), keys: JWECardKeys(key: TestKeys.shared))
     }
 
-    @Test func twoSandboxesWithOneSeedShareIdsButNoKey() throws {
+    /// Issue 34: payment ids are random per sandbox (they repeated across fresh sandboxes with one seed).
+    @Test func twoSandboxesWithOneSeedShareNeitherPaymentIdsNorKeys() throws {
         let first = try Self.sandbox(seed: 1)
         let second = try Self.sandbox(seed: 1)
         defer {
@@ -19,9 +20,14 @@ import Testing
         }
         let a = (0..<3).map { _ in first.createPayment() }
         let b = (0..<3).map { _ in second.createPayment() }
-        #expect(a.map(\.paymentId) == b.map(\.paymentId), "ids stay replayable from the seed")
+        #expect(Set(a.map(\.paymentId) + b.map(\.paymentId)).count == 6, "no payment id repeats")
         for (x, y) in zip(a, b) {
             #expect(x.verificationKey != y.verificationKey)
+        }
+        // "pay_" and 10 random bytes in lower-case hex.
+        for id in a.map(\.paymentId) {
+            #expect(id.hasPrefix("pay_") && id.count == 24)
+            #expect(id.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) })
         }
         #expect(Set(a.map(\.verificationKey)).count == 3)
         // "vk_" and 16 random bytes in lower-case hex.
@@ -39,5 +45,9 @@ import Testing
         let core = SandboxCore(settings: settings, keys: JWECardKeys(key: TestKeys.shared))
         let record = core.makePayment(amount: 100, currency: "EUR", orderNumber: nil, shopRedirectURL: nil)
         #expect(record.verificationKey == "vk_00112233445566778899aabbccddeeff")
+        #expect(record.id == "pay_00112233445566778899")
+        // A source that repeats itself still gives unique ids.
+        let again = core.makePayment(amount: 100, currency: "EUR", orderNumber: nil, shopRedirectURL: nil)
+        #expect(again.id != record.id && again.id.hasPrefix(record.id))
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PaymentFlow
 
 /// The stand-in for the Apple Pay sheet's UI: shows ``WalletSheet`` renderings and passes the buyer's
 /// actions to the controller through a ``WalletSheetBuyer``.
@@ -36,8 +37,9 @@ public struct SheetClock: Sendable {
         self.schedule = schedule
     }
 
-    /// Wall-clock time on a global dispatch queue.
+    /// PaymentFlow's `SuspendAwareClock` (`CLOCK_BOOTTIME`) on a global dispatch queue: time the
+    /// machine spends suspended counts, so a deadline that passed during a sleep fires on resume.
     public static let live = SheetClock { delay, fire in
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: fire)
+        SuspendAwareClock.schedule(after: delay, execute: fire)
     }
 }

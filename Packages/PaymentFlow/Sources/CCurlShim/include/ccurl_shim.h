@@ -16,12 +16,16 @@ CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double *value);
 CURLcode ccurl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 
 
-// A flag another thread raises to abort a transfer in progress: libcurl's progress
-// callback reads it (roughly once a second, or sooner) and aborts the transfer
-// (CURLE_ABORTED_BY_CALLBACK). The flag is a plain int read and written atomically.
+// A flag another thread raises to abort a transfer in progress: the transfer's progress
+// callback reads it and aborts the transfer (CURLE_ABORTED_BY_CALLBACK). The flag is a plain
+// int read and written atomically.
 void ccurl_abort_flag_raise(int *flag);
 int ccurl_abort_flag_is_raised(const int *flag);
-CURLcode ccurl_watch_abort_flag(CURL *handle, int *flag);
+
+// Installs `callback` as the transfer's progress callback (CURLOPT_XFERINFOFUNCTION, with
+// `context` as its CURLOPT_XFERINFODATA, progress switched on): libcurl calls it roughly once a
+// second while it waits, and more often while bytes move; a nonzero return aborts the transfer.
+CURLcode ccurl_setopt_progress(CURL *handle, curl_xferinfo_callback callback, void *context);
 
 // A libcurl share handle for TLS sessions and the DNS cache, with a pthread mutex per
 // kind of data behind its lock callbacks, so easy handles on different threads may use

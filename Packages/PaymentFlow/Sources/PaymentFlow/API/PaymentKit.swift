@@ -151,7 +151,9 @@ public final class PaymentKit: Sendable {
                     HostedCheckoutMachine(
                         .init(
                             page: page, returnURL: request.returnURL, statusSource: source,
-                            repollInterval: dependencies.statusRepollInterval))))
+                            repollInterval: dependencies.statusRepollInterval,
+                            gatewayOrigins: [configuration.checkoutBaseURL, configuration.checkoutAPIBaseURL]
+                                .compactMap { $0 }))))
         }
     }
 

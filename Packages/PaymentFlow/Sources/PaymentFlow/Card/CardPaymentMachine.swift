@@ -25,8 +25,12 @@ import Foundation
 /// failure, deadline, a presenter that could not show it or never answered) is dismissed and the
 /// gateway is asked (`challenge-result`): the issuer's answer if there is one; `CHALLENGE_NOT_COMPLETED`
 /// gives `.cancelled` (close, cancel, deadline), `.failed` + `pageLoadFailed` (load failure) or
-/// `.failed` + `presentationFailed` (the presenter). A host cancel while a money-moving request is out
-/// waits for its answer and ends with what the gateway shows (see `cancelRequested`).
+/// `.failed` + `presentationFailed` (the presenter: silent, or it lost the page). That holds even when
+/// the challenge page posted something (a form or a script's request) before it ended: the buyer's
+/// answer reaching the issuer moves no money, only `challenge-result` does (GATEWAY.md step 4), and the
+/// SDK sends no other one after the gateway said the challenge is not completed. A host cancel while a
+/// money-moving request is out waits for its answer and ends with what the gateway shows (see
+/// `cancelRequested`).
 struct CardPaymentMachine: FlowMachine, Equatable {
     /// What the machine needs, checked before it is built.
     ///
@@ -168,6 +172,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .pageLoaded: FlowReaction(pageLoaded(event))
         case .pageFailed(_, let reason): FlowReaction(pageEnded(.loadFailed(reason: reason), event))
         case .pageClosedByBuyer: FlowReaction(pageEnded(.closedByBuyer, event))
+        case .pageSentRequest: FlowReaction(pageSent(event))
+        case .pageTerminated(let reason): FlowReaction(pageEnded(.presenterFailed(reason: reason), event))
         case .pageTimedOut: FlowReaction(pageEnded(.timedOut, event))
         case .pageDismissed: FlowReaction(pageDismissed(event))
         case .cancel: FlowReaction(cancel())
@@ -423,6 +429,14 @@ struct CardPaymentMachine: FlowMachine, Equatable {
                         "the presenter did not confirm the 3-D Secure challenge was shown; the gateway says it was "
                             + "not completed", source: "presenter"),
                     sessionId: sessionId))
+        case .presenterFailed(let reason):
+            return finish(
+                .failed(
+                    FlowError(
+                        .presentationFailed,
+                        "the presenter lost the 3-D Secure challenge (\(reason)); the gateway says it was not "
+                            + "completed", source: "presenter"),
+                    sessionId: sessionId))
         case .loadFailed(let reason):
             return finish(
                 .failed(
@@ -539,6 +553,18 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .completingChallenge(let sessionId):
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
+            return finish(unexplained(event))
+        }
+    }
+
+    /// A request the challenge page sent by itself. It changes nothing: whatever it carried to the issuer,
+    /// only `challenge-result` moves money, and every ending of the page asks it.
+    private mutating func pageSent(_ event: FlowEvent) -> FlowAction {
+        switch state {
+        case .presentingChallenge, .challenging, .completingChallenge, .dismissingChallenge,
+            .submittingChallengeResult, .recovering, .pausingRecovery:
+            return .none
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
             return finish(unexplained(event))
         }

@@ -7,40 +7,26 @@ struct FlowTimer: Sendable {
     let cancel: @Sendable () -> Void
 }
 
-/// Time, injected: a monotonic clock and a scheduler.
+/// Time, injected: a clock that counts suspended time, and a scheduler on it.
 struct FlowClock: Sendable {
-    /// Monotonic seconds (any origin).
+    /// Seconds (any origin) that keep counting while the machine is suspended.
     var now: @Sendable () -> TimeInterval
-    /// Runs `work` once after `delay` seconds, on any thread, unless cancelled first.
+    /// Runs `work` once after `delay` seconds (suspended time included), on any thread, unless cancelled first.
     var schedule: @Sendable (_ delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> FlowTimer
 
-    /// `DispatchTime` and dispatch timer sources (a cancelled source releases its work at once).
-    static let live = FlowClock(
-        now: { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 },
-        schedule: { delay, work in
-            let timer = DispatchTimer(delay: delay, work: work)
-            return FlowTimer(cancel: { timer.cancel() })
-        })
-}
+    /// `CLOCK_BOOTTIME` and ``SuspendAwareClock`` timers: a deadline that passed while the machine slept
+    /// fires on resume (a cancelled timer releases its work at once).
+    static let live = FlowClock.suspendAware(.live)
 
-/// A one-shot dispatch timer source. Dispatch sources are thread-safe (any
-/// thread may cancel), which the compiler cannot see through the protocol
-/// existential: hence the checked-by-hand `Sendable`.
-private final class DispatchTimer: @unchecked Sendable {
-    private let source: any DispatchSourceTimer
-
-    init(delay: TimeInterval, work: @escaping @Sendable () -> Void) {
-        source = DispatchSource.makeTimerSource(queue: .global())
-        source.schedule(deadline: .now() + max(0, min(delay, 86_400 * 365)))
-        source.setEventHandler { [source] in
-            source.cancel()
-            work()
-        }
-        source.resume()
+    /// The clock and timers of `source` (live: the system's; tests: a simulated machine that sleeps).
+    static func suspendAware(_ source: SuspendAwareTimerSource) -> FlowClock {
+        FlowClock(
+            now: { TimeInterval(source.now()) / 1_000_000_000 },
+            schedule: { delay, work in
+                let timer = SuspendAwareClock.Timer(after: delay, source: source, queue: .global(), work: work)
+                return FlowTimer(cancel: { timer.cancel() })
+            })
     }
-
-    /// Cancelling releases the work at once (unlike a cancelled `asyncAfter` item).
-    func cancel() { source.cancel() }
 }
 
 /// Everything a payment run touches outside itself, as small injectable values
@@ -65,7 +51,7 @@ struct FlowDependencies: Sendable {
     }
 
     /// The live values: `base` (libcurl unless given) wrapped in bounded, jittered retries for idempotent
-    /// reads, the system clock, random UUIDs, JWE encryption.
+    /// reads, the suspend-aware clock, random UUIDs, JWE encryption.
     static func live(configuration: Configuration, transport base: (any HTTPTransport)? = nil) -> FlowDependencies {
         let clock = FlowClock.live
         let transport =

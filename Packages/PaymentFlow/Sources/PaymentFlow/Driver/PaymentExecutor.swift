@@ -142,7 +142,8 @@ final class PaymentExecutor: @unchecked Sendable {
         guard case .success(let request) = built else {
             // Cannot happen after validation; answered as a request that never left.
             let reason = built.failure?.reason ?? "the request cannot be built"
-            post(.answered(token: token, event(call, .failure(TransportError(.invalidURL, reason)))))
+            let refused = TransportError(.invalidURL, reason, delivery: .neverSent)
+            post(.answered(token: token, event(call, .failure(refused))))
             return
         }
         let started = dependencies.clock.now()
@@ -261,6 +262,10 @@ final class PaymentExecutor: @unchecked Sendable {
         post(.pageFailed(pageId: pageId, url, reason: logger.redactor.scrub(reason)))
     }
 
+    fileprivate func pageTerminated(pageId: UInt64, reason: String) {
+        post(.pageTerminated(pageId: pageId, reason: logger.redactor.scrub(reason)))
+    }
+
     fileprivate func pageEvent(_ event: PaymentLifecycle.Event) { post(event) }
 
     // MARK: - Delivery
@@ -315,6 +320,10 @@ final class PageHandler: PageEventHandler {
     func pageDidFinishLoad(_ url: URL) { run?.pageEvent(.pageLoaded(pageId: pageId, url)) }
     func pageDidFailLoad(_ url: URL, reason: String) { run?.pageFailed(pageId: pageId, url: url, reason: reason) }
     func pageWasClosedByBuyer() { run?.pageEvent(.pageClosed(pageId: pageId)) }
+    func page(didSend request: PageSentRequest) {
+        run?.pageEvent(.pageSentRequest(pageId: pageId, request.url, method: request.method?.uppercased()))
+    }
+    func pageDidTerminate(reason: String) { run?.pageTerminated(pageId: pageId, reason: reason) }
 }
 
 /// Lets exactly one of several callers through (a host callback's first answer).

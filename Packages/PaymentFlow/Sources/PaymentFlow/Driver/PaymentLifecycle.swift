@@ -160,6 +160,10 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         case pageLoaded(pageId: UInt64, URL)
         case pageFailed(pageId: UInt64, URL, reason: String)
         case pageClosed(pageId: UInt64)
+        /// Page `id` sent a request by itself (`PageSentRequest`: a script's fetch, XHR, beacon).
+        case pageSentRequest(pageId: UInt64, URL, method: String?)
+        /// The presenter can no longer show page `id` (its browser's process ended).
+        case pageTerminated(pageId: UInt64, reason: String)
         case timerFired(TimerID)
 
         var description: String {
@@ -175,6 +179,9 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             case .pageLoaded(let id, _): "page \(id) loaded"
             case .pageFailed(let id, _, _): "page \(id) failed"
             case .pageClosed(let id): "page \(id) closed"
+            case .pageSentRequest(let id, let url, let method):
+                "page \(id) sent \(method ?? "a request of unknown method") to \(url.absoluteString)"
+            case .pageTerminated(let id, _): "page \(id) lost by its presenter"
             case .timerFired(let id): "timer \(id) fired"
             }
         }
@@ -317,6 +324,10 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             return pageEvent(id, .failedToLoad(url, reason: reason), .pageFailed(url, reason: reason))
         case .pageClosed(let id):
             return pageEvent(id, .closedByBuyer, .pageClosedByBuyer)
+        case .pageSentRequest(let id, let url, let method):
+            return pageEvent(id, nil, .pageSentRequest(url, method: method))
+        case .pageTerminated(let id, let reason):
+            return pageEvent(id, nil, .pageTerminated(reason: reason))
         case .timerFired(let timer):
             return timerFired(timer)
         }
@@ -532,9 +543,10 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         }
     }
 
-    private mutating func pageEvent(_ id: UInt64, _ observed: PaymentPageEvent, _ event: FlowEvent) -> [Effect] {
+    private mutating func pageEvent(_ id: UInt64, _ observed: PaymentPageEvent?, _ event: FlowEvent) -> [Effect] {
         guard phase == .running, page.id == id else { return [] }
-        return [.observe(.page(observed))] + feed(event, label: event.description)
+        let observation: [Effect] = observed.map { [.observe(.page($0))] } ?? []
+        return observation + feed(event, label: event.description)
     }
 
     private mutating func timerFired(_ timer: TimerID) -> [Effect] {

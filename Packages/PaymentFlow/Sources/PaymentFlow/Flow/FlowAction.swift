@@ -62,6 +62,9 @@ enum PageEnding: Equatable, Sendable, CustomStringConvertible {
     /// The presenter never answered `present` within its deadline: the page may be on screen, and
     /// navigations may already have been allowed, so it is dismissed and the gateway asked.
     case presenterSilent
+    /// The presenter reported it can no longer show the page (its browser's process crashed or was
+    /// killed): the buyer may have acted before, so the gateway is asked.
+    case presenterFailed(reason: String)
 
     var description: String {
         switch self {
@@ -71,6 +74,7 @@ enum PageEnding: Equatable, Sendable, CustomStringConvertible {
         case .loadFailed: "failed to load"
         case .timedOut: "timed out"
         case .presenterSilent: "never confirmed shown"
+        case .presenterFailed: "lost by its presenter"
         }
     }
 }

@@ -15,6 +15,11 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
     case pageLoaded(URL)
     case pageFailed(URL, reason: String)
     case pageClosedByBuyer
+    /// The page sent a request by itself (a script's `fetch`, XHR, beacon) with this method (`nil`: the
+    /// presenter cannot tell); nothing to answer.
+    case pageSentRequest(URL, method: String?)
+    /// The presenter can no longer show the page (its browser's process ended), the buyer did not close it.
+    case pageTerminated(reason: String)
     /// The page's deadline (`challengeTimeout`, `hostedPageTimeout`) passed.
     case pageTimedOut
     /// The page is gone after `.dismissPage` (or was never shown).
@@ -40,6 +45,9 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
         case .pageLoaded(let url): "page loaded \(url.absoluteString)"
         case .pageFailed: "page failed to load"
         case .pageClosedByBuyer: "buyer closed the page"
+        case .pageSentRequest(let url, let method):
+            "page sent \(method ?? "a request of unknown method") to \(url.absoluteString)"
+        case .pageTerminated: "the presenter can no longer show the page"
         case .pageTimedOut: "page deadline passed"
         case .pageDismissed: "page dismissed"
         case .cancel: "cancel"

@@ -24,6 +24,15 @@ enum NavigationWeight {
         guard let method = method?.uppercased() else { return true }
         return method != "GET" && method != "HEAD"
     }
+
+    /// Whether a request a page sent by itself (`PageSentRequest`) may carry the buyer's action: a
+    /// method that may move money (as for a navigation) sent to one of `origins` (the checkout page's
+    /// and the gateway's), or to any origin when `origins` is empty (a page whose origin the SDK does
+    /// not know, such as the issuer's challenge).
+    static func mayMoveMoney(sentTo url: URL, method: String?, origins: [URL]) -> Bool {
+        guard mayMoveMoney(method: method) else { return false }
+        return origins.isEmpty || origins.contains { URLMatch.sameOrigin($0, url) }
+    }
 }
 
 /// URL comparison for "the page reached this URL": same scheme, host and port

@@ -64,6 +64,9 @@ extension GatewayAPI {
             return FlowError(.invalidRequest, "the request URL cannot be sent: \(error.message)", source: source)
         case .responseTooLarge:
             return FlowError(.invalidResponse, "the response was too large: \(error.message)", source: source)
+        case .invalidResponse:
+            return FlowError(
+                .invalidResponse, "the answer is not HTTP the SDK can read: \(error.message)", source: source)
         case .connect, .tls, .pinningFailed, .timeout, .reset, .other:
             return FlowError(.networkError, "\(error.kind): \(error.message)", source: source)
         }

@@ -94,17 +94,14 @@ extension GatewayAPI {
         return .session(SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus))
     }
 
-    /// The one rule for a request that got no answer: it never reached the gateway only when it could
-    /// not be sent at all (a URL the transport refuses) or the transport's facts prove no connection
-    /// ever carried it. The failure's kind alone proves nothing: libcurl reports a refused connect
-    /// when a kept connection died under the written request and its retry could not reconnect.
+    /// The one rule for a request that got no answer: it never reached the gateway only when the
+    /// transport's facts prove no connection ever carried it (a URL or header the transport refused
+    /// before sending says so in its `Delivery` too). The failure's kind alone proves nothing: libcurl
+    /// reports a refused connect when a kept connection died under the written request and its retry
+    /// could not reconnect, and an unsupported protocol when a server (or a box in between) answered
+    /// the written request with bytes that are not HTTP/1.x.
     static func neverReachedGateway(_ error: TransportError) -> Bool {
-        switch error.kind {
-        case .invalidURL, .insecureScheme:
-            return true
-        case .connect, .tls, .pinningFailed, .timeout, .reset, .responseTooLarge, .other:
-            return error.delivery.provesNeverSent
-        }
+        error.delivery.provesNeverSent
     }
 
     /// A non-2xx answer: a refusal only when the gateway's code says nothing was done (GATEWAY.md's table);

@@ -7,15 +7,18 @@ import Foundation
 /// How the page ended decides how a status is read:
 /// - the return URL reached: the status as it maps; a non-final status (`INITIALIZED`,
 ///   `SENT_FOR_PROCESSING`) is looked up again a bounded number of times first;
-/// - the buyer closed it, the host cancelled, its deadline passed, or the presenter never answered
-///   `present`: the buyer may already have paid, so a status mapping to `.succeeded`, `.failed` or
-///   `.unresolved` wins, and `INITIALIZED`, `CANCELLED`, `ABANDONED` are `.cancelled` (or `.failed` +
-///   `presentationFailed` for the silent presenter);
+/// - the buyer closed it, the host cancelled, its deadline passed, the presenter never answered
+///   `present` or lost the page (its browser's process ended): the buyer may already have paid, so a
+///   status mapping to `.succeeded`, `.failed` or `.unresolved` wins, and `INITIALIZED`, `CANCELLED`,
+///   `ABANDONED` are `.cancelled` (or `.failed` + `presentationFailed` for the silent or failed
+///   presenter);
 /// - a page failed to load: as above, but the not-paid statuses are `.failed` + `pageLoadFailed`.
 ///   The page's own first load failing, with nothing else allowed, is `.failed` + `pageLoadFailed` at
 ///   once: the buyer could not have acted.
 /// Doubt is recorded when the SDK allows a navigation, never inferred from loads: once a form POST
-/// (or a navigation of unknown method) other than the page's own load was allowed, an unpaid or
+/// (or a navigation of unknown method) other than the page's own load was allowed, or the presenter
+/// reported a request of such a method the page sent by script to the checkout's or the gateway's
+/// origin (`fetch`, XHR, a beacon: `PageSentRequest`), an unpaid or
 /// `FAILED` status is looked up again, and `INITIALIZED` then, or after the buyer went to another
 /// origin, is `.unresolved` with the raw status and no error. No lookup configured: the return URL
 /// gives `.unresolved`; close, cancel, deadline `.cancelled`; a load failure `.failed` +
@@ -41,6 +44,9 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         var nonFinalRepolls: Int = 3
         /// Seconds between them (default 1).
         var repollInterval: TimeInterval = 1
+        /// The gateway's own origins besides the page's (the configured checkout base URLs): a request
+        /// the page sends by script to one of them may carry the buyer's action.
+        var gatewayOrigins: [URL] = []
     }
 
     /// A resolved status.
@@ -74,8 +80,9 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         /// Navigations the SDK allowed so far (the first is the page's own load).
         var allowed = 0
         /// A navigation that may move money (a form POST, or one whose method is unknown) was allowed
-        /// after the page's own load: the buyer's action may reach the gateway at any later moment,
-        /// also after the page is gone. Never cleared.
+        /// after the page's own load, or the page sent such a request by script to the gateway: the
+        /// buyer's action may reach the gateway at any later moment, also after the page is gone.
+        /// Never cleared.
         var moneyMovingAllowed = false
         /// A navigation to another origin than the checkout page's was allowed (a bank's own pages):
         /// the gateway may not know yet what the buyer did there.
@@ -118,6 +125,8 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .pageLoaded: return FlowReaction(pageLoaded(event))
         case .pageFailed(_, let reason): return FlowReaction(pageEnded(.loadFailed(reason: reason), event))
         case .pageClosedByBuyer: return FlowReaction(pageEnded(.closedByBuyer, event))
+        case .pageSentRequest(let url, let method): return FlowReaction(pageSent(url, method: method, event))
+        case .pageTerminated(let reason): return FlowReaction(pageEnded(.presenterFailed(reason: reason), event))
         case .pageTimedOut: return FlowReaction(pageEnded(.timedOut, event))
         case .cancel: return FlowReaction(cancel())
         case .pageDismissed: return FlowReaction(pageDismissed(event))
@@ -139,8 +148,9 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
                 state = .watching(input, progress)
                 return .none
             }
-            guard progress.allowed == 0 else {
-                // "Not shown", although the page already asked to navigate: it may be on screen.
+            guard progress.allowed == 0, !progress.moneyMovingAllowed else {
+                // "Not shown", although the page already asked to navigate or sent a request: it may be
+                // on screen, and the buyer may have acted.
                 return pageEnded(.presenterSilent, event)
             }
             return finish(.failed(Self.presentationFailure("the presenter could not show the checkout page")))
@@ -181,6 +191,34 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .idle, .finished:
             return FlowReaction(finish(unexplained(event)), navigation: .cancel)
         }
+    }
+
+    /// A request the page sent by itself: one that may carry the buyer's action, to the checkout's or the
+    /// gateway's origin, is recorded as a form POST allowed, in every state up to the end (the report may
+    /// come while the page is being dismissed or its status looked up; it is as true then).
+    private mutating func pageSent(_ url: URL, method: String?, _ event: FlowEvent) -> FlowAction {
+        func recorded(_ input: Input, _ progress: Progress) -> Progress {
+            var progress = progress
+            if NavigationWeight.mayMoveMoney(
+                sentTo: url, method: method, origins: [input.page.url] + input.gatewayOrigins)
+            {
+                progress.moneyMovingAllowed = true
+            }
+            return progress
+        }
+        switch state {
+        case .presenting(let input, let progress): state = .presenting(input, recorded(input, progress))
+        case .watching(let input, let progress): state = .watching(input, recorded(input, progress))
+        case .dismissing(let input, let ending, let progress):
+            state = .dismissing(input, ending, recorded(input, progress))
+        case .resolving(let input, let ending, let progress, let lookups):
+            state = .resolving(input, ending, recorded(input, progress), lookups: lookups)
+        case .pausing(let input, let ending, let progress, let lookups, let last):
+            state = .pausing(input, ending, recorded(input, progress), lookups: lookups, last: last)
+        case .idle, .finished:
+            return finish(unexplained(event))
+        }
+        return .none
     }
 
     private mutating func pageLoaded(_ event: FlowEvent) -> FlowAction {
@@ -244,6 +282,7 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
             case .closedByBuyer, .cancelledByHost, .timedOut: return finish(.cancelled())
             case .loadFailed(let reason): return finish(.failed(Self.loadFailure(reason)))
             case .presenterSilent: return finish(.failed(Self.silentPresenter))
+            case .presenterFailed(let reason): return finish(.failed(Self.failedPresenter(reason)))
             }
         }
     }
@@ -302,6 +341,9 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
         case .presenterSilent:
             terminal.outcome = .failed
             terminal.error = silentPresenter
+        case .presenterFailed(let reason):
+            terminal.outcome = .failed
+            terminal.error = failedPresenter(reason)
         }
         return terminal
     }
@@ -312,6 +354,10 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
 
     private static func presentationFailure(_ reason: String) -> FlowError {
         FlowError(.presentationFailed, reason, source: "presenter")
+    }
+
+    private static func failedPresenter(_ reason: String) -> FlowError {
+        presentationFailure("the presenter lost the checkout page (\(reason)); the gateway says nothing was paid")
     }
 
     private static let silentPresenter = presentationFailure(

@@ -82,7 +82,8 @@ struct Logger: Sendable {
 
 /// Removes secrets from text. Every log line, description and error message
 /// goes through ``scrub(_:)`` as a last line of defence: the verification key
-/// becomes its fingerprint, and card numbers are masked by CardValidation's one
+/// becomes its fingerprint (first, so a key holding digits is replaced whole),
+/// and then card numbers are masked by CardValidation's one
 /// rule (`CardNumberRedaction.redact`: a Luhn-valid run of 12 to 19 digits
 /// becomes `•••• 1234`). Text the SDK did not write itself (gateway messages,
 /// host errors) goes through the same ``scrub(_:)``: one rule for the SDK and the
@@ -91,8 +92,10 @@ struct Redactor: Sendable {
     /// Secrets to blank out wherever they appear (the verification key).
     var secrets: [String] = []
 
+    /// The secrets first, then the card numbers: a key holding a Luhn-valid digit run would otherwise be
+    /// masked in part (the rest of it left in clear) and no longer match for replacement.
     func scrub(_ text: String) -> String {
-        replaceSecrets(CardNumberRedaction.redact(text))
+        CardNumberRedaction.redact(replaceSecrets(text))
     }
 
     private func replaceSecrets(_ text: String) -> String {

@@ -50,6 +50,23 @@ public struct PageNavigation: Sendable, Equatable {
     }
 }
 
+/// A request a page sent that the SDK is not asked about: a script's `fetch`, `XMLHttpRequest` or
+/// `navigator.sendBeacon`, as the presenter saw it leave. Method and URL only: a presenter never
+/// reports a body or a header (they may carry what the buyer typed).
+public struct PageSentRequest: Sendable, Equatable {
+    /// Where the request goes (absolute, after resolving against the page's base URL).
+    public var url: URL
+    /// The HTTP method (`POST`, `PUT`, ...); `nil` when the presenter cannot tell, which the SDK treats
+    /// as a request that may carry the buyer's action.
+    public var method: String?
+
+    /// Creates a report of one request.
+    public init(url: URL, method: String?) {
+        self.url = url
+        self.method = method
+    }
+}
+
 /// What a presented page reports back to the SDK. The presenter may call
 /// these from any thread; the SDK serialises them.
 public protocol PageEventHandler: AnyObject, Sendable {
@@ -75,6 +92,20 @@ public protocol PageEventHandler: AnyObject, Sendable {
     func pageDidFailLoad(_ url: URL, reason: String)
     /// The buyer closed the page.
     func pageWasClosedByBuyer()
+    /// The page sent `request` by itself (a script's `fetch`, XHR or beacon), which no navigation
+    /// question showed the SDK. A presenter that can see such requests reports every one whose method
+    /// is not `GET` or `HEAD`, before it leaves the page where it can. The SDK records a non-GET request
+    /// to the hosted checkout page's origin (or a configured checkout base URL's) as "the buyer's action
+    /// may reach the gateway", exactly as an allowed form POST: every later ending then asks the
+    /// gateway, and ends `.unresolved` unless the answer is final. On the issuer's challenge the report
+    /// changes nothing: only the SDK's own `challenge-result` moves money there. The default implementation ignores the report (handlers written before it existed).
+    func page(didSend request: PageSentRequest)
+    /// The presenter can no longer show the page and the buyer did not close it: its browser's
+    /// process crashed or was killed. Report it at once; the SDK ends the page as a presenter failure
+    /// (dismissed, then the gateway asked: `.unresolved` where the buyer may have acted, `.failed` +
+    /// `presentationFailed` only where the gateway shows nothing was paid). The default implementation
+    /// reports it as ``pageDidFailLoad(_:reason:)`` of `about:blank`.
+    func pageDidTerminate(reason: String)
 }
 
 /// The host's stand-in for the `from: UIViewController` of the iOS SDK: it
@@ -101,5 +132,13 @@ extension PageEventHandler {
         decisionHandler: @escaping @Sendable (NavigationDecision) -> Void
     ) {
         page(decidePolicyFor: navigation.url, decisionHandler: decisionHandler)
+    }
+
+    /// Ignores the report (a handler that predates it).
+    public func page(didSend request: PageSentRequest) {}
+
+    /// Reports the page as failed to load (a handler that predates ``pageDidTerminate(reason:)``).
+    public func pageDidTerminate(reason: String) {
+        pageDidFailLoad(URL(string: "about:blank")!, reason: reason)
     }
 }

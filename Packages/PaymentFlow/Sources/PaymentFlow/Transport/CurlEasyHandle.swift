@@ -110,6 +110,42 @@ final class CurlResponseSink {
     }
 }
 
+/// The transport's own end of a transfer, on ``SuspendAwareClock`` (`at` and `now` in its
+/// nanoseconds): libcurl's timeouts run on its monotonic clock, which stops while the machine sleeps.
+struct TransferDeadline: Sendable {
+    var at: UInt64
+    var now: @Sendable () -> UInt64
+}
+
+/// What the progress callback of one transfer checks: the cancellation and the deadline. Used only on
+/// the transfer's thread, inside `curl_easy_perform`.
+private final class TransferWatch {
+    let cancellation: TransferCancellation?
+    let deadline: TransferDeadline?
+    /// Set when the callback aborted the transfer because the deadline passed.
+    private(set) var deadlinePassed = false
+
+    init(cancellation: TransferCancellation?, deadline: TransferDeadline?) {
+        self.cancellation = cancellation
+        self.deadline = deadline
+    }
+
+    /// Whether the transfer must stop now.
+    func shouldAbort() -> Bool {
+        if cancellation?.isCancelled == true { return true }
+        if let deadline, deadline.now() >= deadline.at {
+            deadlinePassed = true
+            return true
+        }
+        return false
+    }
+}
+
+private let curlProgress: curl_xferinfo_callback = { context, _, _, _, _ in
+    guard let context else { return 0 }
+    return Unmanaged<TransferWatch>.fromOpaque(context).takeUnretainedValue().shouldAbort() ? 1 : 0
+}
+
 /// libcurl's write callback shape (`CURLOPT_WRITEFUNCTION`, `CURLOPT_HEADERFUNCTION`).
 private typealias CurlWriteCallback =
     @convention(c) (
@@ -172,8 +208,11 @@ final class CurlEasyHandle: @unchecked Sendable {
     }
 
     /// Performs one hop (no redirect following) and reports what came back. A raised `cancellation`
-    /// aborts the transfer within about a second.
-    func perform(_ hop: CurlHop, cancellation: TransferCancellation? = nil) -> CurlHopOutcome {
+    /// aborts the transfer within about a second; so does a passed `deadline` (as `.timeout`), which,
+    /// unlike libcurl's own timeouts, counts the time the machine was suspended.
+    func perform(
+        _ hop: CurlHop, cancellation: TransferCancellation? = nil, deadline: TransferDeadline? = nil
+    ) -> CurlHopOutcome {
         if var failure = configure(hop) {
             failure.delivery = .neverSent
             return .failure(failure)
@@ -183,17 +222,18 @@ final class CurlEasyHandle: @unchecked Sendable {
             return .failure(
                 TransportError(.other, "\(hop.host): libcurl refused the request counter", delivery: .neverSent))
         }
-        if let cancellation {
-            if cancellation.isCancelled {
-                return .failure(TransportError(.other, "\(hop.host): cancelled", delivery: .neverSent))
-            }
-            let code = ccurl_watch_abort_flag(handle, cancellation.flag)
-            if code != CURLE_OK {
-                var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
-                failure.delivery = .neverSent
-                return .failure(failure)
-            }
+        if cancellation?.isCancelled == true {
+            return .failure(TransportError(.other, "\(hop.host): cancelled", delivery: .neverSent))
         }
+        let watch = TransferWatch(cancellation: cancellation, deadline: deadline)
+        let watchCode = ccurl_setopt_progress(handle, curlProgress, Unmanaged.passUnretained(watch).toOpaque())
+        if watchCode != CURLE_OK {
+            return .failure(
+                CurlErrors.error(
+                    for: watchCode, detail: "", host: hop.host, exceededLimit: false, delivery: .neverSent))
+        }
+        // A kept handle must not call back into a watch that is gone.
+        defer { _ = ccurl_setopt_progress(handle, nil, nil) }
         let sink = CurlResponseSink(limit: hop.maxResponseBytes)
         let context = Unmanaged.passUnretained(sink).toOpaque()
         var code = ccurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlWriteBody)
@@ -201,21 +241,26 @@ final class CurlEasyHandle: @unchecked Sendable {
         if code == CURLE_OK { code = ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader) }
         if code == CURLE_OK { code = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) }
         if code != CURLE_OK {
-            var failure = CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false)
-            failure.delivery = .neverSent
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(for: code, detail: "", host: hop.host, exceededLimit: false, delivery: .neverSent))
         }
-        code = withExtendedLifetime((sink, cancellation)) { curl_easy_perform(handle) }
+        code = withExtendedLifetime((sink, watch)) { curl_easy_perform(handle) }
+        if code == CURLE_ABORTED_BY_CALLBACK, watch.deadlinePassed {
+            return .failure(
+                TransportError(
+                    .timeout, "\(hop.host): total timeout expired (suspended time included)",
+                    delivery: lastDelivery()))
+        }
         if code == CURLE_ABORTED_BY_CALLBACK {
             return .failure(
                 TransportError(.other, "\(hop.host): the transfer was cancelled", delivery: lastDelivery()))
         }
         if code != CURLE_OK {
             let detail = String(cString: errorBuffer)
-            var failure = CurlErrors.error(
-                for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit)
-            failure.delivery = lastDelivery()
-            return .failure(failure)
+            return .failure(
+                CurlErrors.error(
+                    for: code, detail: detail, host: hop.host, exceededLimit: sink.exceededLimit,
+                    delivery: lastDelivery()))
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -344,7 +389,7 @@ final class CurlEasyHandle: @unchecked Sendable {
                     if code != CURLE_OK { failed = (CURLOPT_READFUNCTION, code) }
                 }
             } else {
-                return TransportError(.other, "out of memory copying the request body")
+                return TransportError(.other, "out of memory copying the request body", delivery: .neverSent)
             }
             if hop.method != "POST" {
                 set(CURLOPT_CUSTOMREQUEST, hop.method)
@@ -377,7 +422,7 @@ final class CurlEasyHandle: @unchecked Sendable {
         for line in hop.headerLines {
             guard let appended = curl_slist_append(list, line) else {
                 if let list { curl_slist_free_all(list) }
-                return TransportError(.other, "out of memory building the request headers")
+                return TransportError(.other, "out of memory building the request headers", delivery: .neverSent)
             }
             list = appended
         }
@@ -392,7 +437,8 @@ final class CurlEasyHandle: @unchecked Sendable {
 
         if let (option, code) = failed {
             return CurlErrors.error(
-                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false)
+                for: code, detail: "option \(option.rawValue) refused", host: hop.host, exceededLimit: false,
+                delivery: .neverSent)
         }
         return nil
     }

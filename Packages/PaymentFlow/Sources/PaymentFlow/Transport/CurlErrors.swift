@@ -2,14 +2,21 @@ internal import CCurl
 
 /// The one funnel from a `CURLcode` to a `TransportError`.
 enum CurlErrors {
-    /// The failure class for `code`. `exceededLimit` says our own write
-    /// callback refused data because of the response-size cap.
-    static func kind(for code: CURLcode, exceededLimit: Bool) -> TransportError.Kind {
+    /// The failure class for `code`, a name for the developer only: whether the request reached the
+    /// gateway is read from the error's `Delivery`, never from this. `exceededLimit` says our own write
+    /// callback refused data because of the response-size cap; `requestStarted` whether libcurl handed
+    /// the request to a connection (`CURLE_UNSUPPORTED_PROTOCOL` is a refused scheme before that, and
+    /// an answer that is not HTTP/1.x or HTTP/2, or HTTP/0.9, after it).
+    static func kind(for code: CURLcode, exceededLimit: Bool, requestStarted: Bool) -> TransportError.Kind {
         if exceededLimit {
             return .responseTooLarge
         }
         switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return requestStarted ? .invalidResponse : .invalidURL
+        case CURLE_WEIRD_SERVER_REPLY:
+            return .invalidResponse
+        case CURLE_URL_MALFORMAT:
             return .invalidURL
         case CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT:
             return .connect
@@ -35,13 +42,16 @@ enum CurlErrors {
         }
     }
 
-    /// A `TransportError` naming the curl code and host (never a body).
-    static func error(for code: CURLcode, detail: String, host: String, exceededLimit: Bool) -> TransportError {
-        let kind = kind(for: code, exceededLimit: exceededLimit)
+    /// A `TransportError` naming the curl code and host (never a body), with `delivery` as the facts
+    /// of whether the request left the machine.
+    static func error(
+        for code: CURLcode, detail: String, host: String, exceededLimit: Bool, delivery: TransportError.Delivery
+    ) -> TransportError {
+        let kind = kind(for: code, exceededLimit: exceededLimit, requestStarted: delivery.requestStarted != false)
         var text = exceededLimit ? "response exceeded the size cap" : String(cString: curl_easy_strerror(code))
         if !detail.isEmpty && !exceededLimit {
             text += " (\(detail))"
         }
-        return TransportError(kind, "\(host): \(text) [curl \(code.rawValue)]")
+        return TransportError(kind, "\(host): \(text) [curl \(code.rawValue)]", delivery: delivery)
     }
 }

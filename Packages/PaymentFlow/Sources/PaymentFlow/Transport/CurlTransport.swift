@@ -42,7 +42,10 @@ import Foundation
 /// Threading: `send` returns at once; the transfer runs on a small shared
 /// pool of worker threads (16 at most, process-wide) and `completion` is
 /// called exactly once, on a worker thread, never inside `send`. The total
-/// timeout runs from the `send` call, time queued for a worker included.
+/// timeout runs from the `send` call, time queued for a worker included, on
+/// ``SuspendAwareClock``: time the machine spends suspended counts, and a
+/// transfer whose timeout passed during a sleep ends (`.timeout`) within about
+/// a second of the resume.
 ///
 /// ```swift
 /// let transport = CurlTransport(options: .init(requireHTTPS: true))
@@ -151,7 +154,9 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
     /// the guarantees. Failures are `TransportError`s: `.invalidURL` (not
     /// http/https, no host, bad method or header), `.insecureScheme`,
     /// `.connect`, `.tls`, `.pinningFailed`, `.timeout`, `.reset`,
-    /// `.responseTooLarge`, `.other`.
+    /// `.responseTooLarge`, `.invalidResponse` (an answer that is not HTTP/1.x
+    /// or HTTP/2), `.other`. Each carries what is known of its delivery; the
+    /// transport's own refusals before sending are ``TransportError/Delivery/neverSent``.
     public func send(
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
@@ -200,8 +205,9 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         if !closing { cache.checkin(handle, origin: origin, now: uptime()) }
     }
 
-    /// Monotonic seconds, the clock of the connection cache's idle window.
-    static func uptime() -> TimeInterval { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 }
+    /// Seconds on ``SuspendAwareClock``, the clock of the connection cache's idle window (a connection
+    /// left idle across a suspend is past it: the server closed it long ago).
+    static func uptime() -> TimeInterval { SuspendAwareClock.now() }
 
     /// `send`, abortable through `cancellation` (a transfer not yet started is not started).
     func send(
@@ -211,8 +217,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         let options = self.options
         let cache = connectionCache
         // The total timeout counts from here, so time spent queued behind
-        // other transfers is part of it.
-        let start = DispatchTime.now().uptimeNanoseconds
+        // other transfers is part of it (on the boot clock: a suspend counts too).
+        let start = SuspendAwareClock.nanoseconds()
         TransferPool.shared.submit {
             completion(
                 CurlTransport.perform(
@@ -222,9 +228,15 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
 
     /// Runs `request` to completion on the current thread, following redirects
     /// itself when asked. Blocking: only called on pool threads.
+    ///
+    /// The total timeout is the transport's own, on `now` (nanoseconds of ``SuspendAwareClock``, from
+    /// `start`): libcurl's `CURLOPT_TIMEOUT` runs on its monotonic clock, which stops while the machine
+    /// sleeps, so each hop's progress callback also ends the transfer (`.timeout`) once `now` passes the
+    /// deadline, within about a second of a resume.
     static func perform(
         _ request: HTTPRequest, options: Options, connections: CurlConnectionCache? = nil,
-        start: UInt64 = DispatchTime.now().uptimeNanoseconds, cancellation: TransferCancellation? = nil
+        start: UInt64 = SuspendAwareClock.nanoseconds(), cancellation: TransferCancellation? = nil,
+        now: @escaping @Sendable () -> UInt64 = { SuspendAwareClock.nanoseconds() }
     ) -> Result<HTTPResponse, TransportError> {
         let total = request.timeout.isFinite && request.timeout > 0 ? request.timeout : options.defaultTimeout
         let budget = UInt64(max(0.001, min(total, 86_400)) * 1_000_000_000)
@@ -246,12 +258,12 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             if let connections, isHarmlessToReplay(current) {
                 // A connection being opened to this origin ahead of time is worth its wait: it is at most
                 // as far from ready as one of this request's own would be. Counted in the total time.
-                let waited = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1_000_000_000
+                let waited = Double(now() &- start) / 1_000_000_000
                 connections.awaitOpening(
                     origin: CurlConnectionCache.origin(of: current.url),
                     timeout: min(Double(budget) / 1_000_000_000 - waited, options.connectTimeout))
             }
-            let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+            let elapsed = now() &- start
             guard elapsed < budget else {
                 return failed(
                     TransportError(
@@ -273,7 +285,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             guard let handle = kept ?? CurlEasyHandle(share: connections?.share) else {
                 return failed(TransportError(.other, "libcurl could not create a handle"))
             }
-            let outcome = handle.perform(hop, cancellation: cancellation)
+            let outcome = handle.perform(
+                hop, cancellation: cancellation, deadline: TransferDeadline(at: start &+ budget, now: now))
             if case .response = outcome, hop.reusesConnection, let connections {
                 // Kept only after a complete answer: a failed or cancelled transfer's handle is closed.
                 connections.checkin(handle, origin: origin, now: uptime())
@@ -307,20 +320,25 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         let url = request.url.absoluteURL
         let scheme = url.scheme?.lowercased() ?? ""
         guard let host = url.host, !host.isEmpty else {
-            return .failure(TransportError(.invalidURL, "the URL has no host"))
+            return .failure(TransportError(.invalidURL, "the URL has no host", delivery: .neverSent))
         }
         guard scheme == "http" || scheme == "https" else {
-            return .failure(TransportError(.invalidURL, "\(host): unsupported scheme '\(scheme)'"))
+            return .failure(
+                TransportError(.invalidURL, "\(host): unsupported scheme '\(scheme)'", delivery: .neverSent))
         }
         if options.requireHTTPS && scheme != "https" {
-            return .failure(TransportError(.insecureScheme, "\(host): http is not allowed, https is required"))
+            return .failure(
+                TransportError(.insecureScheme, "\(host): http is not allowed, https is required", delivery: .neverSent)
+            )
         }
         let text = url.absoluteString
         guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            return .failure(TransportError(.invalidURL, "\(host): the URL contains spaces or control characters"))
+            return .failure(
+                TransportError(
+                    .invalidURL, "\(host): the URL contains spaces or control characters", delivery: .neverSent))
         }
         guard isToken(request.method) else {
-            return .failure(TransportError(.invalidURL, "\(host): invalid method"))
+            return .failure(TransportError(.invalidURL, "\(host): invalid method", delivery: .neverSent))
         }
         var lines: [String] = []
         var hasRequestID = false
@@ -329,7 +347,9 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             guard isToken(header.name),
                 !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else {
-                return .failure(TransportError(.invalidURL, "\(host): invalid header '\(header.name.prefix(40))'"))
+                return .failure(
+                    TransportError(
+                        .invalidURL, "\(host): invalid header '\(header.name.prefix(40))'", delivery: .neverSent))
             }
             let lower = header.name.lowercased()
             if lower == "x-request-id" { hasRequestID = true }

@@ -72,9 +72,10 @@ public struct HTTPResponse: Sendable {
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// The failure classes a caller can switch on.
     public enum Kind: Sendable, Equatable {
-        /// The URL cannot be sent (bad scheme, no host, ...).
+        /// The URL cannot be sent (bad scheme, no host, ...). A name only: the request counts as never
+        /// sent when its ``TransportError/delivery`` says so (``Delivery/neverSent``), as for every kind.
         case invalidURL
-        /// `http` where the configuration demands `https`.
+        /// `http` where the configuration demands `https` (a name only, as for ``invalidURL``).
         case insecureScheme
         /// Could not connect (refused, unreachable, DNS).
         case connect
@@ -88,14 +89,20 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case reset
         /// The response was larger than the configured cap.
         case responseTooLarge
+        /// What came back is not an HTTP response the transport can read: a status line that is not
+        /// HTTP/1.x or HTTP/2 (garbage, `HTTP/1.1 099`, `HTTP/1.2`, `HTTP/3`), an HTTP/0.9 answer, a
+        /// reply libcurl calls weird. The request was sent: a server (or a box in between) answered it.
+        case invalidResponse
         /// Anything else the transport reports.
         case other
     }
 
     /// What the transport knows of whether any byte of the request left the machine: facts, not a
-    /// verdict. The SDK decides from them whether the gateway could have acted on a request that got
-    /// no answer (CONTRACT.md 4a): only a request these facts prove was never sent is "unreachable";
-    /// every other failure of a money-moving request is in doubt, whatever its ``kind``.
+    /// verdict. The SDK decides from them alone whether the gateway could have acted on a request that
+    /// got no answer (CONTRACT.md 4a): only a request these facts prove was never sent is "unreachable";
+    /// every other failure of a money-moving request is in doubt, whatever its ``kind`` (an
+    /// `.invalidURL` included: a transport that refuses a request before sending it says
+    /// ``Delivery/neverSent``).
     ///
     /// A transport that cannot tell leaves a field `nil`, which the SDK reads as "may have been sent".
     public struct Delivery: Sendable, Equatable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Foundation
 /// A request is retried when its method is `GET` or `HEAD` and the attempt
 /// ended in a transient failure: a transport `.connect`, `.timeout` or
 /// `.reset`, or an HTTP 5xx response. Anything else (a POST, a 4xx, a TLS or
-/// pinning failure, an oversized response) is final at once.
+/// pinning failure, an oversized or non-HTTP response) is final at once.
 ///
 /// The delay before retry `n` (1-based) is "equal jitter" exponential backoff:
 /// with `ceiling = min(maxDelay, baseDelay * 2^(n-1))`, it is
@@ -28,7 +28,7 @@ struct RetryPolicy: Sendable {
     /// watchdog: no retry starts that could not finish (its backoff plus the request's timeout) within
     /// it. `nil`: attempts alone bound the retries.
     var budget: TimeInterval?
-    /// Monotonic seconds, for `budget`.
+    /// Seconds that count suspended time (``SuspendAwareClock``), for `budget`.
     var now: @Sendable () -> TimeInterval
 
     init(
@@ -38,7 +38,7 @@ struct RetryPolicy: Sendable {
         unitRandom: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         sleep: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = RetryPolicy.dispatchSleep,
         budget: TimeInterval? = nil,
-        now: @escaping @Sendable () -> TimeInterval = { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        now: @escaping @Sendable () -> TimeInterval = { SuspendAwareClock.now() }
     ) {
         self.budget = budget
         self.now = now
@@ -55,9 +55,9 @@ struct RetryPolicy: Sendable {
     /// A single attempt.
     static let never = RetryPolicy(maxAttempts: 1)
 
-    /// The live sleeper: `DispatchQueue.global().asyncAfter`.
+    /// The live sleeper: a ``SuspendAwareClock`` timer (a backoff that spans a suspend ends on resume).
     static let dispatchSleep: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = { seconds, work in
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: work)
+        SuspendAwareClock.schedule(after: seconds, execute: work)
     }
 
     /// Whether `request` may be sent more than once.
@@ -75,7 +75,7 @@ struct RetryPolicy: Sendable {
             switch error.kind {
             case .connect, .timeout, .reset:
                 return true
-            case .invalidURL, .insecureScheme, .tls, .pinningFailed, .responseTooLarge, .other:
+            case .invalidURL, .insecureScheme, .tls, .pinningFailed, .responseTooLarge, .invalidResponse, .other:
                 return false
             }
         }

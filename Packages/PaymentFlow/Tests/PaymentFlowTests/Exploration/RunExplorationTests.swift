@@ -10,13 +10,17 @@ import Testing
 /// walks the whole state space of one payment against a small model gateway, depth-first with
 /// memoisation, and checks invariants on every reachable state and every complete path.
 ///
-/// The model owns the truth and the SDK sees only the wire. For every money-moving POST the model
-/// decides first whether the gateway applies it, then derives what reaches the SDK from (truth,
-/// fault): an answer (the gateway's real session JSON), a refusal, lost before sending (a fresh
-/// connect refused), applied then gone on a kept connection (libcurl reports the refused reconnect),
-/// a timeout before or after applying, a reset after applying, a 5xx before or after, a malformed 2xx,
-/// `409 REQUEST_IN_PROGRESS`, a `FAILED` session saying `PAYMENT_ALREADY_PROCESSED`. Those raw
-/// `Result<HTTPResponse, TransportError>` values go through the SDK's own classifier
+/// The model owns the truth, and delivery too; the SDK sees only the wire. For every money-moving POST
+/// the model picks what physically became of it (`Fate`, RunExploration+Wire.swift): which connection
+/// carried it, whether its bytes were written, whether the gateway applied it, what came back. The
+/// gateway's truth and what reaches the SDK both follow from that: an answer (the gateway's real
+/// session JSON), a refusal, a fresh connect refused, a kept connection closed unread or gone after
+/// applying (libcurl reports the refused reconnect), a timeout before or after applying, a reset after
+/// applying, a 5xx before or after, a proxy's HTML page, a status line that is not HTTP/1.x after
+/// applying, `409 REQUEST_IN_PROGRESS`, a `FAILED` session saying `PAYMENT_ALREADY_PROCESSED`. A
+/// failure is the libcurl code that path ends in, named by the product's `CurlErrors`, with the
+/// `Delivery` facts the scenario's transport would report of it (libcurl's counters, or nothing at
+/// all). Those raw `Result<HTTPResponse, TransportError>` values go through the SDK's own classifier
 /// (`GatewayAPI.event`); the test never hands the machine a classified reply.
 ///
 /// At each state every event the world could produce next is tried: each outstanding call answered
@@ -33,11 +37,15 @@ import Testing
 /// no page is shown or being shown; `.failed`/`.cancelled` only when the model gateway moved no money
 /// and no buyer's POST that would move it is still on its way; `.succeeded` only when it did; never an
 /// unexplained-event ending; no state that waits with nothing pending.
-/// Invariants (precision): on a path with no fault, no cancel and no page ending that leaves the
-/// buyer's POST unlanded, the outcome is exact (`.succeeded` iff money moved, never `.unresolved`).
+/// Invariants (precision): on a path with no cancel, no page ending that leaves the buyer's POST
+/// unlanded, and no fault the SDK cannot see through, the outcome is exact (`.succeeded` iff money
+/// moved, never `.unresolved`). A first fault on a money-moving step is one it sees through (CONTRACT.md
+/// 4a: it reads the session back, or resends the step once with its key); a fault on a read-back, a
+/// second fault on the same step, or `PAYMENT_ALREADY_PROCESSED` may leave it not knowing.
 /// `mutationsAreCaught` proves the invariants bite: an SDK that always says `.unresolved`, one that
-/// calls timeouts or kept-connection failures "unreachable", and one without the FAILED /
-/// `PAYMENT_ALREADY_PROCESSED` rule each break them.
+/// calls timeouts or kept-connection failures "unreachable", one without the FAILED /
+/// `PAYMENT_ALREADY_PROCESSED` rule, one that never reads back or resends, and a transport that calls
+/// every refused connect "never sent" each break them.
 @Suite struct RunExplorationTests {
     // MARK: The model world
 
@@ -75,9 +83,14 @@ import Testing
         /// Hosted: the buyer's form POST and the status it records when it lands.
         var post = BuyerPost.none
         var postRecords = ""
-        /// Something happened on this path that can leave the SDK unable to know: a fault, a cancel, a
-        /// silent presenter or gate, a page that ended while the buyer's POST was still on its way.
+        /// Something happened on this path that can leave the SDK unable to know: a fault it cannot see
+        /// through, a cancel, a silent presenter or gate, a page that ended while the buyer's POST was
+        /// still on its way.
         var disturbed = false
+        /// The `Idempotency-Key`s the SDK sent on this path (a later send with one is a resend).
+        var sentKeys: Set<String> = []
+        /// The steps (keys, or `read`) that met a fault on this path.
+        var faultedSteps: Set<String> = []
     }
 
     /// Where the hosted buyer's choice is.
@@ -99,6 +112,8 @@ import Testing
         var statusSource = HostedCheckoutMachine.StatusSource.builtIn
         var faultBudget = 2
         var mutation = Mutation.none
+        /// What the transport reports of a failed attempt's delivery.
+        var transportReport = TransportReport.facts
 
         var description: String { mutation == .none ? name : "\(name) [\(mutation)]" }
     }
@@ -114,6 +129,12 @@ import Testing
         case keptConnectionUnreachable
         /// A FAILED session saying PAYMENT_ALREADY_PROCESSED is read as a declined card.
         case noAlreadyProcessedRule
+        /// The SDK never reads a session back or sends a step again after a fault.
+        case noRecovery
+        /// The transport reports every refused connect (`CURLE_COULDNT_CONNECT`) as never sent.
+        case refusedConnectNeverSent
+        /// The requests a page sends by script (`page(didSend:)`) are not heard (ScriptedPostExploration.swift).
+        case ignoresPageRequests
     }
 
     static let base = URL(string: "https://checkout.example")!
@@ -158,6 +179,8 @@ import Testing
         var pendingOther: (token: UInt64, kind: String)?
         var navigationsAnswered: [UInt64] = []
         var mutation = Mutation.none
+        /// With `Mutation.noRecovery`: the pending call is a recovery the mutated SDK never sends.
+        var recoveryWithheld = false
     }
 
     /// The navigation question of the hosted buyer's POST.
@@ -178,6 +201,8 @@ import Testing
             switch effect {
             case .send(let token, let call):
                 node.pendingCall = (token, call)
+                node.recoveryWithheld = node.mutation == .noRecovery && isRecovery(call, node.world)
+                if let key = call.idempotencyKey { node.world.sentKeys.insert(key.uuidString) }
             case .askResolver(let token):
                 node.pendingOther = (token, "resolver")
             case .encrypt(let token, _, _):
@@ -254,24 +279,6 @@ import Testing
 
     // MARK: The model gateway
 
-    /// How the wire treats one money-moving POST: whether the gateway applies it is the model's truth;
-    /// what the SDK receives follows from it.
-    enum Answer: CaseIterable {
-        case ok, refused, lostBeforeSending, keptConnectionGoneApplied, timeoutNotApplied, timeoutApplied,
-            resetApplied, fiveHundredApplied, fiveHundredNotApplied, malformedApplied, inProgress,
-            alreadyProcessedFailed
-        var isFault: Bool { self != .ok }
-        var applies: Bool {
-            switch self {
-            case .ok, .keptConnectionGoneApplied, .timeoutApplied, .resetApplied, .fiveHundredApplied,
-                .malformedApplied, .inProgress, .alreadyProcessedFailed:
-                true
-            case .refused, .lostBeforeSending, .timeoutNotApplied, .fiveHundredNotApplied:
-                false
-            }
-        }
-    }
-
     static let checkoutAPI = URL(string: "https://api.example/p")!
 
     static func json(_ status: Int, _ text: String) -> Result<HTTPResponse, TransportError> {
@@ -339,39 +346,6 @@ import Testing
         return sessionJSON(world)
     }
 
-    /// What the SDK receives for `call` answered as `kind`, the model gateway changed accordingly.
-    static func wire(
-        _ call: GatewayCall, _ kind: Answer, _ scenario: Scenario, _ world: inout World
-    ) -> Result<
-        HTTPResponse, TransportError
-    > {
-        let started = TransportError.Delivery(requestStarted: true, rodeKeptConnection: false, bodyBytesSent: 180)
-        let kept = TransportError.Delivery(requestStarted: true, rodeKeptConnection: true, bodyBytesSent: 180)
-        let real = kind.applies ? apply(call, scenario, &world) : nil
-        switch kind {
-        case .ok: return real!
-        case .refused: return gatewayError(400, "INVALID_REQUEST")
-        case .lostBeforeSending:
-            return .failure(TransportError(.connect, "connection refused", delivery: .neverSent))
-        case .keptConnectionGoneApplied:
-            // The kept connection died after the gateway read the POST; libcurl's reconnect was refused.
-            return .failure(TransportError(.connect, "connection refused [curl 7]", delivery: kept))
-        case .timeoutNotApplied, .timeoutApplied:
-            return .failure(TransportError(.timeout, "operation timed out", delivery: started))
-        case .resetApplied:
-            return .failure(TransportError(.reset, "connection reset by peer", delivery: kept))
-        case .fiveHundredApplied, .fiveHundredNotApplied: return gatewayError(503, "UNAVAILABLE")
-        case .malformedApplied: return json(200, "<html>proxy</html>")
-        case .inProgress: return gatewayError(409, "REQUEST_IN_PROGRESS")
-        case .alreadyProcessedFailed:
-            // The gateway applied the step and the payment is paid, but it answers the session FAILED.
-            world.status = "SETTLED"
-            return json(
-                200,
-                #"{"sessionId":"s","status":"FAILED","failure":{"code":"PAYMENT_ALREADY_PROCESSED","message":"paid"}}"#)
-        }
-    }
-
     /// The SDK's classifier on the raw result, with the scenario's mutation applied at the seam.
     static func classify(
         _ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>, _ mutation: Mutation
@@ -422,6 +396,13 @@ import Testing
         let world = node.world
         guard world.delivered.isEmpty else { return [] }
         let canFault = world.faults < scenario.faultBudget
+        if let (token, call) = node.pendingCall, node.recoveryWithheld {
+            var base = node
+            base.pendingCall = nil
+            base.recoveryWithheld = false
+            let event = classify(call, .failure(withheldRecovery), node.mutation)
+            return [feed(base, .answered(token: token, event), "\(call) withheld (mutation)")]
+        }
         if let (token, call) = node.pendingCall {
             var base = node
             base.pendingCall = nil
@@ -461,24 +442,22 @@ import Testing
                         })
                 }
             case .createSession, .authenticate, .challengeResult:
-                for kind in Answer.allCases where canFault || !kind.isFault {
-                    if kind == .inProgress, case .challengeResult = call { continue }
-                    if kind == .alreadyProcessedFailed, case .challengeResult = call { continue }
+                for fate in Fate.allCases where canFault || !fate.isFault {
+                    if fate == .inProgress, case .challengeResult = call { continue }
+                    if fate == .alreadyProcessed, case .challengeResult = call { continue }
                     var next = base
-                    if kind.isFault {
-                        next.world.faults += 1
-                        next.world.disturbed = true
-                    }
-                    let result = wire(call, kind, scenario, &next.world)
+                    if fate.isFault { recordFault(on: call, blinding: fate.blinds, &next.world) }
+                    let result = wire(call, fate, scenario, node.mutation, &next.world)
                     let event = classify(call, result, node.mutation)
-                    steps.append(feed(next, .answered(token: token, event), "\(call) \(kind)"))
+                    steps.append(feed(next, .answered(token: token, event), "\(call) \(fate)"))
                 }
                 if case .createSession = call, canFault {
-                    // The key rotated: the gateway refuses the card unread (the SDK refetches the key).
+                    // The key rotated: the gateway refuses the card unread (the SDK refetches the key). To a
+                    // resent creation it is a second fault on the step: the SDK may not know.
                     let event = classify(call, gatewayError(422, "UNKNOWN_KEY"), node.mutation)
                     steps.append(
                         feed(base, .answered(token: token, event), "UNKNOWN_KEY") {
-                            $0.faults += 1
+                            recordFault(on: call, blinding: false, &$0)
                         })
                 }
             }
@@ -486,16 +465,14 @@ import Testing
             if canFault {
                 steps.append(
                     feed(base, .timerFired(.operation(token)), "watchdog, not applied") {
-                        $0.faults += 1
-                        $0.disturbed = true
+                        recordFault(on: call, blinding: false, &$0)
                     })
                 if !call.isIdempotent {
                     var applied = base
                     _ = apply(call, scenario, &applied.world)
                     steps.append(
                         feed(applied, .timerFired(.operation(token)), "watchdog, applied") {
-                            $0.faults += 1
-                            $0.disturbed = true
+                            recordFault(on: call, blinding: false, &$0)
                         })
                 }
             }
@@ -637,6 +614,7 @@ import Testing
                         $0.postRecords = status
                     })
             }
+            steps += scriptedPostSteps(node, id)
         case .landed:
             // The gateway's 303 to the shop.
             steps.append(
@@ -726,6 +704,7 @@ import Testing
         Scenario(name: "card declined", card: .declined),
         Scenario(name: "card without 3-D Secure", card: .noThreeDS),
         Scenario(name: "card challenge, gated", card: .challenge, gated: true, faultBudget: 1),
+        Scenario(name: "card frictionless, transport reports nothing", card: .frictionless, transportReport: .nothing),
         Scenario(name: "hosted, built-in lookup", card: nil),
         Scenario(name: "hosted, resolver", card: nil, statusSource: .resolver),
         Scenario(name: "hosted, no lookup", card: nil, statusSource: .none),
@@ -758,6 +737,10 @@ import Testing
         (Mutation.timeoutsUnreachable, "card frictionless"),
         (Mutation.keptConnectionUnreachable, "card frictionless"),
         (Mutation.noAlreadyProcessedRule, "card frictionless"),
+        (Mutation.noRecovery, "card frictionless"),
+        (Mutation.refusedConnectNeverSent, "card frictionless"),
+        (Mutation.ignoresPageRequests, "hosted, built-in lookup"),
+        (Mutation.ignoresPageRequests, "hosted, no lookup"),
     ])
     func mutationsAreCaught(mutation: Mutation, scenarioName: String) throws {
         var scenario = try #require(Self.scenarios.first { $0.name == scenarioName })

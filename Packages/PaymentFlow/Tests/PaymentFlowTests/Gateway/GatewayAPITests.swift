@@ -390,4 +390,17 @@ import Testing
         #expect(redactor.scrub(body) == body)
         #expect(redactor.scrub("key topsecret") == "key \(Redactor.fingerprint("topsecret"))")
     }
+
+    /// Issue 34: the key is replaced before card numbers are scanned. A key holding a Luhn-valid digit
+    /// run (4111 1111 1111 1111) was masked in part first (`vk_•••• 1111c0de`), then no longer matched
+    /// for replacement: its tail stayed in clear.
+    @Test func theKeyIsReplacedBeforeCardNumbersAreScanned() {
+        let key = "vk_4111111111111111c0de"
+        let redactor = Redactor(secrets: [key])
+        let scrubbed = redactor.scrub("key \(key) sent")
+        #expect(scrubbed == "key \(Redactor.fingerprint(key)) sent")
+        #expect(!scrubbed.contains("c0de") && !scrubbed.contains("••••"))
+        // Card numbers beside it are still masked.
+        #expect(redactor.scrub("\(key) 4111 1111 1111 1111") == "\(Redactor.fingerprint(key)) •••• 1111")
+    }
 }

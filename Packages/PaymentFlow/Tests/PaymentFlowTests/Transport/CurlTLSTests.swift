@@ -52,36 +52,81 @@ struct CurlTLSTests {
     }
 }
 
-/// Issue 23: a configured CA file replaces the system store. The server's certificate is made a
-/// system CA for the test's length (linked into /etc/ssl/certs under its OpenSSL hash, where libcurl's
-/// built-in CA directory looks; root only, skipped otherwise); the system store then trusts it, and a
-/// transport configured with another CA file must not. Before the fix libcurl kept searching
-/// /etc/ssl/certs beside the file and connected.
+/// Issue 23: a configured CA file replaces the system store. The server's certificate is made the
+/// "system store" of a child process (`curl-keylog-probe`) run in a private mount namespace whose
+/// /etc/ssl/certs, where libcurl's built-in CA file and directory are, is a temporary directory holding
+/// it (bundle and hash link) bind-mounted over the real one: the machine's store is never written
+/// (issue 34: this test once linked the certificate into the real /etc/ssl/certs). The system store then
+/// trusts the server, and a transport configured with another CA file must not. Before the fix libcurl
+/// kept searching /etc/ssl/certs beside the file and connected. Skipped where no mount namespace can be
+/// made (`unshare`).
 @Suite(
     .serialized, .timeLimit(.minutes(1)),
-    .enabled(if: OpenSSLServer.isAvailable && FileManager.default.isWritableFile(atPath: "/etc/ssl/certs")))
+    .enabled(if: OpenSSLServer.isAvailable && PrivateCertificateStore.isAvailable))
 struct ConfiguredCAReplacesTheSystemStoreTests {
-    @Test func aServerTrustedByTheSystemIsRefusedWhenACAFileIsConfigured() async throws {
+    @Test func aServerTrustedByTheSystemIsRefusedWhenACAFileIsConfigured() throws {
         let server = try OpenSSLServer.start()
         defer { server.stop() }
-        let hash = try OpenSSLServer.shell("\(OpenSSLServer.binary) x509 -hash -noout -in '\(server.certificatePath)'")
-        var installed: String?
-        for n in 0..<10 where !FileManager.default.fileExists(atPath: "/etc/ssl/certs/\(hash).\(n)") {
-            installed = "/etc/ssl/certs/\(hash).\(n)"
-            break
-        }
-        let link = try #require(installed)
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: server.certificatePath)
-        defer { try? FileManager.default.removeItem(atPath: link) }
-
+        let store = try PrivateCertificateStore(trusting: server.certificatePath, in: server.directory)
         let other = try OpenSSLServer.selfSignedCertificate(in: server.directory, name: "other")
-        let request = HTTPRequest(
-            method: "GET", url: try #require(URL(string: "https://127.0.0.1:\(server.port)/")), timeout: 10)
-        // The system store now trusts the server (the test can fail)...
-        #expect(try await send(request, over: CurlTransport()).get().status == 200)
+        let url = "https://127.0.0.1:\(server.port)/"
+        // The private system store trusts the server (so the test can fail)...
+        #expect(try store.probe(url, caFile: nil) == 0)
         // ...but a transport told to trust another CA trusts that one only.
-        let configured = CurlTransport(options: .init(trustedCertificatesPath: other))
-        #expect(await send(request, over: configured).failureKind == .tls)
+        #expect(try store.probe(url, caFile: other) == 1)
+    }
+}
+
+/// A "system store" for a child process: a temporary directory with a CA bundle and its OpenSSL hash
+/// link, seen as /etc/ssl/certs inside a private mount namespace (`unshare --mount`, with
+/// `--map-root-user` when not root). Nothing outside the namespace changes.
+struct PrivateCertificateStore {
+    let directory: URL
+
+    static let unshare = "/usr/bin/unshare"
+    static var namespaceArguments: [String] {
+        ["--mount", "--propagation", "private"] + (getuid() == 0 ? [] : ["--map-root-user"])
+    }
+
+    /// Whether a private mount namespace can be made here.
+    static let isAvailable: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: unshare),
+            FileManager.default.fileExists(atPath: "/etc/ssl/certs")
+        else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: unshare)
+        process.arguments = namespaceArguments + ["/bin/true"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// The store in `parent`/`system-store`, trusting the certificate at `certificate`.
+    init(trusting certificate: String, in parent: URL) throws {
+        directory = parent.appendingPathComponent("system-store")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: certificate, toPath: directory.appendingPathComponent("ca-certificates.crt").path)
+        let hash = try OpenSSLServer.shell("\(OpenSSLServer.binary) x509 -hash -noout -in '\(certificate)'")
+        try FileManager.default.copyItem(
+            atPath: certificate, toPath: directory.appendingPathComponent("\(hash).0").path)
+    }
+
+    /// `curl-keylog-probe url caFile` (nil: the system store) with this store as /etc/ssl/certs; its exit status.
+    func probe(_ url: String, caFile: String?) throws -> Int32 {
+        let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("curl-keylog-probe").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.unshare)
+        process.arguments =
+            Self.namespaceArguments + [
+                "/bin/sh", "-c", #"mount --bind "$0" /etc/ssl/certs && exec "$@""#, directory.path, probe, url,
+                caFile ?? "-",
+            ]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }
 

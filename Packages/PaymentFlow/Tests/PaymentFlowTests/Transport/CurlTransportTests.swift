@@ -102,7 +102,7 @@ import Glibc
         defer { server.stop() }
         // A transfer whose `send` happened 5 s ago (queued behind busy workers)
         // with a 1 s budget fails without connecting.
-        let sentAt = DispatchTime.now().uptimeNanoseconds - 5_000_000_000
+        let sentAt = SuspendAwareClock.nanoseconds() - 5_000_000_000
         let result = CurlTransport.perform(
             HTTPRequest(method: "GET", url: server.url("/late"), timeout: 1), options: .init(), start: sentAt)
         #expect(result.failureKind == .timeout)

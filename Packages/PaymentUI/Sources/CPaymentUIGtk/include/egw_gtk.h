@@ -23,8 +23,9 @@ typedef struct egwui_filter egwui_filter;
 
 /// A GtkEntry whose edits all go through `fn`: the editable's insert-text and delete-text signals (what
 /// a keystroke, a paste, a backspace or gtk_editable_set_text emit); undo is off. With `private_text`,
-/// copy and cut are refused and the PRIMARY selection is taken back when the entry loses the focus. The filter is
-/// owned by the entry (freed when the entry is finalized).
+/// copy and cut are refused and the entry never keeps the PRIMARY selection: GTK's offer of its selection is
+/// taken back in the same turn of the main loop, leaving PRIMARY without an owner, and the selection in
+/// place. The filter is owned by the entry (freed when the entry is finalized).
 egwui_filter *egwui_filter_attach(GtkWidget *entry, egwui_edit_fn fn, void *context, gboolean private_text);
 /// Sets the entry's text and caret without calling the filter again.
 void egwui_filter_show(egwui_filter *filter, const char *text, int caret);
@@ -32,6 +33,8 @@ void egwui_filter_show(egwui_filter *filter, const char *text, int caret);
 void egwui_filter_detach(egwui_filter *filter);
 
 GtkWidget *egwui_entry_new(void);
+/// The entry's input hints (tests read back GTK_INPUT_HINT_PRIVATE and the others).
+GtkInputHints egwui_entry_input_hints(GtkWidget *entry);
 void egwui_entry_configure(GtkWidget *entry, GtkInputPurpose purpose, gboolean visible, int width_chars,
                            const char *placeholder);
 const char *egwui_editable_text(GtkWidget *editable);

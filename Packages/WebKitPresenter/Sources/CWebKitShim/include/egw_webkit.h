@@ -91,6 +91,12 @@ typedef struct egwwk_callbacks {
     void (*event)(void *context, int event);
     /// A message the watch script (egwwk_view_new's `watch_script`) posted from a page: a string.
     void (*message)(void *context, const char *text);
+    /// A request a page's script is about to send (egwwk_view_new's `request_script`): its method and
+    /// absolute URL, never more. The script waits for this call to return before it sends (fetch, an
+    /// asynchronous XHR); a beacon or a synchronous XHR goes at once.
+    void (*request)(void *context, const char *method, const char *uri);
+    /// The view's web process ended (`web-process-terminated`): `reason` says how ("crashed", ...).
+    void (*terminated)(void *context, const char *reason);
 } egwwk_callbacks;
 
 // MARK: Web views
@@ -110,7 +116,11 @@ void egwwk_session_allow_certificate(void *session, void *certificate, const cha
 /// `watch_script` (may be NULL) runs at the end of every top-level document, in the isolated
 /// script world `world`, where `window.webkit.messageHandlers.egw.postMessage(text)` reaches
 /// callbacks->message: nothing of ours stays pending in WebKit when a page navigates away.
-void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world);
+/// `request_script` (may be NULL) runs at the start of every document in every frame, in the page's
+/// own world, where `window.webkit.messageHandlers.egwRequest.postMessage("METHOD url")` reaches
+/// callbacks->request and resolves once it returned.
+void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world,
+                     const char *request_script);
 /// Disconnects every signal egwwk_view_new and egwwk_window_wire_close connected (`window` may be NULL);
 /// later events are dropped.
 void egwwk_view_disconnect(void *view, void *window);

@@ -43,6 +43,8 @@ struct PageLifecycle {
         case finished
         case failed(reason: String)
         case closedByBuyer
+        /// The page's web process ended: the presenter can no longer show it.
+        case terminated(reason: String)
     }
 
     private(set) var phase = Phase.open
@@ -87,6 +89,13 @@ struct PageLifecycle {
         guard isOpen else { return .none }
         phase = .stopped(.failed)
         return .failed(reason: reason)
+    }
+
+    /// The view's web process ended while the page was open: reported once, then the page is stopped.
+    mutating func webProcessEnded(reason: String) -> Report {
+        guard isOpen else { return .none }
+        phase = .stopped(.failed)
+        return .terminated(reason: reason)
     }
 
     mutating func buyerClosed() -> Report {

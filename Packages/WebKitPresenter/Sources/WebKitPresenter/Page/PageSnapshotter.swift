@@ -77,9 +77,9 @@ private final class Snapshot: @unchecked Sendable {
                 Snapshot.from(context).finish(saved: false)
             },
             event: { _, _ in },
-            message: { _, _ in })
+            message: { _, _ in }, request: { _, _, _ in }, terminated: { _, _ in })
         session = egwwk_session_new_ephemeral()
-        let view = egwwk_view_new(session, &callbacks, nil, nil)
+        let view = egwwk_view_new(session, &callbacks, nil, nil, nil)
         egwwk_view_set_javascript(view, false)
         let window = egwwk_window_new(nil, Int32(size.width), Int32(size.height))
         egwwk_window_set_child(window, view)

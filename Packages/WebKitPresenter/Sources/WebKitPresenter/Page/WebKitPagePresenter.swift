@@ -101,6 +101,9 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         case presented(URL)
         /// The SDK answered a navigation.
         case decided(URL, NavigationDecision)
+        /// The page's script sent a request that is not a `GET` or `HEAD` (`fetch`, XHR, a beacon),
+        /// reported to the SDK as ``PaymentFlow/PageSentRequest`` before it left.
+        case sentRequest(URL, method: String)
         /// A navigation was refused by ``PageTrust`` or because the page had stopped.
         case refused(URL, reason: String)
         /// A certificate was admitted for `host` through the configured CA.
@@ -252,6 +255,7 @@ extension WebKitPagePresenter.Event {
         switch self {
         case .presented(let url): return .presented(cut(url))
         case .decided(let url, let decision): return .decided(cut(url), decision)
+        case .sentRequest(let url, let method): return .sentRequest(cut(url), method: method)
         case .refused(let url, let reason): return .refused(cut(url), reason: reason)
         case .painted(let url): return .painted(cut(url))
         case .buyerAsked(let url): return .buyerAsked(cut(url))

@@ -69,10 +69,19 @@ final class WebPage: @unchecked Sendable {
             message: { context, text in
                 guard let context, let text else { return }
                 WebPage.from(context).rendered(String(cString: text))
+            },
+            request: { context, method, uri in
+                guard let context, let method, let uri else { return }
+                WebPage.from(context).sent(method: String(cString: method), uri: String(cString: uri))
+            },
+            terminated: { context, reason in
+                guard let context else { return }
+                WebPage.from(context).webProcessEnded(reason.map { String(cString: $0) } ?? "ended")
             })
         let watching = presenter.scriptedBuyer != nil || presenter.wantsScreenshots
         let watch = BuyerJavaScript.watch(patience: presenter.scriptedBuyer?.patience ?? .seconds(2))
-        let view = egwwk_view_new(session, &callbacks, watching ? watch : nil, BuyerJavaScript.world)
+        let view = egwwk_view_new(
+            session, &callbacks, watching ? watch : nil, BuyerJavaScript.world, PageRequestWatch.script)
         self.session = session
         self.view = view
         switch host.storage {
@@ -192,9 +201,10 @@ final class WebPage: @unchecked Sendable {
             // buyer is not asked about it any more, even while the SDK decides.
             leavePage()
             decisions[id] = (decision, url)
-            // The method lets the SDK tell the buyer's form POST from a link (WebKit reports NULL for
-            // a plain GET), recorded at the decision.
-            let method = egwwk_decision_method(decision).map { String(cString: $0).uppercased() } ?? "GET"
+            // The method lets the SDK tell the buyer's form POST from a link, recorded at the decision.
+            // One WebKit does not report stays unknown (`nil`), which the SDK counts as a request that
+            // may carry the buyer's action: never guessed as a GET.
+            let method = egwwk_decision_method(decision).map { String(cString: $0).uppercased() }
             handler.page(decidePolicyFor: PageNavigation(url: url, method: method)) { [self] answer in
                 onGTKThread { self.decided(id, answer, url: url) }
             }
@@ -300,9 +310,24 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
+    /// The page's script is about to send a request (PageRequestWatch): the SDK hears of it before it
+    /// leaves, also after the buyer closed the page (the request may still go), until the page is dismissed.
+    private func sent(method: String, uri: String) {
+        guard view != nil, !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
+        presenter.emit(.sentRequest(url, method: method))
+        handler.page(didSend: PageSentRequest(url: url, method: method))
+    }
+
+    /// The view's web process ended (crashed, killed, out of memory): the page cannot go on, and the
+    /// buyer did not close it. Reported at once, so the SDK does not wait for the page's deadline.
+    private func webProcessEnded(_ how: String) {
+        report(lifecycle.webProcessEnded(reason: "the page's web process \(how)"), url: nil)
+    }
+
     private func report(_ report: PageLifecycle.Report, url: URL?) {
         switch report {
         case .none: break
+        case .terminated(let reason): handler.pageDidTerminate(reason: reason)
         case .finished: handler.pageDidFinishLoad(url ?? request.url)
         case .failed(let reason): handler.pageDidFailLoad(url ?? request.url, reason: reason)
         case .closedByBuyer:

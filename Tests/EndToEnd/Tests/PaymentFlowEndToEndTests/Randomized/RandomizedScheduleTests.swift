@@ -17,7 +17,25 @@ import XCTest
 /// page is gone, consistent with the gateway's ground truth (never success the
 /// gateway does not have, never failure or cancel when it settled), and, when
 /// nothing was injected, exactly the outcome the GATEWAY.md/CONTRACT.md tables
-/// give. `EGW_SCHEDULES` sets the count (default 1000); `EGW_SEED=N` replays one.
+/// give; never `.cancelled` or `.failed` while the gateway has the payment
+/// SENT_FOR_PROCESSING (money may still move). `EGW_SCHEDULES` sets the count
+/// (default 1000); `EGW_SEED=N` replays one.
+///
+/// Most schedules use short timings (0.25 s requests, fast retries) so a thousand stay quick; about
+/// one in ten runs with the defaults an app gets (30 s requests, `CurlTransport(configuration:)` and
+/// the standard retries). About a third of the card schedules fetch the key from its own host
+/// (`localhost` beside the sessions' `127.0.0.1`), so a cold key opens the session host's connection
+/// ahead with `OPTIONS *`. A "gateway gone after applying" fault applies a money-moving request,
+/// drops its connection, and drops every request the SDK sends after it to find out.
+///
+/// About one hosted schedule in twelve has the page's own script send the buyer's choice (Pay, or leave
+/// pending) with a plain HTTP POST, as a `fetch` does: no navigation question, only the presenter's
+/// `page(didSend:)` report (`ScriptedPagePresenter`). The sandbox holds that POST (a latency fault on
+/// the hosted choice) until after the buyer closes the page, the host cancels, the page's deadline
+/// passes or the SDK's timer ends a presenter that never answered `present`; it then lands and the
+/// gateway settles. The oracle's rules (never `.cancelled` or `.failed` against SETTLED or
+/// SENT_FOR_PROCESSING) leave `.unresolved` (or what a later lookup proved). With the report switched off
+/// (`testScriptPostIgnoredIsCaught`), the same schedules report violations.
 ///
 /// One sandbox serves every schedule, and a schedule's request can outlive it: a
 /// card-session creation with a `rotate-key` fault generates an RSA key (about
@@ -57,9 +75,18 @@ final class RandomizedScheduleTests: XCTestCase {
         var releaseKit = false
         var useDelegate = false
         var rotateKeyFirst = false
+        /// The timings an app gets by default (30 s requests, standard retries), not the short ones.
+        var defaultTimings = false
+        /// The key is fetched from a host of its own (`localhost`), the sessions from `127.0.0.1`.
+        var keyOnOwnHost = false
+        /// The money-moving endpoint after whose applied request the gateway is gone.
+        var goneAfterApplying: SandboxEndpoint?
+        /// The buyer's choice sent by the page's script, held by the sandbox past the page's end.
+        var scriptPost: ScriptPost?
 
         var quiet: Bool {
             faults.isEmpty && hostCancelAfterMs == nil && gateCancelAtStep == nil && !rotateKeyFirst && !presenterSilent
+                && goneAfterApplying == nil && scriptPost == nil
         }
 
         var description: String {
@@ -74,8 +101,43 @@ final class RandomizedScheduleTests: XCTestCase {
             if let ms = presenterLateMs { parts.append("presenter answers \(ms) ms late") }
             if presenterSilent { parts.append("presenter never answers present") }
             if rotateKeyFirst { parts.append("key rotated after warm-up") }
+            if defaultTimings { parts.append("default timings") }
+            if keyOnOwnHost { parts.append("key on its own host") }
+            if let endpoint = goneAfterApplying { parts.append("gateway gone after applying \(endpoint)") }
+            if let post = scriptPost { parts.append("\(post)") }
             return parts.joined(separator: ", ")
         }
+    }
+
+    /// How a page ends while the buyer's script POST is held.
+    enum ScriptPostEnding: String {
+        case buyerCloses = "the buyer closes"
+        case hostCancels = "the host cancels"
+        case deadline = "the page deadline passes"
+        case presenterSilent = "the SDK's timer ends the silent presenter"
+    }
+
+    /// The page's script sends the buyer's `choice` by POST (not a navigation), the sandbox holds it
+    /// `heldMs`, and the page ends `endAfterMs` after the request left (the deadline and the silent
+    /// presenter's timer end it by themselves).
+    struct ScriptPost: CustomStringConvertible {
+        var choice: HostedChoice
+        var ending: ScriptPostEnding
+        var endAfterMs: Int
+        var heldMs: Int
+        /// The schedule's other faults and endings (host cancel, gate cancel, gateway gone) dropped: the
+        /// script POST alone decides what the SDK may say.
+        var alone: Bool
+
+        var description: String {
+            "script POST \(choice.rawValue) held \(heldMs) ms, then \(ending.rawValue)"
+                + (ending == .buyerCloses || ending == .hostCancels ? " \(endAfterMs) ms after it" : "")
+                + (alone ? " (nothing else injected)" : "")
+        }
+
+        /// The page deadline (`hostedPageTimeout`) of a `.deadline` schedule, and the presenter timer of a
+        /// `.presenterSilent` one: both well inside the hold.
+        static let pageEndsAfter: TimeInterval = 0.15
     }
 
     static let cards: [(String, String)] = [
@@ -176,6 +238,56 @@ final class RandomizedScheduleTests: XCTestCase {
         }
         schedule.useDelegate = chance(0.2)
         if case .card(_, _, true) = flow { schedule.rotateKeyFirst = chance(0.15) }
+        // Drawn last, so every earlier draw (and a replayed seed's schedule up to here) is unchanged.
+        schedule.defaultTimings = chance(0.1)
+        if isCard { schedule.keyOnOwnHost = chance(0.35) }
+        if chance(0.07) {
+            let steps: [SandboxEndpoint] =
+                isCard ? [.cardSessionCreate, .authentication, .challengeResult] : [.hostedChoice]
+            let step = pick(steps)
+            schedule.goneAfterApplying = step
+            // The step is applied and its connection dropped; then every request the SDK sends to find out
+            // (a resend of the step, the session read back with its retries, the status lookups) is dropped.
+            schedule.faults.insert(
+                SandboxFault(endpoint: step, kind: .dropConnection, schedule: .next(1), processesRequest: true), at: 0)
+            let followUps: [SandboxEndpoint] = isCard ? [step, .cardSessionGet] : [.statusLookup]
+            for endpoint in followUps {
+                schedule.faults.insert(
+                    SandboxFault(
+                        endpoint: endpoint, kind: .dropConnection, schedule: .next(12), processesRequest: false),
+                    at: 1)
+            }
+        }
+        // Drawn after everything above (existing seeds keep their schedules): the buyer's choice sent by
+        // the page's script, held until after the page ended.
+        if !isCard, chance(0.08) {
+            let ending = pick([
+                ScriptPostEnding.buyerCloses, .buyerCloses, .hostCancels, .hostCancels, .deadline, .presenterSilent,
+            ])
+            let held =
+                switch ending {
+                case .buyerCloses, .hostCancels: Int.random(in: 100...180, using: &rng)
+                case .deadline, .presenterSilent: Int.random(in: 300...380, using: &rng)
+                }
+            let post = ScriptPost(
+                choice: pick([HostedChoice.pay, .pay, .pending]), ending: ending,
+                endAfterMs: Int.random(in: 0...10, using: &rng), heldMs: held, alone: chance(0.5))
+            schedule.scriptPost = post
+            if post.alone {
+                schedule.faults = []
+                schedule.heldMs = 0
+                schedule.hostCancelAfterMs = nil
+                schedule.gateCancelAtStep = nil
+                schedule.goneAfterApplying = nil
+            }
+            schedule.heldMs = max(schedule.heldMs, held)
+            schedule.faults.append(
+                SandboxFault(endpoint: .hostedChoice, kind: .latency(.milliseconds(held)), schedule: .next(1)))
+            if ending == .presenterSilent {
+                schedule.presenterSilent = true
+                schedule.presenterLateMs = nil
+            }
+        }
         return schedule
     }
 
@@ -251,6 +363,13 @@ final class RandomizedScheduleTests: XCTestCase {
 
     static let mainKey = DispatchSpecificKey<Int>()
 
+    /// `url` with `localhost` for its host: the same sandbox, another origin.
+    static func onItsOwnHost(_ url: URL?) -> URL? {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        components.host = "localhost"
+        return components.url
+    }
+
     // MARK: The run
 
     func testRandomizedSchedules() throws {
@@ -267,12 +386,22 @@ final class RandomizedScheduleTests: XCTestCase {
         defer { sandbox.stop() }
         var failures: [String] = []
         var disturbed = 0
+        var coldKeysOnOwnHost = 0
+        var preOpened = 0
+        var scriptPosts = 0
+        var landedAfterEnd = 0
         let started = Date()
         for seed in seeds {
             let schedule = Self.makeSchedule(seed: seed)
             let t0 = Date()
-            let (violations, keyRotatedBehind) = run(schedule, on: sandbox)
+            let (violations, keyRotatedBehind, optionsSent, postLanded) = run(schedule, on: sandbox)
             if keyRotatedBehind { disturbed += 1 }
+            if schedule.scriptPost != nil { scriptPosts += 1 }
+            if postLanded { landedAfterEnd += 1 }
+            if schedule.keyOnOwnHost, case .card(_, _, false) = schedule.flow {
+                coldKeysOnOwnHost += 1
+                if optionsSent { preOpened += 1 }
+            }
             if environment["EGW_TIMING"] != nil {
                 print("T \(Int(Date().timeIntervalSince(t0) * 1000)) ms \(schedule)")
             }
@@ -286,19 +415,58 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         }
         print(
-            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+            "RandomizedSchedule: \(seeds.count) schedules, \(failures.count) with violations, \(disturbed) disturbed by an earlier schedule's key rotation, \(preOpened) of \(coldKeysOnOwnHost) cold keys on their own host opened the session host with OPTIONS *, \(landedAfterEnd) of \(scriptPosts) script POSTs landed after an unresolved result, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
         )
         XCTAssertTrue(failures.isEmpty, failures.joined(separator: "\n"))
+        if coldKeysOnOwnHost >= 5 {
+            XCTAssertGreaterThan(preOpened, 0, "no cold key on its own host opened the session host ahead")
+        }
+        if scriptPosts >= 10 {
+            XCTAssertGreaterThan(
+                landedAfterEnd, 0, "no held script POST landed after the page ended: the event tests nothing")
+        }
     }
 
-    /// Runs one schedule and returns the violations it found, and whether the sandbox key rotated
-    /// during the payment though the schedule rotates nothing (an earlier schedule's request did).
-    func run(_ schedule: Schedule, on sandbox: Sandbox) -> (violations: [String], keyRotatedBehind: Bool) {
+    /// The suite catches an SDK deaf to a page's script requests: the first six schedules with a script
+    /// POST and nothing else injected, run with the presenter's `page(didSend:)` report switched off (the
+    /// POST still leaves and lands after the page ended), report violations. With the report on,
+    /// `testRandomizedSchedules` runs the same seeds (all within its default 1000) clean.
+    func testScriptPostIgnoredIsCaught() throws {
+        DispatchQueue.main.setSpecific(key: Self.mainKey, value: 1)
+        let sandbox = try Sandbox(configuration: .init(seed: 99, keyMaxAge: 300))
+        defer { sandbox.stop() }
+        let schedules = Array(
+            (1...UInt64(1000)).lazy.map(Self.makeSchedule).filter { $0.scriptPost?.alone == true }.prefix(6))
+        XCTAssertEqual(schedules.count, 6)
+        var caught: [String] = []
+        for schedule in schedules {
+            let unheard = run(schedule, on: sandbox, reportsPageRequests: false).violations
+            if !unheard.isEmpty { caught.append("seed \(schedule.seed): \(unheard.first ?? "")") }
+        }
+        print("RandomizedSchedule: script POST ignored, \(caught.count) of \(schedules.count) schedules caught")
+        for line in caught { print("  " + line) }
+        XCTAssertGreaterThan(caught.count, 0, "no schedule caught an SDK that ignores the page's script POST")
+    }
+
+    /// Runs one schedule and returns the violations it found, whether the sandbox key rotated during the
+    /// payment though the schedule rotates nothing (an earlier schedule's request did), whether the
+    /// sandbox saw an `OPTIONS *` during it, and whether a script POST moved the payment after an
+    /// `.unresolved` result (what an SDK deaf to it would have called `.cancelled` or `.failed`).
+    /// `reportsPageRequests: false` is the mutation of an SDK deaf to a page's script requests: the
+    /// script POST still goes out, unreported.
+    func run(
+        _ schedule: Schedule, on sandbox: Sandbox, reportsPageRequests: Bool = true
+    ) -> (violations: [String], keyRotatedBehind: Bool, optionsSent: Bool, scriptPostLanded: Bool) {
         sandbox.clearFaults()
         var violations: [String] = []
         let seed = schedule.seed
-        var configuration = sandbox.sdkConfiguration(requestTimeout: 0.25)
+        var configuration = sandbox.sdkConfiguration(requestTimeout: schedule.defaultTimings ? 30 : 0.25)
+        // Not a request: a resolver that never answers would hold the schedule this long.
         configuration.statusResolverTimeout = 0.1
+        if schedule.scriptPost?.ending == .deadline { configuration.hostedPageTimeout = ScriptPost.pageEndsAfter }
+        if schedule.keyOnOwnHost, let keys = Self.onItsOwnHost(configuration.checkoutBaseURL) {
+            configuration.checkoutBaseURL = keys
+        }
         let events = Mutex<[String]>([])
         var options = PaymentOptions(observer: { event in events.withLock { $0.append(event.description) } })
         let gateSteps = Atomic<Int>(0)
@@ -319,12 +487,16 @@ final class RandomizedScheduleTests: XCTestCase {
         // Real libcurl with the default users get (connections kept and reused, so a reset can hit a
         // request on a kept connection); fast retry backoff so the run stays short.
         var dependencies = FlowDependencies.live(configuration: configuration)
-        dependencies.transport = RetryingTransport(
-            base: CurlTransport(
-                options: .init(connectTimeout: 1, defaultTimeout: 0.25), connectionCache: CurlConnectionCache()),
-            policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
+        if !schedule.defaultTimings {
+            dependencies.transport = RetryingTransport(
+                base: CurlTransport(
+                    options: .init(connectTimeout: 1, defaultTimeout: 0.25), connectionCache: CurlConnectionCache()),
+                policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.002, maxDelay: 0.004))
+        }
         // A silent presenter is ended by this timer; short, so the schedule stays short.
-        dependencies.presenterTimeout = schedule.presenterSilent ? 0.5 : 5
+        dependencies.presenterTimeout =
+            schedule.scriptPost?.ending == .presenterSilent
+            ? ScriptPost.pageEndsAfter : schedule.presenterSilent ? 0.5 : 5
         dependencies.statusRepollInterval = 0.02
         var kit: PaymentKit? = PaymentKit(configuration: configuration, resolver: resolver, dependencies: dependencies)
 
@@ -344,16 +516,44 @@ final class RandomizedScheduleTests: XCTestCase {
 
         let payment = sandbox.createPayment(orderNumber: "order-\(seed)")
         let keyBefore = sandbox.currentKeyID
+        let logBefore = sandbox.requestLog.last?.sequence ?? 0
         let buyerDelay = schedule.buyerDelayMs
+        let scriptedPage = ScriptedPage(reportsRequests: reportsPageRequests)
+        // The kit a host-cancel ending cancels (kept until then, released or not).
+        let canceller = Mutex<PaymentKit?>(nil)
         let script: BuyerScript
-        switch schedule.flow {
-        case .hosted(let choice, _, _):
+        switch (schedule.flow, schedule.scriptPost) {
+        case (.hosted, let post?):
+            let url = payment.checkoutURL
+            script = BuyerScript { loaded, respond in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
+                    guard loaded.kind == .hostedCheckout, scriptedPage.post(post.choice, to: url) else {
+                        return respond(.close)
+                    }
+                    let end = DispatchTime.now() + .milliseconds(post.endAfterMs)
+                    switch post.ending {
+                    case .buyerCloses:
+                        DispatchQueue.global().asyncAfter(deadline: end) { respond(.close) }
+                    case .hostCancels:
+                        respond(.wait)
+                        DispatchQueue.global().asyncAfter(deadline: end) {
+                            canceller.withLock { kit in
+                                kit?.cancel()
+                                kit = nil
+                            }
+                        }
+                    case .deadline, .presenterSilent:
+                        respond(.wait)
+                    }
+                }
+            }
+        case (.hosted(let choice, _, _), nil):
             script = BuyerScript { _, respond in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
                     respond(choice.map { .hosted($0) } ?? .close)
                 }
             }
-        case .card(_, let answer, _):
+        case (.card(_, let answer, _), _):
             script = BuyerScript { page, respond in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(buyerDelay)) {
                     guard page.kind == .challenge else {
@@ -371,8 +571,9 @@ final class RandomizedScheduleTests: XCTestCase {
             }
         }
         let browser = HeadlessBrowserPresenter(script: script, options: .init(pageTimeout: 1))
-        let presenter = SlowToAnswerPresenter(
-            browser, lateMs: schedule.presenterLateMs, silent: schedule.presenterSilent)
+        let presenter = ScriptedPagePresenter(
+            SlowToAnswerPresenter(browser, lateMs: schedule.presenterLateMs, silent: schedule.presenterSilent),
+            page: scriptedPage)
         let results = Mutex<[PaymentResult]>([])
         let problems = Mutex<[String]>([])
         let delivered = expectation(description: "result \(seed)")
@@ -386,6 +587,7 @@ final class RandomizedScheduleTests: XCTestCase {
             delivered.fulfill()
         }
         var delegate: Delegate?
+        if schedule.scriptPost?.ending == .hostCancels { canceller.withLock { $0 = kit } }
         switch schedule.flow {
         case .hosted(_, _, let method):
             var request = PaymentRequest(
@@ -428,25 +630,33 @@ final class RandomizedScheduleTests: XCTestCase {
 
         let keyRotatedBehind =
             sandbox.currentKeyID != keyBefore && !schedule.faults.contains { $0.kind == .rotateKey }
+        let optionsSent = sandbox.requestLog.contains { $0.sequence > logBefore && $0.method == "OPTIONS" }
         violations.append(contentsOf: problems.withLock { $0 })
         let all = results.withLock { $0 }
         guard outcome == .completed, all.count == 1, let result = all.first else {
             violations.append("expected exactly one result, got \(all.count) (\(outcome))")
             return (
-                violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")], keyRotatedBehind
+                violations + ["events: " + events.withLock { $0 }.suffix(12).joined(separator: " | ")],
+                keyRotatedBehind,
+                optionsSent,
+                false
             )
         }
         // The truth once the sandbox has gone quiet: a request it held may land after the result.
         if schedule.heldMs > 0 { usleep(UInt32(schedule.heldMs + 50) * 1000) }
+        let truth = sandbox.paymentStatus(payment.paymentId)
         violations.append(
             contentsOf: check(
-                result, schedule, truth: sandbox.paymentStatus(payment.paymentId), paymentId: payment.paymentId,
-                exactWhenQuiet: !keyRotatedBehind))
+                result, schedule, truth: truth, paymentId: payment.paymentId, exactWhenQuiet: !keyRotatedBehind))
+        let scriptPostLanded =
+            schedule.scriptPost != nil && result.outcome == .unresolved
+            && ["SETTLED", "SENT_FOR_PROCESSING"].contains(truth) && result.error == nil
+
         if !violations.isEmpty {
             violations.append("result: \(result) \(result.error.map { $0.localizedDescription } ?? "")")
             violations.append("events: " + events.withLock { $0 }.suffix(14).joined(separator: " | "))
         }
-        return (violations, keyRotatedBehind)
+        return (violations, keyRotatedBehind, optionsSent, scriptPostLanded)
     }
 
     /// The invariants every result must satisfy; with `exactWhenQuiet`, a schedule with nothing injected
@@ -460,6 +670,9 @@ final class RandomizedScheduleTests: XCTestCase {
             v.append("error outside the SDK's domain/codes")
         }
         let settled = truth == "SETTLED"
+        if truth == "SENT_FOR_PROCESSING", [.cancelled, .failed].contains(result.outcome) {
+            v.append("reported \(result.outcome) but the gateway has the payment SENT_FOR_PROCESSING")
+        }
         switch schedule.flow {
         case .card:
             if result.paymentStatus != nil || result.orderNumber != nil {
@@ -482,7 +695,11 @@ final class RandomizedScheduleTests: XCTestCase {
         case .hosted:
             if result.sessionId != nil { v.append("hosted result with a session id") }
             if let status = result.paymentStatus, status != truth {
-                v.append("status \(status) but the gateway has \(truth ?? "nil")")
+                // Read while the sandbox still held a request that then moved the payment: honest only as
+                // `.unresolved` with a status that is not final.
+                let readBeforeHeldRequest =
+                    schedule.heldMs > 0 && result.outcome == .unresolved && status == "INITIALIZED"
+                if !readBeforeHeldRequest { v.append("status \(status) but the gateway has \(truth ?? "nil")") }
             }
             if let status = result.paymentStatus {
                 let mapped = PaymentOutcome(platformStatus: status)
