@@ -37,13 +37,7 @@ final class CheckoutAppTests: XCTestCase {
         let pages = PageEvents()
         try MainActor.assumeIsolated {
             let shop = try CheckoutWindow(options: CheckoutOptions(), onPageEvent: pages.record)
-            shop.present()
-            UITest.spin(timeout: 0.2)
-            UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
-            UITest.type("5555555555554444", into: shop.number.widget)
-            UITest.type("1235", into: shop.expiry.widget)
-            UITest.type("987", into: shop.securityCode.widget)
-            click(shop, "pay-card")
+            try payWithTheChallengedCard(shop)
             UITest.spin(timeout: 30) { pages.all.contains { if case .painted = $0 { true } else { false } } }
             UITest.spin(timeout: 1)  // nobody answers for the person
             XCTAssertEqual(shop.result, "Paying…")
@@ -276,13 +270,7 @@ final class CheckoutAppTests: XCTestCase {
             let shop = try CheckoutWindow(options: options)
             defer { UITest.destroy(window: shop.window) }
             XCTAssertEqual(shop.configuration.transportSecurity.certificateAuthorityFile, authority)
-            shop.present()
-            UITest.spin(timeout: 0.2)
-            UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
-            UITest.type("5555555555554444", into: shop.number.widget)
-            UITest.type("1235", into: shop.expiry.widget)
-            UITest.type("987", into: shop.securityCode.widget)
-            click(shop, "pay-card")
+            try payWithTheChallengedCard(shop)
             UITest.spin(timeout: 60) { shop.finished == 1 }
             return (shop.result, shop.lastPaymentId, shop.configuration.environment.name)
         }

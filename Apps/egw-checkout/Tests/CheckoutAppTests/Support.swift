@@ -21,6 +21,19 @@ func entry(_ shop: CheckoutWindow, _ name: String) throws -> UnsafeMutableRawPoi
     try XCTUnwrap(UITest.find(name, in: shop.window), name)
 }
 
+/// Shows the shop, types the sandbox's challenged Mastercard (5555 5555 5555 4444, GATEWAY.md's test
+/// cards) with its name, expiry and code as a buyer would, and presses "Pay by card".
+@MainActor
+func payWithTheChallengedCard(_ shop: CheckoutWindow) throws {
+    shop.present()
+    UITest.spin(timeout: 0.2)
+    UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
+    UITest.type("5555555555554444", into: shop.number.widget)
+    UITest.type("1235", into: shop.expiry.widget)
+    UITest.type("987", into: shop.securityCode.widget)
+    click(shop, "pay-card")
+}
+
 /// On the shown sheet: the first contact, express shipping, and the coupon SAVE10 (typed, then Enter),
 /// each time waiting until the sheet is ready again.
 @MainActor
