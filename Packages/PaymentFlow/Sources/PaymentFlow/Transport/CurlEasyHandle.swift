@@ -389,7 +389,7 @@ final class CurlEasyHandle: @unchecked Sendable {
                     if code != CURLE_OK { failed = (CURLOPT_READFUNCTION, code) }
                 }
             } else {
-                return TransportError(.other, "out of memory copying the request body", delivery: .neverSent)
+                return TransportError(.other, "out of memory copying the request body")
             }
             if hop.method != "POST" {
                 set(CURLOPT_CUSTOMREQUEST, hop.method)
@@ -422,7 +422,7 @@ final class CurlEasyHandle: @unchecked Sendable {
         for line in hop.headerLines {
             guard let appended = curl_slist_append(list, line) else {
                 if let list { curl_slist_free_all(list) }
-                return TransportError(.other, "out of memory building the request headers", delivery: .neverSent)
+                return TransportError(.other, "out of memory building the request headers")
             }
             list = appended
         }

@@ -156,7 +156,8 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
     /// `.connect`, `.tls`, `.pinningFailed`, `.timeout`, `.reset`,
     /// `.responseTooLarge`, `.invalidResponse` (an answer that is not HTTP/1.x
     /// or HTTP/2), `.other`. Each carries what is known of its delivery; the
-    /// transport's own refusals before sending are ``TransportError/Delivery/neverSent``.
+    /// transport's own refusals before sending are ``TransportError/Delivery/neverSent``
+    /// (`perform`'s `failed`, the one place a failure gets its facts).
     public func send(
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
     ) {
@@ -320,25 +321,20 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
         let url = request.url.absoluteURL
         let scheme = url.scheme?.lowercased() ?? ""
         guard let host = url.host, !host.isEmpty else {
-            return .failure(TransportError(.invalidURL, "the URL has no host", delivery: .neverSent))
+            return .failure(TransportError(.invalidURL, "the URL has no host"))
         }
         guard scheme == "http" || scheme == "https" else {
-            return .failure(
-                TransportError(.invalidURL, "\(host): unsupported scheme '\(scheme)'", delivery: .neverSent))
+            return .failure(TransportError(.invalidURL, "\(host): unsupported scheme '\(scheme)'"))
         }
         if options.requireHTTPS && scheme != "https" {
-            return .failure(
-                TransportError(.insecureScheme, "\(host): http is not allowed, https is required", delivery: .neverSent)
-            )
+            return .failure(TransportError(.insecureScheme, "\(host): http is not allowed, https is required"))
         }
         let text = url.absoluteString
         guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            return .failure(
-                TransportError(
-                    .invalidURL, "\(host): the URL contains spaces or control characters", delivery: .neverSent))
+            return .failure(TransportError(.invalidURL, "\(host): the URL contains spaces or control characters"))
         }
         guard isToken(request.method) else {
-            return .failure(TransportError(.invalidURL, "\(host): invalid method", delivery: .neverSent))
+            return .failure(TransportError(.invalidURL, "\(host): invalid method"))
         }
         var lines: [String] = []
         var hasRequestID = false
@@ -347,9 +343,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             guard isToken(header.name),
                 !header.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else {
-                return .failure(
-                    TransportError(
-                        .invalidURL, "\(host): invalid header '\(header.name.prefix(40))'", delivery: .neverSent))
+                return .failure(TransportError(.invalidURL, "\(host): invalid header '\(header.name.prefix(40))'"))
             }
             let lower = header.name.lowercased()
             if lower == "x-request-id" { hasRequestID = true }

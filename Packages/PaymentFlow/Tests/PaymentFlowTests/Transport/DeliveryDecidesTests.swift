@@ -72,7 +72,8 @@ struct DeliveryDecidesTests {
         }
     }
 
-    /// The transport's own refusals before sending say so in their facts.
+    /// The transport's own refusals before sending say so in their facts (through `perform`, as every
+    /// request goes: nothing is sent, so no server is needed).
     @Test func theTransportsOwnRefusalsCarryNeverSent() {
         let https = CurlTransport.Options(requireHTTPS: true)
         let url = URL(string: "http://127.0.0.1:9/x")!
@@ -83,7 +84,7 @@ struct DeliveryDecidesTests {
             (HTTPRequest(method: "POST", url: URL(string: "ftp://127.0.0.1/x")!), .init()),
         ]
         for (request, options) in refusals {
-            guard case .failure(let error) = CurlTransport.makeHop(request, options: options, remaining: 5) else {
+            guard case .failure(let error) = CurlTransport.perform(request, options: options) else {
                 Issue.record("\(request.method) \(request.url) was accepted")
                 continue
             }
