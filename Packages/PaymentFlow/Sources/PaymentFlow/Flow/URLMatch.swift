@@ -25,13 +25,11 @@ enum NavigationWeight {
         return method != "GET" && method != "HEAD"
     }
 
-    /// Whether a request a page sent by itself (`PageSentRequest`) may carry the buyer's action: a
-    /// method that may move money (as for a navigation) sent to one of `origins` (the checkout page's
-    /// and the gateway's), or to any origin when `origins` is empty (a page whose origin the SDK does
-    /// not know, such as the issuer's challenge).
+    /// Whether a request a hosted page sent by itself (`PageSentRequest`) may carry the buyer's action:
+    /// a method that may move money (as for a navigation) sent to one of `origins` (the checkout page's
+    /// and the gateway's).
     static func mayMoveMoney(sentTo url: URL, method: String?, origins: [URL]) -> Bool {
-        guard mayMoveMoney(method: method) else { return false }
-        return origins.isEmpty || origins.contains { URLMatch.sameOrigin($0, url) }
+        mayMoveMoney(method: method) && origins.contains { URLMatch.sameOrigin($0, url) }
     }
 }
 
