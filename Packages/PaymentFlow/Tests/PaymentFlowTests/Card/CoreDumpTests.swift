@@ -110,8 +110,7 @@ struct CoreDumpTests {
         let control = Array("CONTROL-\(UInt64.random(in: 0...UInt64.max))-HEAP".utf8)
 
         let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("card-dump-probe")
+        probe.executableURL = SiblingProbe.url("card-dump-probe")
         let input = Pipe()
         let output = Pipe()
         probe.standardInput = input

@@ -115,8 +115,7 @@ struct PrivateCertificateStore {
 
     /// `curl-keylog-probe url caFile` (nil: the system store) with this store as /etc/ssl/certs; its exit status.
     func probe(_ url: String, caFile: String?) throws -> Int32 {
-        let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("curl-keylog-probe").path
+        let probe = SiblingProbe.url("curl-keylog-probe").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.unshare)
         process.arguments =
@@ -136,17 +135,12 @@ struct PrivateCertificateStore {
 @Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: OpenSSLServer.isAvailable))
 struct KeyLogTests {
     func probe(_ server: OpenSSLServer, log: String, allow: Bool) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("curl-keylog-probe")
-        process.arguments =
-            ["https://127.0.0.1:\(server.port)/", server.certificatePath] + (allow ? ["dangerously-write"] : [])
         var environment = ProcessInfo.processInfo.environment
         environment["SSLKEYLOGFILE"] = log
-        process.environment = environment
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try SiblingProbe.run(
+            "curl-keylog-probe",
+            ["https://127.0.0.1:\(server.port)/", server.certificatePath] + (allow ? ["dangerously-write"] : []),
+            environment: environment)
     }
 
     @Test func sslKeyLogFileIsIgnoredUnlessAskedFor() throws {

@@ -70,20 +70,13 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct ProxyEnvironmentTests {
     func probe(_ url: URL, _ choice: String, proxy: LoopbackServer, noProxy: String? = nil) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("curl-proxy-probe")
-        process.arguments = [url.absoluteString, choice]
         var environment = ProcessInfo.processInfo.environment
         for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
             environment[name] = proxy.baseURL.absoluteString
         }
         environment["no_proxy"] = noProxy
         environment["NO_PROXY"] = nil
-        process.environment = environment
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try SiblingProbe.run("curl-proxy-probe", [url.absoluteString, choice], environment: environment)
     }
 
     @Test func theEnvironmentsProxyIsUsedOnlyWhenTheConfigurationOptsIn() throws {
