@@ -272,11 +272,6 @@ void *egwwk_session_new_ephemeral(void) {
 
 void egwwk_session_set_proxy(void *session, const char *default_uri, const char *http_uri, const char *https_uri,
                              const char *const *ignore_hosts) {
-    if (default_uri == NULL && http_uri == NULL && https_uri == NULL) {
-        webkit_network_session_set_proxy_settings(WEBKIT_NETWORK_SESSION(session), WEBKIT_NETWORK_PROXY_MODE_NO_PROXY,
-                                                  NULL);
-        return;
-    }
     WebKitNetworkProxySettings *settings = webkit_network_proxy_settings_new(default_uri, ignore_hosts);
     if (http_uri != NULL) webkit_network_proxy_settings_add_proxy_for_scheme(settings, "http", http_uri);
     if (https_uri != NULL) webkit_network_proxy_settings_add_proxy_for_scheme(settings, "https", https_uri);

@@ -105,8 +105,8 @@ typedef struct egwwk_callbacks {
 /// environment says), no favicon database.
 void *egwwk_session_new_ephemeral(void);
 /// Sets the session's proxies: `default_uri` for every scheme without its own, `http_uri` / `https_uri`
-/// for those schemes, none for hosts in `ignore_hosts` (NULL-terminated, may be NULL). All three NULL:
-/// no proxy at all.
+/// for those schemes, none for hosts in `ignore_hosts` (NULL-terminated, may be NULL). Called only with a
+/// proxy to set: a session from egwwk_session_new_ephemeral has none already.
 void egwwk_session_set_proxy(void *session, const char *default_uri, const char *http_uri, const char *https_uri,
                              const char *const *ignore_hosts);
 /// Lets `certificate` through for `host` in `session` (after our own verification).
