@@ -1,6 +1,5 @@
-import Testing
-
 import EGWWire
+import Testing
 
 /// Expected strings are written by hand from the policy in HTMLEscaping's documentation and the
 /// WHATWG HTML tokenizer (a `"` ends a double-quoted attribute value whatever follows it).

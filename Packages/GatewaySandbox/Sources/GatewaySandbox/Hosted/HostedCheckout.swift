@@ -1,4 +1,5 @@
 import EGWWire
+
 /// The buyer's five choices on the hosted page and the status each records.
 enum HostedChoice: String, CaseIterable, Sendable {
     case pay, decline, cancel, abandon, pending

@@ -1,4 +1,5 @@
 import EGWWire
+
 extension SandboxCore {
     /// `POST /acs/challenge` with form field `creq`: the issuer's page asking for the code.
     func acsChallengePage(_ request: HTTPRequest) -> HTTPResponse {
@@ -71,7 +72,8 @@ extension SandboxCore {
     }
 
     private func acsCompletePage(_ session: CardSession, transStatus: String) -> HTTPResponse {
-        let target = HTMLEscaping.escape(session.notificationURL ?? "\(checkoutBase)/checkout/3ds/notification/\(session.id)")
+        let target = HTMLEscaping.escape(
+            session.notificationURL ?? "\(checkoutBase)/checkout/3ds/notification/\(session.id)")
         let cres = ThreeDSMessages.cres(for: session, transStatus: transStatus)
         return .html(
             200,
