@@ -4,7 +4,8 @@ import PackageDescription
 // WebKitPresenter: PaymentFlow's pages (the issuer's 3-D Secure challenge, the hosted checkout) in a
 // real WebKitGTK 6 web view, in a modal GTK 4 window over the app's window or inside one of its
 // widgets. It uses only PaymentFlow's public API; GTK, WebKitGTK and OpenSSL (the pin's SPKI hash)
-// stay behind the CWebKitShim target, reached with `internal import`. Dispatch's main queue reaches GLib's
+// stay behind the CWebKitShim target, reached with `internal import`; EGWWire gives it the one HTML
+// escaper (the bootstrap page that posts the challenge). Dispatch's main queue reaches GLib's
 // loop through GLibMainQueue, the bridge PaymentUI shares.
 let package = Package(
     name: "WebKitPresenter",
@@ -12,6 +13,7 @@ let package = Package(
         .library(name: "WebKitPresenter", targets: ["WebKitPresenter"])
     ],
     dependencies: [
+        .package(path: "../EGWWire"),
         .package(path: "../GLibMainQueue"),
         .package(path: "../PaymentFlow"),
     ],
@@ -25,7 +27,8 @@ let package = Package(
         .target(
             name: "WebKitPresenter",
             dependencies: [
-                "CWebKitShim", .product(name: "GLibMainQueue", package: "GLibMainQueue"),
+                "CWebKitShim", .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "GLibMainQueue", package: "GLibMainQueue"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
             ]
         ),

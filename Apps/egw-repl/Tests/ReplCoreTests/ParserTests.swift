@@ -10,84 +10,86 @@ import Testing
         ("HELP Card CVC", .help(topic: ["card", "cvc"])),
         ("quit", .quit),
         ("exit", .quit),
-        ("config", .configShow),
-        ("config set timeout 2.5", .configSet(key: .timeout, value: "2.5")),
+        ("config", .config(.show)),
+        ("config set timeout 2.5", .config(.set(key: .timeout, value: "2.5"))),
         (
             "config set api-base-url http://127.0.0.1:8080/x",
-            .configSet(key: .apiBaseURL, value: "http://127.0.0.1:8080/x")
+            .config(.set(key: .apiBaseURL, value: "http://127.0.0.1:8080/x"))
         ),
-        ("config set log-level DEBUG", .configSet(key: .logLevel, value: "DEBUG")),
-        ("payment create", .paymentCreate(amount: nil, currency: nil, orderNumber: nil)),
-        ("payment create 990 usd --order A-17", .paymentCreate(amount: 990, currency: "USD", orderNumber: "A-17")),
-        ("payment create --order=7 100", .paymentCreate(amount: 100, currency: nil, orderNumber: "7")),
-        ("payment use p1 k1", .paymentUse(paymentId: "p1", verificationKey: "k1", checkoutURL: nil, returnURL: nil)),
+        ("config set log-level DEBUG", .config(.set(key: .logLevel, value: "DEBUG"))),
+        ("payment create", .payment(.create(amount: nil, currency: nil, orderNumber: nil))),
+        ("payment create 990 usd --order A-17", .payment(.create(amount: 990, currency: "USD", orderNumber: "A-17"))),
+        ("payment create --order=7 100", .payment(.create(amount: 100, currency: nil, orderNumber: "7"))),
+        ("payment use p1 k1", .payment(.use(paymentId: "p1", verificationKey: "k1", checkoutURL: nil, returnURL: nil))),
         (
             "payment use p1 k1 https://pay.example/c https://shop.example/r",
-            .paymentUse(
-                paymentId: "p1", verificationKey: "k1", checkoutURL: "https://pay.example/c",
-                returnURL: "https://shop.example/r")
+            .payment(
+                .use(
+                    paymentId: "p1", verificationKey: "k1", checkoutURL: "https://pay.example/c",
+                    returnURL: "https://shop.example/r"))
         ),
-        ("payment show", .paymentShow),
-        ("card number", .cardNumber(nil)),
-        ("card number 4111 1111 1111 1111", .cardNumber("4111 1111 1111 1111")),
-        ("card name Ada Lovelace", .cardName("Ada Lovelace")),
-        ("card name 'Ada  Lovelace'", .cardName("Ada  Lovelace")),
-        ("card expiry 12/30", .cardExpiry(month: "12", year: "30")),
-        ("card expiry 1/2031", .cardExpiry(month: "01", year: "31")),
-        ("card expiry 0729", .cardExpiry(month: "07", year: "29")),
-        ("card cvc", .cardSecurityCode(nil)),
-        ("card cvc 123", .cardSecurityCode("123")),
-        ("card cvc 1234", .cardSecurityCode("1234")),
-        ("card test Visa", .cardTest(name: "visa")),
-        ("card show", .cardShow),
-        ("card check", .cardCheck),
-        ("card clear", .cardClear),
-        ("buyer hosted PAY", .buyerHosted(.pay)),
-        ("buyer hosted pending", .buyerHosted(.pending)),
-        ("buyer challenge 1234", .buyerChallenge(code: "1234")),
-        ("buyer close", .buyerClose),
-        ("buyer show", .buyerShow),
-        ("buyer clear", .buyerClear),
-        ("pay card", .payCard(step: false)),
-        ("pay card --step", .payCard(step: true)),
-        ("pay hosted", .payHosted(method: nil, step: false)),
-        ("pay hosted --method click-to-pay --step", .payHosted(method: "click-to-pay", step: true)),
-        ("pay hosted --step --method=BANK", .payHosted(method: "bank", step: true)),
-        ("step", .step),
-        ("continue", .continue),
-        ("cancel", .cancel),
-        ("result", .result(json: false)),
-        ("result --json", .result(json: true)),
-        ("status", .status(paymentId: nil)),
-        ("status p9", .status(paymentId: "p9")),
-        ("brand 4111 11", .brand("4111 11")),
-        ("luhn 79927398713", .luhn("79927398713")),
-        ("format 378282246310005", .format("378282246310005")),
-        ("jwe header a.b.c.d.e", .jweHeader("a.b.c.d.e")),
-        ("sandbox cards", .sandboxCards(numbers: false)),
-        ("sandbox cards --numbers", .sandboxCards(numbers: true)),
+        ("payment show", .payment(.show)),
+        ("card number", .card(.number(nil))),
+        ("card number 4111 1111 1111 1111", .card(.number("4111 1111 1111 1111"))),
+        ("card name Ada Lovelace", .card(.name("Ada Lovelace"))),
+        ("card name 'Ada  Lovelace'", .card(.name("Ada  Lovelace"))),
+        ("card expiry 12/30", .card(.expiry(month: "12", year: "30"))),
+        ("card expiry 1/2031", .card(.expiry(month: "01", year: "31"))),
+        ("card expiry 0729", .card(.expiry(month: "07", year: "29"))),
+        ("card cvc", .card(.securityCode(nil))),
+        ("card cvc 123", .card(.securityCode("123"))),
+        ("card cvc 1234", .card(.securityCode("1234"))),
+        ("card test Visa", .card(.test(name: "visa"))),
+        ("card show", .card(.show)),
+        ("card check", .card(.check)),
+        ("card clear", .card(.clear)),
+        ("buyer hosted PAY", .buyer(.hosted(.pay))),
+        ("buyer hosted pending", .buyer(.hosted(.pending))),
+        ("buyer challenge 1234", .buyer(.challenge(code: "1234"))),
+        ("buyer close", .buyer(.close)),
+        ("buyer show", .buyer(.show)),
+        ("buyer clear", .buyer(.clear)),
+        ("pay card", .pay(.card(step: false))),
+        ("pay card --step", .pay(.card(step: true))),
+        ("pay hosted", .pay(.hosted(method: nil, step: false))),
+        ("pay hosted --method click-to-pay --step", .pay(.hosted(method: "click-to-pay", step: true))),
+        ("pay hosted --step --method=BANK", .pay(.hosted(method: "bank", step: true))),
+        ("step", .pay(.step)),
+        ("continue", .pay(.continue)),
+        ("cancel", .pay(.cancel)),
+        ("result", .pay(.result(json: false))),
+        ("result --json", .pay(.result(json: true))),
+        ("status", .pay(.status(paymentId: nil))),
+        ("status p9", .pay(.status(paymentId: "p9"))),
+        ("brand 4111 11", .tool(.brand("4111 11"))),
+        ("luhn 79927398713", .tool(.luhn("79927398713"))),
+        ("format 378282246310005", .tool(.format("378282246310005"))),
+        ("jwe header a.b.c.d.e", .tool(.jweHeader("a.b.c.d.e"))),
+        ("sandbox cards", .sandbox(.cards(numbers: false))),
+        ("sandbox cards --numbers", .sandbox(.cards(numbers: true))),
         (
             "sandbox fault card-session-create status 503",
-            .sandboxFault(endpoint: "card-session-create", kind: "status", argument: 503, times: nil, probability: nil)
+            .sandbox(
+                .fault(endpoint: "card-session-create", kind: "status", argument: 503, times: nil, probability: nil))
         ),
         (
             "sandbox fault jwks latency 200 --times 3",
-            .sandboxFault(endpoint: "jwks", kind: "latency", argument: 200, times: 3, probability: nil)
+            .sandbox(.fault(endpoint: "jwks", kind: "latency", argument: 200, times: 3, probability: nil))
         ),
         (
             "sandbox fault authentication drop --probability 0.5",
-            .sandboxFault(endpoint: "authentication", kind: "drop", argument: nil, times: nil, probability: 0.5)
+            .sandbox(.fault(endpoint: "authentication", kind: "drop", argument: nil, times: nil, probability: 0.5))
         ),
         (
             "sandbox fault any status-no-body 502",
-            .sandboxFault(endpoint: "any", kind: "status-no-body", argument: 502, times: nil, probability: nil)
+            .sandbox(.fault(endpoint: "any", kind: "status-no-body", argument: 502, times: nil, probability: nil))
         ),
-        ("sandbox faults", .sandboxFaults),
-        ("sandbox faults clear", .sandboxFaultsClear),
-        ("sandbox log", .sandboxLog),
-        ("sandbox pages js", .sandboxPages("js")),
-        ("sandbox pages HTML", .sandboxPages("html")),
-        ("  pay   card   --step  # go", .payCard(step: true)),
+        ("sandbox faults", .sandbox(.faults)),
+        ("sandbox faults clear", .sandbox(.faultsClear)),
+        ("sandbox log", .sandbox(.log)),
+        ("sandbox pages js", .sandbox(.pages("js"))),
+        ("sandbox pages HTML", .sandbox(.pages("html"))),
+        ("  pay   card   --step  # go", .pay(.card(step: true))),
     ]
 
     @Test(arguments: valid)
@@ -228,7 +230,7 @@ import Testing
     func deadlinesTakePositiveSeconds(key: String) throws {
         let parser = CommandParser()
         let accepted = try parser.parse("config set \(key) 3")
-        #expect(accepted == .configSet(key: try #require(ConfigKey(rawValue: key)), value: "3"))
+        #expect(accepted == .config(.set(key: try #require(ConfigKey(rawValue: key)), value: "3")))
         for bad in ["0", "-1", "abc", "86401"] {
             #expect(throws: ReplError.self) { try parser.parse("config set \(key) \(bad)") }
         }

@@ -8,14 +8,49 @@ import Testing
 /// moves, output captured), on an in-process sandbox gateway.
 @MainActor
 @Suite struct ShellTests {
+    /// Whole outputs, written by hand: the note `config set` prints (`KEY = VALUE`, seconds as `9s`),
+    /// and each error as `line L:C: error: ...`, the line echoed two spaces in, a caret under the word
+    /// (README "Scripts"); an unknown sub-command lists the family's words in the table's order.
     @Test func commandsRunAndErrorsPointAtTheInput() throws {
         let run = try runShell(["config set timeout 9", "card frob", "nope"])
-        #expect(run.stdout.contains("timeout = 9s"))
+        #expect(run.stdout == "timeout = 9s\n")
         // "card frob": the sub-command starts in column 6 (hand count: c=1 a=2 r=3 d=4 space=5 f=6).
-        #expect(run.stderr.contains("line 2:6: error: unknown sub-command 'frob' for 'card'"))
-        #expect(run.stderr.contains("  card frob\n       ^^^^"))
-        #expect(run.stderr.contains("line 3:1: error: unknown command 'nope'"))
+        #expect(
+            run.stderr == """
+                line 2:6: error: unknown sub-command 'frob' for 'card' \
+                (expected one of: number, name, expiry, cvc, test, show, check, clear)
+                  card frob
+                       ^^^^
+                line 3:1: error: unknown command 'nope' (type help for the list)
+                  nope
+                  ^^^^
+
+                """)
         #expect(run.status == 1, "a failed command in a script is exit status 1")
+    }
+
+    /// Each family's notes, whole: the tools (digits masked but the last four), the buyer's queue
+    /// (codes masked). Written by hand from the README's commands table and Getting started.
+    @Test func toolAndBuyerNotesAreWholeLines() throws {
+        let run = try runShell([
+            "luhn 4242424242424242", "brand 5555555555554444", "format 378282246310005", "buyer hosted pay",
+            "buyer challenge 1234", "buyer show", "buyer clear", "buyer show",
+        ])
+        #expect(
+            run.stdout == """
+                Luhn valid (16 digits)
+                Mastercard (mastercard, raw value 2)
+                •••• 0005  (American Express grouping 4-6-5)
+                Buyer will: hosted pay (1 queued).
+                Buyer will: challenge •••• (2 queued).
+                  1. hosted pay
+                  2. challenge ••••
+                Buyer actions cleared.
+                No buyer actions queued: pages will be closed.
+
+                """)
+        #expect(run.stderr == "")
+        #expect(run.status == 0)
     }
 
     /// Issue 23: a card number with the separators the SDK's parser accepts (Unicode spaces and dashes,
@@ -40,8 +75,17 @@ import Testing
 
     @Test func aBadSettingIsAnErrorNotAFallback() throws {
         let run = try runShell(["config set log-level chatty", "config set timeout soon", "config"])
-        #expect(run.stderr.contains("line 1:22: error: log-level must be one of"))
-        #expect(run.stderr.contains("line 2:20: error: timeout must be"))
+        // The log levels in CommandTable.logLevels' order; a timeout is 0...600 seconds.
+        #expect(
+            run.stderr == """
+                line 1:22: error: log-level must be one of: off, error, warning, info, debug
+                  config set log-level chatty
+                                       ^^^^^^
+                line 2:20: error: timeout must be a number of seconds from 0 to 600
+                  config set timeout soon
+                                     ^^^^
+
+                """)
         #expect(run.stdout.contains("log-level"))
         #expect(run.stdout.contains("warning"), "the setting kept its value")
     }

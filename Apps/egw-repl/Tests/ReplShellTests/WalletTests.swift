@@ -20,6 +20,37 @@ import Testing
         "merchant coupon SAVE10 -10%", "merchant coupon OLD expired", "merchant unserviceable EE",
     ]
 
+    /// What ``setUp`` prints, by hand from the README's sheet section: one note per command.
+    static let setUpNotes = """
+        Added card 0: Visa •••• 1111 (visa-frictionless).
+        Added card 1: Mastercard •••• 4444 (mastercard-challenge).
+        Added contact 0: Tallinn, EE.
+        Added contact 1: Riga, LV.
+        Sheet: Order 12.50 EUR, paid to Example shop.
+        Shipping method standard: Standard 0.00 EUR.
+        Shipping method express: Express 4.99 EUR.
+        Coupon SAVE10: percentOff(10).
+        Coupon OLD: expired.
+        The merchant does not ship to EE.
+
+        """
+
+    /// The sheet of ``setUp`` as it opens (`WalletSheet.description`): the first method and the first
+    /// accepted card selected, no contact yet, contacts as city and country.
+    static let openedSheet = """
+        sheet: ready  total 12.50 EUR
+          Order 12.50 EUR
+          = Example shop 12.50 EUR
+          [x] standard: Standard 0.00 EUR
+          [ ] express: Express 4.99 EUR
+          contact 0: Contact(Tallinn, EE)
+          contact 1: Contact(Riga, LV)
+          card 0 *: Visa •••• 1111
+          card 1: Mastercard •••• 4444
+          coupon: -
+
+        """
+
     @Test func aSheetWithShippingACouponAndAChallengedCard() throws {
         let run = try runShell(
             Self.setUp + [
@@ -79,40 +110,76 @@ import Testing
         Self.expectNoCardData(run)
     }
 
+    /// Whole output, by hand: one outstanding call makes the next action busy, `send` releases the
+    /// held answer (12.50 + 4.99 = 17.49; 10 % of the goods, 1.25, off: 16.24).
     @Test func anActionWhileTheMerchantHoldsItsAnswerIsBusy() throws {
         let run = try runShell(
             Self.setUp + [
                 "merchant answer manual", "sheet open --step", "sheet method express", "sheet coupon SAVE10",
                 "merchant answer send", "sheet coupon SAVE10", "merchant answer auto", "sheet cancel",
             ])
-        let out = run.stdout
-        #expect(out.contains("merchant holds its answer to didSelectShippingMethod"))
-        #expect(out.contains("buyer: coupon SAVE10 → busy"), "one outstanding call: the next action is busy")
-        #expect(out.contains("didSelectShippingMethod answered: total 17.49 EUR"))
-        #expect(out.contains("merchant holds its answer to didChangeCouponCode"))
-        #expect(out.contains("didChangeCouponCode answered: total 16.24 EUR"))
-        #expect(out.contains("◼ sheet cancelled"))
+        #expect(
+            run.stdout == Self.setUpNotes + """
+                The merchant holds each answer until merchant answer send.
+                Sheet open — no deadlines (--step)
+
+                """ + Self.openedSheet + """
+                    buyer: method express → accepted
+                      → delegate didSelectShippingMethod
+                      … merchant holds its answer to didSelectShippingMethod (merchant answer send gives it)
+                    buyer: coupon SAVE10 → busy
+                    merchant: answer sent
+                      ← didSelectShippingMethod answered: total 17.49 EUR
+                    buyer: coupon SAVE10 → accepted
+                      → delegate didChangeCouponCode
+                      … merchant holds its answer to didChangeCouponCode (merchant answer send gives it)
+                    The merchant answers at once.
+                    merchant: answer sent
+                      ← didChangeCouponCode answered: total 16.24 EUR
+                    buyer: cancel → accepted
+                    ◼ sheet cancelled: status -, finish buyerCancelled, attempts 0, total 16.24 EUR
+
+                    """)
         #expect(run.status == 0, "busy is an answer, not a failure: \(run.stderr)")
     }
 
+    /// Whole outputs, written by hand from the README's sheet section and `WalletSheet.description`:
+    /// each set-up command's note, the sheet as it opens (the first method and the first accepted card
+    /// selected, contacts as city and country), the refusals on stderr with their reason.
     @Test func aRefusedActionFailsTheCommandAndSaysWhy() throws {
         let run = try runShell(Self.setUp + ["sheet open", "sheet card 7", "sheet authorize", "sheet cancel"])
-        #expect(run.stderr.contains("buyer: card 7 → refused:"))
+        #expect(
+            run.stdout == Self.setUpNotes + "Sheet open (deadlines 30 s)\n" + Self.openedSheet + """
+                buyer: cancel → accepted
+                ◼ sheet cancelled: status -, finish buyerCancelled, attempts 0, total 12.50 EUR
+
+                """)
         // No contact picked yet and the sheet requires an address: authorizing is refused.
-        #expect(run.stderr.contains("buyer: authorize → refused:"))
+        #expect(
+            run.stderr == """
+                line 12: error: buyer: card 7 → refused: no card 7
+                line 13: error: buyer: authorize → refused: contact required
+
+                """)
         #expect(run.status == 1)
-        #expect(run.stdout.contains("◼ sheet cancelled"))
     }
 
+    /// Whole output, by hand: the contact's answer keeps the total; cancel pays nothing, so the result
+    /// is the sheet's alone (README: `payment` null when nothing was paid).
     @Test func cancelBeforeAuthorizingPaysNothing() throws {
         let run = try runShell(Self.setUp + ["sheet open", "sheet contact 1", "sheet cancel", "result --json"])
-        #expect(run.stdout.contains("buyer: cancel → accepted"))
-        #expect(run.stdout.contains("finish buyerCancelled, attempts 0"))
-        let result = try #require(run.jsonLines.last ?? nil)
-        let wallet = try #require(result["wallet"] as? [String: Any])
-        #expect(wallet["outcome"] as? String == "cancelled")
-        #expect(wallet["payment"] is NSNull, "no EGW payment was made")
-        #expect(run.stderr.contains("no sheet is open") == false)
+        #expect(
+            run.stdout == Self.setUpNotes + "Sheet open (deadlines 30 s)\n" + Self.openedSheet + """
+                buyer: contact 1 → accepted
+                  → delegate didSelectShippingContact
+                  ← didSelectShippingContact answered: total 12.50 EUR
+                buyer: cancel → accepted
+                ◼ sheet cancelled: status -, finish buyerCancelled, attempts 0, total 12.50 EUR
+                {"wallet":{"outcome":"cancelled","status":null,"finishReason":"buyerCancelled","attempts":0,\
+                "total":"12.50","currency":"EUR","payment":null,"shippingContact":null,"shippingMethod":null}}
+
+                """)
+        #expect(run.stderr == "")
     }
 
     @Test func withJSONEverySheetLineIsOneObject() throws {

@@ -53,6 +53,12 @@ public typealias EGWScriptedWalletSheet = ScriptedWalletSheet
 public typealias EGWSheetBuyerAction = SheetBuyerAction
 /// ``SheetBuyerReply``.
 public typealias EGWSheetBuyerReply = SheetBuyerReply
+/// ``SheetRefusal``.
+public typealias EGWSheetRefusal = SheetRefusal
+/// ``SheetError``.
+public typealias EGWSheetError = SheetError
+/// ``SheetField``.
+public typealias EGWSheetField = SheetField
 /// ``SheetClock``.
 public typealias EGWSheetClock = SheetClock
 /// ``SheetReport``.

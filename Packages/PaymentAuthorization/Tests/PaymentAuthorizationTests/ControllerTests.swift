@@ -16,7 +16,7 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.delegate.calls, ["didFinish", "dismissed"])
         XCTAssertFalse(h.sheet.isPresenting)
         XCTAssertEqual(h.controller.finishReason, .buyerCancelled)
-        XCTAssertEqual(h.act(.authorize), .refused("no sheet"))
+        XCTAssertEqual(h.act(.authorize), .refused(.noSheet))
     }
 
     func testActionsWhileACallIsOutstandingAreBusy() {
@@ -100,7 +100,7 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.sheet.statusesShown, [.success])
         XCTAssertEqual(h.sheet.current?.state, .showingStatus(.success))
         XCTAssertEqual(h.didFinishCount, 0, "didFinish waits for the status to be shown")
-        XCTAssertEqual(h.act(.cancel), .refused("finishing"))
+        XCTAssertEqual(h.act(.cancel), .refused(.finishing))
         h.sheet.confirmStatus()
         h.callbacks.drain()
         XCTAssertEqual(h.delegate.calls.suffix(2), ["didFinish", "dismissed"])
@@ -119,7 +119,7 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.act(.authorize), .accepted)
         XCTAssertEqual(h.didFinishCount, 0)
         XCTAssertEqual(h.sheet.current?.state, .ready)
-        XCTAssertEqual(h.sheet.current?.errors, ["declined"])
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.unknown("declined"))])
         XCTAssertEqual(h.sheet.statusesShown, [], "a failure with errors is shown as errors, not as a final status")
         h.delegate.set { $0.authorizationResult = PaymentAuthorizationResult(status: .failure) }
         XCTAssertEqual(h.act(.selectCard(1)), .accepted)
@@ -136,8 +136,8 @@ final class ControllerTests: XCTestCase {
         h.present()
         h.act(.selectContact(1))
         h.act(.authorize)
-        XCTAssertEqual(h.sheet.current?.errors, ["shipping contact invalid (postalAddress)"])
-        XCTAssertEqual(h.act(.authorize), .refused("contact has errors"))
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.shippingContactInvalid(.postalAddress))])
+        XCTAssertEqual(h.act(.authorize), .refused(.contactHasErrors))
         h.delegate.set { $0.authorizationResult = PaymentAuthorizationResult(status: .success) }
         h.act(.selectContact(0))
         XCTAssertEqual(h.act(.authorize), .accepted)
@@ -148,7 +148,7 @@ final class ControllerTests: XCTestCase {
     func testWillAuthorizeComesBeforeDidAuthorizeAndThePaymentIsComplete() {
         let h = Harness()
         h.present()
-        XCTAssertEqual(h.act(.authorize), .refused("contact required"))
+        XCTAssertEqual(h.act(.authorize), .refused(.contactRequired))
         h.act(.selectContact(0))
         h.act(.selectShippingMethod("express"))
         h.act(.authorize)
@@ -180,7 +180,7 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(methods.map(\.network), [nil])
         XCTAssertEqual(methods.map(\.displayName), [nil])
         XCTAssertEqual(methods.map(\.type), [.debit])
-        XCTAssertEqual(h.act(.selectCard(2)), .refused("card not accepted"), "Amex is not in the networks")
+        XCTAssertEqual(h.act(.selectCard(2)), .refused(.cardNotAccepted), "Amex is not in the networks")
     }
 
     func testEveryDeadline() {
@@ -420,10 +420,10 @@ final class ControllerTests: XCTestCase {
         h.controller.delegate = merchant
         h.present()
         h.act(.enterCouponCode("OLD"))
-        XCTAssertEqual(h.sheet.current?.errors, ["coupon expired"])
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.couponCodeExpired)])
         XCTAssertNil(h.sheet.current?.couponCode)
         h.act(.enterCouponCode("NOPE"))
-        XCTAssertEqual(h.sheet.current?.errors, ["coupon invalid"])
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.couponCodeInvalid)])
         h.act(.enterCouponCode("SAVE10"))
         XCTAssertEqual(h.sheet.current?.errors, [])
         XCTAssertEqual(h.sheet.current?.couponCode, "SAVE10")
@@ -441,7 +441,7 @@ final class ControllerTests: XCTestCase {
         noCoupons.supportsCouponCode = false
         let plain = Harness(request: noCoupons)
         plain.present()
-        XCTAssertEqual(plain.act(.enterCouponCode("SAVE10")), .refused("no coupon codes"))
+        XCTAssertEqual(plain.act(.enterCouponCode("SAVE10")), .refused(.noCouponCodes))
     }
 
     func testAnUnusableUpdateIsRefusedAndTheSheetKeepsItsItems() {
@@ -479,7 +479,7 @@ final class ChoiceAndPriceTests: XCTestCase {
         h.act(.selectShippingMethod("express"))
         XCTAssertEqual(h.sheet.current?.selectedShippingMethod, "standard", "the refused choice is undone")
         XCTAssertEqual(h.sheet.current?.total, Decimal(string: "12.50"), "and the price with it")
-        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
+        XCTAssertEqual(h.act(.authorize), .refused(.lastChangeFailed))
     }
 
     func testAFailedMethodUpdateBlocksAuthorizationUntilALaterUpdateSucceeds() {
@@ -495,8 +495,8 @@ final class ChoiceAndPriceTests: XCTestCase {
         }
         h.act(.selectShippingMethod("express"))
         XCTAssertEqual(h.sheet.current?.selectedShippingMethod, "standard")
-        XCTAssertEqual(h.sheet.current?.errors, ["no express today"])
-        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.unknown("no express today"))])
+        XCTAssertEqual(h.act(.authorize), .refused(.lastChangeFailed))
         h.delegate.set { $0.update = nil }  // answers with the sheet's items: a success
         h.act(.selectShippingMethod("standard"))
         XCTAssertEqual(h.act(.authorize), .accepted)
@@ -620,12 +620,12 @@ final class DelegateFormTests: XCTestCase {
         h.controller.delegate = seed
         h.present()
         h.act(.selectContact(1))  // US: the seed's status 3
-        XCTAssertEqual(h.sheet.current?.errors, ["shipping contact invalid (postalAddress)"])
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.shippingContactInvalid(.postalAddress))])
         // A failed update moves neither the choice nor the price (issue 21 Why 3): the request's methods
         // stay, the refused contact is not selected, and authorizing waits for a successful update.
         XCTAssertEqual(h.sheet.current?.shippingMethods.count, 2, "a failed update's arrays are not applied")
         XCTAssertNil(h.sheet.current?.selectedContact)
-        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
+        XCTAssertEqual(h.act(.authorize), .refused(.lastChangeFailed))
         h.act(.selectContact(0))
         XCTAssertEqual(h.sheet.current?.shippingMethods.count, 2)
         h.act(.selectShippingMethod("express"))
@@ -646,12 +646,12 @@ final class DelegateFormTests: XCTestCase {
         h.controller.delegate = modern
         h.present()
         h.act(.selectContact(1))
-        XCTAssertEqual(h.sheet.current?.errors, ["address unserviceable"])
-        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"))
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.shippingAddressUnserviceable)])
+        XCTAssertEqual(h.act(.authorize), .refused(.lastChangeFailed))
         h.act(.selectContact(0))
         h.act(.enterCouponCode("ANY"))  // default: no coupons
-        XCTAssertEqual(h.sheet.current?.errors, ["coupon invalid"])
-        XCTAssertEqual(h.act(.authorize), .refused("the last change failed"), "a coupon's failure blocks too")
+        XCTAssertEqual(h.sheet.current?.errors, [.request(.couponCodeInvalid)])
+        XCTAssertEqual(h.act(.authorize), .refused(.lastChangeFailed), "a coupon's failure blocks too")
         h.act(.selectShippingMethod("express"))  // default: items unchanged, a success
         h.act(.authorize)
         XCTAssertEqual(

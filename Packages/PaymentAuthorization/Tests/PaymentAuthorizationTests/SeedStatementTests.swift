@@ -26,7 +26,7 @@ final class SeedStatementTests: XCTestCase {
     func testP18OnlyARequestsMethodCanBeSelected() {
         let h = Harness()
         h.present()
-        XCTAssertEqual(h.act(.selectShippingMethod("overnight")), .refused("no shipping method overnight"))
+        XCTAssertEqual(h.act(.selectShippingMethod("overnight")), .refused(.noShippingMethod("overnight")))
         XCTAssertFalse(h.delegate.calls.contains { $0.hasPrefix("didSelectShippingMethod") })
     }
 

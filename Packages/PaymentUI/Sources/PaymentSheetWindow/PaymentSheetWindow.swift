@@ -102,7 +102,7 @@ public final class PaymentSheetWindow {
         lastReply = reply
         if reply != .accepted, let sheet = current {
             render(sheet)  // puts the radio buttons back on what the sheet has selected
-            if let message = SheetErrorPlacement.reply(reply) { widgets.setError(message, in: .general) }
+            if let message = SheetText.reply(reply) { widgets.setError(message, in: .general) }
         }
     }
 

@@ -1,38 +1,41 @@
 import BuyerText
 import PaymentAuthorization
 
-/// Where the sheet shows a delegate's error, and in which words.
-enum SheetErrorPlacement: Equatable {
-    case contact, card, coupon, general
-
-    /// The section and the buyer's text for one of `WalletSheet.errors` (the errors' descriptions: see
-    /// `PaymentRequestError` and `WalletCardError`); an error the table does not know is shown as it is,
-    /// in the general place.
-    static func place(_ error: String, text: BuyerText = .current) -> (SheetErrorPlacement, String) {
-        let known: [(String, SheetErrorPlacement, String)] = [
-            ("coupon invalid", .coupon, "sheet.error.coupon.invalid"),
-            ("coupon expired", .coupon, "sheet.error.coupon.expired"),
-            ("address unserviceable", .contact, "sheet.error.contact.unserviceable"),
-            ("shipping contact invalid", .contact, "sheet.error.contact.invalid"),
-            ("billing contact invalid", .contact, "sheet.error.billing.invalid"),
-            ("card declined", .card, "sheet.error.card.declined"),
-            ("card brand not accepted", .card, "sheet.error.card.brandNotAccepted"),
-            ("authentication failed", .card, "sheet.error.card.authenticationFailed"),
-        ]
-        for (prefix, placement, key) in known where error.hasPrefix(prefix) {
-            return (placement, text[key])
+/// The buyer's words for what the sheet reports: the last step, from BuyerText, chosen by value.
+enum SheetText {
+    /// The buyer's text for one of `WalletSheet.errors`, shown in the error's own `field`. An error
+    /// of the app's own type (``SheetError/other(_:)``, ``PaymentRequestError/unknown(_:)``) carries
+    /// the app's words, shown as they are.
+    static func words(for error: SheetError, text: BuyerText = .current) -> String {
+        switch error {
+        case .request(.couponCodeInvalid): text["sheet.error.coupon.invalid"]
+        case .request(.couponCodeExpired): text["sheet.error.coupon.expired"]
+        case .request(.shippingAddressUnserviceable): text["sheet.error.contact.unserviceable"]
+        case .request(.shippingContactInvalid): text["sheet.error.contact.invalid"]
+        case .request(.billingContactInvalid): text["sheet.error.billing.invalid"]
+        case .request(.unknown(let words)): words
+        case .card(.declined): text["sheet.error.card.declined"]
+        case .card(.brandNotAccepted): text["sheet.error.card.brandNotAccepted"]
+        case .card(.authenticationFailed): text["sheet.error.card.authenticationFailed"]
+        case .other(let words): words
         }
-        return (.general, error)
     }
 
-    /// The buyer's text for a refused or busy action.
+    /// The buyer's text for a refused or busy action (nil: accepted), by the refusal's reason.
     static func reply(_ reply: SheetBuyerReply, text: BuyerText = .current) -> String? {
         switch reply {
         case .accepted: nil
         case .busy: text["sheet.refused.busy"]
-        case .refused("no card selected"): text["sheet.refused.noCard"]
-        case .refused("contact has errors"), .refused("contact required"): text["sheet.refused.contact"]
-        case .refused(let why): why
+        case .refused(let reason):
+            switch reason {
+            case .noCardSelected: text["sheet.refused.noCard"]
+            case .contactHasErrors, .contactRequired: text["sheet.refused.contact"]
+            case .lastChangeFailed: text["sheet.refused.lastChange"]
+            case .cardNotAccepted: text["sheet.refused.cardNotAccepted"]
+            case .noSheet, .sheetNotShown, .sheetClosed, .finishing, .noContact, .noShippingMethod, .noCard,
+                .noCouponCodes:
+                text["sheet.refused.unavailable"]
+            }
         }
     }
 }

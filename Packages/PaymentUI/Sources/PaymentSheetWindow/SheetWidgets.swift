@@ -27,11 +27,11 @@ final class SheetWidgets {
     private let status: Widget
     private let pay: Widget
     private let cancel: Widget
-    private var errorLabels: [SheetErrorPlacement: Widget] = [:]
+    private var errorLabels: [SheetField: Widget] = [:]
     private var methodChecks: [(id: String, widget: Widget)] = []
     private var contactChecks: [Widget] = []
     private var cardChecks: [Widget] = []
-    private var shownLists: (methods: String, contacts: [String], cards: [String]) = ("", [], [])
+    private var shownLists: (methods: String, contacts: [Contact], cards: [String]) = ("", [], [])
     private var handlers: [Handler] = []
     private var closing = false
 
@@ -117,7 +117,7 @@ final class SheetWidgets {
         egwui_window_destroy(window)
     }
 
-    private func errorLabel(_ placement: SheetErrorPlacement, _ name: String) -> Widget {
+    private func errorLabel(_ placement: SheetField, _ name: String) -> Widget {
         let label: Widget = egwui_label_new("", 1)
         egwui_widget_set_name(label, name)
         egwui_widget_add_class(label, "error")
@@ -126,7 +126,7 @@ final class SheetWidgets {
         return label
     }
 
-    func setError(_ message: String, in placement: SheetErrorPlacement) {
+    func setError(_ message: String, in placement: SheetField) {
         guard let label = errorLabels[placement] else { return }
         let old = String(cString: egwui_label_text(label))
         egwui_label_set_text(label, old.isEmpty ? message : old + "\n" + message)
@@ -201,8 +201,7 @@ final class SheetWidgets {
             egwui_widget_set_visible(label, 0)
         }
         for error in sheet.errors {
-            let (placement, message) = SheetErrorPlacement.place(error, text: text)
-            setError(message, in: placement)
+            setError(SheetText.words(for: error, text: text), in: error.field)
         }
         renderState(sheet.state)
     }
@@ -226,10 +225,8 @@ final class SheetWidgets {
             egwui_box_clear(contacts)
             contactChecks = []
             for (index, contact) in sheet.contacts.enumerated() {
-                // The sheet lists a contact as `Contact(Riga, LV)`: the buyer reads `Riga, LV`.
-                let shown =
-                    contact.hasPrefix("Contact(") && contact.hasSuffix(")")
-                    ? String(contact.dropFirst("Contact(".count).dropLast()) : contact
+                // The buyer reads `Riga, LV`: the sheet's contacts are redacted to city and country.
+                let shown = "\(contact.city ?? "-"), \(contact.countryCode ?? "-")"
                 contactChecks.append(
                     radio(
                         shown, name: "contact-\(index)", group: contactChecks.first, in: contacts,

@@ -1,3 +1,4 @@
+import BuyerText
 import CGtk4
 import CPaymentUIGtk
 import Foundation
@@ -125,7 +126,7 @@ final class PaymentSheetWindowTests: XCTestCase {
     }
 
     func testEveryErrorTheSheetCanShowHasItsPlace() {
-        let cases: [(any Error, SheetErrorPlacement)] = [
+        let cases: [(any Error, SheetField)] = [
             (PaymentRequestError.couponCodeInvalid, .coupon), (PaymentRequestError.couponCodeExpired, .coupon),
             (PaymentRequestError.shippingAddressUnserviceable, .contact),
             (PaymentRequestError.shippingContactInvalid(.postalAddress), .contact),
@@ -134,12 +135,48 @@ final class PaymentSheetWindowTests: XCTestCase {
             (WalletCardError.brandNotAccepted, .card), (WalletCardError.authenticationFailed, .card),
             (PaymentRequestError.unknown("the shop is closed"), .general),
         ]
-        for (error, placement) in cases {
-            let (placed, text) = SheetErrorPlacement.place("\(error)")
-            XCTAssertEqual(placed, placement, "\(error)")
-            XCTAssertFalse(text.hasPrefix("sheet."), "\(error) has a table entry")
+        let english = BuyerText(language: "en")
+        for (error, placement) in cases.dropLast() {
+            let value = SheetError(error)
+            XCTAssertEqual(value.field, placement, "\(error)")
+            let words = SheetText.words(for: value, text: english)
+            XCTAssertNotEqual(words, "\(error)", "\(error) is worded from BuyerText, not its description")
+            XCTAssertFalse(words.hasPrefix("sheet."), "\(error) has a table entry")
         }
-        XCTAssertEqual(SheetErrorPlacement.place("the shop is closed").1, "the shop is closed")
+        XCTAssertEqual(SheetError(PaymentRequestError.unknown("the shop is closed")).field, .general)
+        XCTAssertEqual(
+            SheetText.words(for: .request(.unknown("the shop is closed")), text: english), "the shop is closed")
+        // Placed by value, not by words: an app's text that starts like a known error stays general
+        // and keeps its words (a string prefix put it beside the coupon, in the SDK's words).
+        let lookalike = SheetError(PaymentRequestError.unknown("coupon invalid on Sundays"))
+        XCTAssertEqual(lookalike.field, .general)
+        XCTAssertEqual(SheetText.words(for: lookalike, text: english), "coupon invalid on Sundays")
+    }
+
+    /// Every refusal is worded from BuyerText by its reason (written by hand from en.json); none shows
+    /// the SDK's English description.
+    func testEveryRefusalIsWordedByItsReason() {
+        let english = BuyerText(language: "en")
+        let unavailable = "This cannot be done now."
+        let rows: [(SheetRefusal, String)] = [
+            (.noCardSelected, "Choose a card first."),
+            (.contactHasErrors, "Choose a shipping contact that can be used."),
+            (.contactRequired, "Choose a shipping contact that can be used."),
+            (.lastChangeFailed, "Your last change could not be applied. Change it or try again."),
+            (.cardNotAccepted, "This card is not accepted here. Choose another card."),
+            (.noSheet, unavailable), (.sheetNotShown, unavailable), (.sheetClosed, unavailable),
+            (.finishing, unavailable), (.noContact(4), unavailable), (.noShippingMethod("x"), unavailable),
+            (.noCard(9), unavailable), (.noCouponCodes, unavailable),
+        ]
+        for (reason, words) in rows {
+            XCTAssertEqual(SheetText.reply(.refused(reason), text: english), words, "\(reason)")
+        }
+        XCTAssertEqual(SheetText.reply(.busy, text: english), "Please wait: the sheet is being updated.")
+        XCTAssertNil(SheetText.reply(.accepted, text: english))
+        let latvian = BuyerText(language: "lv")
+        XCTAssertEqual(
+            SheetText.reply(.refused(.lastChangeFailed), text: latvian),
+            "Pēdējās izmaiņas neizdevās. Mainiet tās vai mēģiniet vēlreiz.")
     }
 }
 

@@ -5,51 +5,89 @@ import BuyerVocabulary
 /// Produced by ``CommandParser`` from one input line; carries values already
 /// checked for shape (numbers are numbers, choices are canonical), not for
 /// meaning in the current state (that is the shell's job when it runs them).
+/// Grouped by family, one value per family (``WalletCommand`` was the first):
+/// the shell hands each family's value to the code that runs that family.
 public enum Command: Equatable, Sendable {
     /// `help [COMMAND [SUB-COMMAND]]`.
     case help(topic: [String])
     /// `quit`, `exit`.
     case quit
+    /// `config ...`.
+    case config(ConfigCommand)
+    /// `payment ...`.
+    case payment(PaymentCommand)
+    /// `card ...`.
+    case card(CardCommand)
+    /// `buyer ...`.
+    case buyer(BuyerCommand)
+    /// `pay ...`, `step`, `continue`, `cancel`, `result`, `status`: running payments and their results.
+    case pay(PayCommand)
+    /// `brand`, `luhn`, `format`, `jwe header`: the SDK's card and token tools, with no state.
+    case tool(ToolCommand)
+    /// `sandbox ...`.
+    case sandbox(SandboxCommand)
+    /// `wallet ...`, `sheet ...`, `merchant ...` (WalletCommands.swift).
+    case wallet(WalletCommand)
+}
+
+/// `config` and `config set KEY VALUE`.
+public enum ConfigCommand: Equatable, Sendable {
     /// `config`: show the configuration.
-    case configShow
+    case show
     /// `config set KEY VALUE`.
-    case configSet(key: ConfigKey, value: String)
+    case set(key: ConfigKey, value: String)
+}
+
+/// The payment the shell pays: made here, or given.
+public enum PaymentCommand: Equatable, Sendable {
     /// `payment create [AMOUNT] [CURRENCY] [--order N]`.
-    case paymentCreate(amount: Int?, currency: String?, orderNumber: String?)
+    case create(amount: Int?, currency: String?, orderNumber: String?)
     /// `payment use ID VERIFICATION_KEY [CHECKOUT_URL RETURN_URL]`.
-    case paymentUse(paymentId: String, verificationKey: String, checkoutURL: String?, returnURL: String?)
+    case use(paymentId: String, verificationKey: String, checkoutURL: String?, returnURL: String?)
     /// `payment show`.
-    case paymentShow
+    case show
+}
+
+/// The card `pay card` pays with.
+public enum CardCommand: Equatable, Sendable {
     /// `card number [N]`; `nil` asks on the terminal.
-    case cardNumber(String?)
+    case number(String?)
     /// `card name NAME`.
-    case cardName(String)
+    case name(String)
     /// `card expiry MM/YY`, split into two-digit month and year.
-    case cardExpiry(month: String, year: String)
+    case expiry(month: String, year: String)
     /// `card cvc [CODE]`; `nil` asks on the terminal, masked.
-    case cardSecurityCode(String?)
+    case securityCode(String?)
     /// `card test NAME`.
-    case cardTest(name: String)
+    case test(name: String)
     /// `card show`.
-    case cardShow
+    case show
     /// `card check`.
-    case cardCheck
+    case check
     /// `card clear`.
-    case cardClear
+    case clear
+}
+
+/// What the buyer does on the pages the SDK opens, queued before they open.
+public enum BuyerCommand: Equatable, Sendable {
     /// `buyer hosted pay|decline|cancel|abandon|pending`.
-    case buyerHosted(HostedChoice)
+    case hosted(HostedChoice)
     /// `buyer challenge CODE`.
-    case buyerChallenge(code: String)
+    case challenge(code: String)
     /// `buyer close`.
-    case buyerClose
+    case close
     /// `buyer show`.
-    case buyerShow
+    case show
     /// `buyer clear`.
-    case buyerClear
+    case clear
+}
+
+/// Running a payment, driving it in step mode, and reading its result.
+public enum PayCommand: Equatable, Sendable {
     /// `pay card [--step]`.
-    case payCard(step: Bool)
+    case card(step: Bool)
     /// `pay hosted [--method M] [--step]`.
-    case payHosted(method: String?, step: Bool)
+    case hosted(method: String?, step: Bool)
     /// `step` (in step mode: perform the next action).
     case step
     /// `continue` (in step mode: run to the end).
@@ -60,6 +98,10 @@ public enum Command: Equatable, Sendable {
     case result(json: Bool)
     /// `status [PAYMENT_ID]`.
     case status(paymentId: String?)
+}
+
+/// The SDK's tools on a number or a token: no state.
+public enum ToolCommand: Equatable, Sendable {
     /// `brand N`.
     case brand(String)
     /// `luhn N`.
@@ -68,20 +110,22 @@ public enum Command: Equatable, Sendable {
     case format(String)
     /// `jwe header TOKEN`.
     case jweHeader(String)
+}
+
+/// The embedded sandbox gateway.
+public enum SandboxCommand: Equatable, Sendable {
     /// `sandbox cards [--numbers]`.
-    case sandboxCards(numbers: Bool)
+    case cards(numbers: Bool)
     /// `sandbox fault ENDPOINT KIND [ARG] [--times N | --probability P]`.
-    case sandboxFault(endpoint: String, kind: String, argument: Int?, times: Int?, probability: Double?)
+    case fault(endpoint: String, kind: String, argument: Int?, times: Int?, probability: Double?)
     /// `sandbox faults`.
-    case sandboxFaults
+    case faults
     /// `sandbox faults clear`.
-    case sandboxFaultsClear
+    case faultsClear
     /// `sandbox log`.
-    case sandboxLog
+    case log
     /// `sandbox pages js|html`: how the embedded sandbox builds its issuer and checkout pages.
-    case sandboxPages(String)
-    /// `wallet ...`, `sheet ...`, `merchant ...` (WalletCommands.swift).
-    case wallet(WalletCommand)
+    case pages(String)
 }
 
 /// The settings `config set` changes.

@@ -261,9 +261,10 @@ public struct CommandParser: Sendable {
                 .invalidValue, "--times and --probability do not go together", column: probability.column,
                 length: probability.length)
         }
-        return .sandboxFault(
-            endpoint: endpoint, kind: kind, argument: value, times: times.flatMap { Int($0.text) },
-            probability: probability.flatMap { Double($0.text) })
+        return .sandbox(
+            .fault(
+                endpoint: endpoint, kind: kind, argument: value, times: times.flatMap { Int($0.text) },
+                probability: probability.flatMap { Double($0.text) }))
     }
 
     /// `MM/YY`, `MM/YYYY` or `MMYY` -> two-digit month and year.

@@ -114,10 +114,10 @@ public struct CommandTable: Sendable {
                                 .missingArgument, "'config set' needs KEY VALUE", column: invocation.endColumn)
                         }
                         try CommandParser.validateConfigValue(key: key, token: value)
-                        return .configSet(key: key, value: value.text)
+                        return .config(.set(key: key, value: value.text))
                     }
                 ]
-            ) { _ in .configShow },
+            ) { _ in .config(.show) },
             CommandSpec(
                 "payment", "Create or choose the payment to pay",
                 subcommands: [
@@ -140,9 +140,10 @@ public struct CommandTable: Sendable {
                             }
                             code = upper
                         }
-                        return .paymentCreate(
-                            amount: invocation.text(amount).flatMap { Int($0) }, currency: code,
-                            orderNumber: invocation.token(order)?.text)
+                        return .payment(
+                            .create(
+                                amount: invocation.text(amount).flatMap { Int($0) }, currency: code,
+                                orderNumber: invocation.token(order)?.text))
                     },
                     CommandSpec(
                         "use", "Use a payment your own backend created",
@@ -162,12 +163,14 @@ public struct CommandTable: Sendable {
                         for url in [checkout, back].compactMap({ $0 }) {
                             try CommandParser.requireHTTPURL(url, name: "URL")
                         }
-                        return .paymentUse(
-                            paymentId: invocation.text(paymentId) ?? "",
-                            verificationKey: invocation.text(verificationKey) ?? "", checkoutURL: checkout?.text,
-                            returnURL: back?.text)
+                        return .payment(
+                            .use(
+                                paymentId: invocation.text(paymentId) ?? "",
+                                verificationKey: invocation.text(verificationKey) ?? "", checkoutURL: checkout?.text,
+                                returnURL: back?.text))
                     },
-                    CommandSpec("show", "Show the current payment (the verification key masked)") { _ in .paymentShow },
+                    CommandSpec("show", "Show the current payment (the verification key masked)") { _ in .payment(.show)
+                    },
                 ]),
             CommandSpec(
                 "card", "Enter the card to pay with (shown masked)",
@@ -176,9 +179,9 @@ public struct CommandTable: Sendable {
                     CommandSpec(
                         "number", "Set the card number; with no number, type it with live formatting",
                         arguments: [cardNumber]
-                    ) { .cardNumber($0.text(cardNumber)) },
+                    ) { .card(.number($0.text(cardNumber))) },
                     CommandSpec("name", "Set the cardholder name", arguments: [holderName]) {
-                        .cardName($0.text(holderName) ?? "")
+                        .card(.name($0.text(holderName) ?? ""))
                     },
                     CommandSpec("expiry", "Set the expiry date", arguments: [expiry]) { invocation throws(ReplError) in
                         let given = invocation.token(expiry)
@@ -187,7 +190,7 @@ public struct CommandTable: Sendable {
                                 .invalidValue, "expiry must be MM/YY, e.g. 12/30",
                                 column: given?.column ?? invocation.endColumn, length: given?.length ?? 1)
                         }
-                        return .cardExpiry(month: month, year: year)
+                        return .card(.expiry(month: month, year: year))
                     },
                     CommandSpec(
                         "cvc", "Set the security code; with no code, type it masked (never echoed)",
@@ -202,18 +205,18 @@ public struct CommandTable: Sendable {
                                     length: given.length)
                             }
                         }
-                        return .cardSecurityCode(invocation.text(securityCode))
+                        return .card(.securityCode(invocation.text(securityCode)))
                     },
                     CommandSpec(
                         "test", "Fill in a sandbox test card by name (see: sandbox cards)",
                         details: "Sets the number, a future expiry, a name and a security code of the right length.",
                         arguments: [testCard]
-                    ) { .cardTest(name: ($0.text(testCard) ?? "").lowercased()) },
-                    CommandSpec("show", "Show the card, masked") { _ in .cardShow },
+                    ) { .card(.test(name: ($0.text(testCard) ?? "").lowercased())) },
+                    CommandSpec("show", "Show the card, masked") { _ in .card(.show) },
                     CommandSpec("check", "Validate each field and show its state (valid, incomplete, invalid)") { _ in
-                        .cardCheck
+                        .card(.check)
                     },
-                    CommandSpec("clear", "Forget the card") { _ in .cardClear },
+                    CommandSpec("clear", "Forget the card") { _ in .card(.clear) },
                 ]),
             CommandSpec(
                 "buyer", "Script what the buyer does on the next page",
@@ -230,15 +233,15 @@ public struct CommandTable: Sendable {
                             throw ReplError(
                                 .missingArgument, "'buyer hosted' needs a choice", column: invocation.endColumn)
                         }
-                        return .buyerHosted(choice)
+                        return .buyer(.hosted(choice))
                     },
                     CommandSpec(
                         "challenge", "On the 3-D Secure challenge page: enter this code (1234 passes)",
                         arguments: [challengeCode]
-                    ) { .buyerChallenge(code: $0.text(challengeCode) ?? "") },
-                    CommandSpec("close", "Close whichever page appears next") { _ in .buyerClose },
-                    CommandSpec("show", "Show the queued buyer actions") { _ in .buyerShow },
-                    CommandSpec("clear", "Forget the queued buyer actions") { _ in .buyerClear },
+                    ) { .buyer(.challenge(code: $0.text(challengeCode) ?? "")) },
+                    CommandSpec("close", "Close whichever page appears next") { _ in .buyer(.close) },
+                    CommandSpec("show", "Show the queued buyer actions") { _ in .buyer(.show) },
+                    CommandSpec("clear", "Forget the queued buyer actions") { _ in .buyer(.clear) },
                 ]),
             CommandSpec(
                 "pay", "Run a payment and show every step",
@@ -250,15 +253,15 @@ public struct CommandTable: Sendable {
                     """,
                 subcommands: [
                     CommandSpec("card", "Pay the current payment with the card (native card form)", flags: [step]) {
-                        .payCard(step: $0.has(step))
+                        .pay(.card(step: $0.has(step)))
                     },
                     CommandSpec(
                         "hosted", "Pay the current payment on the hosted checkout page", flags: [method, step]
-                    ) { .payHosted(method: $0.token(method)?.text, step: $0.has(step)) },
+                    ) { .pay(.hosted(method: $0.token(method)?.text, step: $0.has(step))) },
                 ]),
-            CommandSpec("step", "Step mode: perform the next transition") { _ in .step },
-            CommandSpec("continue", "Step mode: run the payment to its end") { _ in .continue },
-            CommandSpec("cancel", "Cancel the running payment (Ctrl-C does too)") { _ in .cancel },
+            CommandSpec("step", "Step mode: perform the next transition") { _ in .pay(.step) },
+            CommandSpec("continue", "Step mode: run the payment to its end") { _ in .pay(.continue) },
+            CommandSpec("cancel", "Cancel the running payment (Ctrl-C does too)") { _ in .pay(.cancel) },
             CommandSpec(
                 "result", "Show the last payment result",
                 details: """
@@ -266,22 +269,24 @@ public struct CommandTable: Sendable {
                     error.domain, error.code, error.message.
                     """,
                 flags: [json]
-            ) { .result(json: $0.has(json)) },
+            ) { .pay(.result(json: $0.has(json))) },
             CommandSpec(
                 "status", "Look up a payment's status (the current payment by default)", arguments: [statusId]
-            ) { .status(paymentId: $0.text(statusId)) },
-            CommandSpec("brand", "Detect a card number's brand", arguments: [number]) { .brand($0.text(number) ?? "") },
+            ) { .pay(.status(paymentId: $0.text(statusId))) },
+            CommandSpec("brand", "Detect a card number's brand", arguments: [number]) {
+                .tool(.brand($0.text(number) ?? ""))
+            },
             CommandSpec("luhn", "Check a card number's Luhn digit", arguments: [number]) {
-                .luhn($0.text(number) ?? "")
+                .tool(.luhn($0.text(number) ?? ""))
             },
             CommandSpec("format", "Show how a card number is grouped (digits masked)", arguments: [number]) {
-                .format($0.text(number) ?? "")
+                .tool(.format($0.text(number) ?? ""))
             },
             CommandSpec(
                 "jwe", "Inspect compact JWE tokens",
                 subcommands: [
                     CommandSpec("header", "Decode a token's protected header (no decryption)", arguments: [token]) {
-                        .jweHeader($0.text(token) ?? "")
+                        .tool(.jweHeader($0.text(token) ?? ""))
                     }
                 ]),
             CommandSpec(
@@ -290,7 +295,7 @@ public struct CommandTable: Sendable {
                     CommandSpec(
                         "cards", "List the sandbox test cards and what each does (card test NAME uses one)",
                         flags: [numbers]
-                    ) { .sandboxCards(numbers: $0.has(numbers)) },
+                    ) { .sandbox(.cards(numbers: $0.has(numbers))) },
                     CommandSpec(
                         "fault", "Inject a fault on an endpoint (sandbox fault card-session-create status 503)",
                         details: """
@@ -310,9 +315,9 @@ public struct CommandTable: Sendable {
                             probability: invocation.token(probability), endColumn: invocation.endColumn)
                     },
                     CommandSpec("faults", "List the injected faults, or clear them", arguments: [clear]) {
-                        $0.token(clear) == nil ? .sandboxFaults : .sandboxFaultsClear
+                        $0.token(clear) == nil ? .sandbox(.faults) : .sandbox(.faultsClear)
                     },
-                    CommandSpec("log", "Show the sandbox's request log (no card data in it)") { _ in .sandboxLog },
+                    CommandSpec("log", "Show the sandbox's request log (no card data in it)") { _ in .sandbox(.log) },
                     CommandSpec(
                         "pages",
                         "Build the issuer's and checkout's pages with JavaScript (js) or as plain forms (html)",
@@ -327,7 +332,7 @@ public struct CommandTable: Sendable {
                             throw ReplError(
                                 .missingArgument, "'sandbox pages' needs js or html", column: invocation.endColumn)
                         }
-                        return .sandboxPages(value)
+                        return .sandbox(.pages(value))
                     },
                 ]),
             CommandSpec("quit", "Leave the shell (exit and Ctrl-D too)") { _ in .quit },

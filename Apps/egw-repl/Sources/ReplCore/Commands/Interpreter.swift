@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// var interpreter = Interpreter()
-/// interpreter.feed("card test visa")   // .command(.cardTest(name: "visa"))
+/// interpreter.feed("card test visa")   // .command(.card(.test(name: "visa")))
 /// interpreter.feed("card frob")        // .error(...) with line 2, column 6
 /// ```
 public struct Interpreter: Sendable {

@@ -3,6 +3,32 @@ import EGWWire
 import ReplCore
 
 extension Shell {
+    /// `card ...`: the card `pay card` pays with (shown masked only).
+    func runCard(_ command: CardCommand) throws(ReplError) {
+        switch command {
+        case .number(let number):
+            try setCardNumber(number)
+        case .name(let name):
+            card.cardholderName = name
+            note("Cardholder name set.")
+        case .expiry(let month, let year):
+            card.expiryMonth = month
+            card.expiryYear = year
+            note("Expiry set: \(month)/\(year)\(stateNote(.expiry)).")
+        case .securityCode(let code):
+            try setSecurityCode(code)
+        case .test(let name):
+            try fillTestCard(named: name)
+        case .show:
+            showCard()
+        case .check:
+            checkCard()
+        case .clear:
+            card.clear()
+            note("Card cleared.")
+        }
+    }
+
     // MARK: card
 
     func setCardNumber(_ number: String?) throws(ReplError) {

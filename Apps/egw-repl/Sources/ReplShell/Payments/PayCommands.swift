@@ -5,6 +5,26 @@ import PaymentFlow
 import ReplCore
 
 extension Shell {
+    /// `pay card|hosted`, `step`, `continue`, `cancel`, `result`, `status`.
+    func runPay(_ command: PayCommand) throws(ReplError) {
+        switch command {
+        case .card(let step):
+            try pay(hosted: false, method: nil, step: step)
+        case .hosted(let method, let step):
+            try pay(hosted: true, method: method, step: step)
+        case .step:
+            try advance(toEnd: false)
+        case .continue:
+            try advance(toEnd: true)
+        case .cancel:
+            cancel(try runningPayment(), because: "cancel")
+        case .result(let json):
+            try showResult(json: json)
+        case .status(let paymentId):
+            try lookUpStatus(paymentId)
+        }
+    }
+
     // MARK: starting a payment
 
     func pay(hosted: Bool, method: String?, step: Bool) throws(ReplError) {
@@ -197,29 +217,28 @@ extension Shell {
         run.pendingQuestion = nil
     }
 
-    /// `step`, `continue`, `cancel`.
-    func drive(_ command: Command) throws(ReplError) {
+    /// The payment `step`, `continue` and `cancel` act on.
+    func runningPayment() throws(ReplError) -> PaymentRun {
         guard let run = running else {
             throw ReplError(.notAvailable, "no payment is running (start one with pay card --step)")
         }
-        switch command {
-        case .cancel:
-            cancel(run, because: "cancel")
-        case .step, .continue:
-            if command == .continue {
-                run.stepping = false
-            }
-            guard let pending = run.pendingStep else {
-                if command == .continue {
-                    return
-                }
-                throw ReplError(.notAvailable, "the payment is not paused at a step")
-            }
-            run.pendingStep = nil
-            pending.answer(.proceed)
-        default:
-            break
+        return run
+    }
+
+    /// `step` (`toEnd: false`) or `continue` (`toEnd: true`): go on from the paused step.
+    func advance(toEnd: Bool) throws(ReplError) {
+        let run = try runningPayment()
+        if toEnd {
+            run.stepping = false
         }
+        guard let pending = run.pendingStep else {
+            if toEnd {
+                return
+            }
+            throw ReplError(.notAvailable, "the payment is not paused at a step")
+        }
+        run.pendingStep = nil
+        pending.answer(.proceed)
     }
 
     // MARK: reports

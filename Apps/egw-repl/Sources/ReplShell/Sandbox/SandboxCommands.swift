@@ -6,6 +6,27 @@ import PaymentFlow
 import ReplCore
 
 extension Shell {
+    /// `sandbox ...`: the embedded sandbox gateway.
+    func runSandbox(_ command: SandboxCommand) throws(ReplError) {
+        switch command {
+        case .cards(let numbers):
+            showTestCards(numbers: numbers)
+        case .fault(let endpoint, let kind, let argument, let times, let probability):
+            try injectFault(endpoint: endpoint, kind: kind, argument: argument, times: times, probability: probability)
+        case .faults:
+            try showFaults()
+        case .faultsClear:
+            try requireSandbox().clearFaults()
+            note("Faults cleared.")
+        case .log:
+            try showSandboxLog()
+        case .pages(let value):
+            let sandbox = try requireSandbox()
+            sandbox.pages = value == "js" ? .js : .html
+            note("The sandbox's pages are now built \(value == "js" ? "by JavaScript" : "as plain HTML forms").")
+        }
+    }
+
     func requireSandbox() throws(ReplError) -> Sandbox {
         guard let sandbox else {
             throw ReplError(.notAvailable, "no embedded sandbox in this session (started with --no-sandbox)")

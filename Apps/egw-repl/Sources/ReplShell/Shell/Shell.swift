@@ -12,8 +12,8 @@ import ReplCore
 /// turning (the SDK delivers results there) instead of sitting in `readline`.
 @MainActor
 final class Shell {
-    /// Whether to keep reading after a command.
-    enum Flow {
+    /// Whether to keep reading after a line.
+    enum LineOutcome {
         case proceed
         case quit
     }
@@ -116,7 +116,7 @@ final class Shell {
     }
 
     /// Parses and runs one line.
-    func handle(line: String) -> Flow {
+    func handle(line: String) -> LineOutcome {
         let step = interpreter.feed(line)
         let lineNumber = interpreter.lineNumber
         switch step {
@@ -161,8 +161,9 @@ final class Shell {
         console.out("Type help for the commands, Tab to complete, Ctrl-D to leave.")
     }
 
-    /// Runs one parsed command.
-    func execute(_ command: Command) throws(ReplError) -> Flow {
+    /// Runs one parsed command: `help` and `quit` here, every other family by its own runner
+    /// (`runConfig`, `runPayment`, `runCard`, `runBuyer`, `runPay`, `runTool`, `runSandbox`, `runWallet`).
+    func execute(_ command: Command) throws(ReplError) -> LineOutcome {
         switch command {
         case .help(let topic):
             console.out(try HelpText.render(topic: topic))
@@ -171,172 +172,23 @@ final class Shell {
                 throw ReplError(.notAvailable, "a payment is running: cancel it first (cancel or Ctrl-C)")
             }
             return .quit
-        case .configShow:
-            showConfiguration()
-        case .configSet(let key, let value):
-            try setConfiguration(key, value)
-        case .paymentCreate(let amount, let currency, let orderNumber):
-            try createPayment(amount: amount, currency: currency, orderNumber: orderNumber)
-        case .paymentUse(let paymentId, let key, let checkoutURL, let returnURL):
-            payment = CurrentPayment(
-                paymentId: paymentId, verificationKey: key, checkoutURL: checkoutURL.flatMap(URL.init(string:)),
-                returnURL: returnURL.flatMap(URL.init(string:)))
-            knownKeys[paymentId] = key
-            note("Using payment \(paymentId) (verification key \(SecretPolicy.maskedKey(key))).")
-        case .paymentShow:
-            try showPayment()
-        case .buyerHosted(let choice):
-            queueBuyer(.hosted(choice))
-        case .buyerChallenge(let code):
-            queueBuyer(.challenge(code: code))
-        case .buyerClose:
-            queueBuyer(.close)
-        case .buyerShow:
-            showBuyer()
-        case .buyerClear:
-            buyer.clear()
-            note("Buyer actions cleared.")
-        case .step, .continue, .cancel:
-            try drive(command)
-        case .cardNumber(let number):
-            try setCardNumber(number)
-        case .cardName(let name):
-            card.cardholderName = name
-            note("Cardholder name set.")
-        case .cardExpiry(let month, let year):
-            card.expiryMonth = month
-            card.expiryYear = year
-            note("Expiry set: \(month)/\(year)\(stateNote(.expiry)).")
-        case .cardSecurityCode(let code):
-            try setSecurityCode(code)
-        case .cardTest(let name):
-            try fillTestCard(named: name)
-        case .cardShow:
-            showCard()
-        case .cardCheck:
-            checkCard()
-        case .cardClear:
-            card.clear()
-            note("Card cleared.")
-        case .brand(let number):
-            try showBrand(number)
-        case .luhn(let number):
-            try showLuhn(number)
-        case .format(let number):
-            try showFormat(number)
-        case .jweHeader(let token):
-            try showJWEHeader(token)
-        case .sandboxCards(let numbers):
-            showTestCards(numbers: numbers)
-        case .sandboxFault(let endpoint, let kind, let argument, let times, let probability):
-            try injectFault(endpoint: endpoint, kind: kind, argument: argument, times: times, probability: probability)
-        case .sandboxFaults:
-            try showFaults()
-        case .sandboxFaultsClear:
-            try requireSandbox().clearFaults()
-            note("Faults cleared.")
-        case .sandboxLog:
-            try showSandboxLog()
-        case .sandboxPages(let value):
-            let sandbox = try requireSandbox()
-            sandbox.pages = value == "js" ? .js : .html
-            note("The sandbox's pages are now built \(value == "js" ? "by JavaScript" : "as plain HTML forms").")
-        case .payCard(let step):
-            try pay(hosted: false, method: nil, step: step)
-        case .payHosted(let method, let step):
-            try pay(hosted: true, method: method, step: step)
-        case .result(let json):
-            try showResult(json: json)
-        case .status(let paymentId):
-            try lookUpStatus(paymentId)
+        case .config(let command):
+            try runConfig(command)
+        case .payment(let command):
+            try runPayment(command)
+        case .card(let command):
+            try runCard(command)
+        case .buyer(let command):
+            runBuyer(command)
+        case .pay(let command):
+            try runPay(command)
+        case .tool(let command):
+            try runTool(command)
+        case .sandbox(let command):
+            try runSandbox(command)
         case .wallet(let command):
             try runWallet(command)
         }
         return .proceed
-    }
-
-    // MARK: config
-
-    func showConfiguration() {
-        // With --sandbox-tls: the test CA the SDK trusts, and its SHA-256 fingerprint (read-only rows).
-        let trust: [(String, String)] =
-            [("browser", options.browser)] + (options.screenshotsPath.map { [("screenshots", $0)] } ?? [])
-            + (sandbox.map { [("sandbox-pages", $0.pages.rawValue)] } ?? [])
-            // What the embedded sandbox's control endpoints and payment reads over HTTP need (X-Sandbox-Token).
-            + (sandbox.map { [("sandbox-control-token", $0.controlToken)] } ?? [])
-            + (sandbox?.tlsTrust.map {
-                [("sandbox-ca", $0.certificateAuthorityFile), ("sandbox-ca-sha256", $0.certificateAuthoritySHA256)]
-            } ?? [])
-        if options.json {
-            var object: [(String, JSONValue)] = []
-            for key in ConfigKey.allCases {
-                object.append((key.rawValue, .string(configuration.value(of: key))))
-            }
-            object += trust.map { ($0.0, .string($0.1)) }
-            console.out(JSONValue.members(object).jsonText)
-            return
-        }
-        console.table(ConfigKey.allCases.map { ($0.rawValue, configuration.value(of: $0)) } + trust)
-    }
-
-    /// The CA file of the embedded sandbox when it serves HTTPS (`--sandbox-tls`): every transport of the
-    /// shell (the SDK's, the buyer's browser, `payment create`, `status`) trusts it.
-    var trustedAuthorityFile: String? { sandbox?.tlsTrust?.certificateAuthorityFile }
-
-    func setConfiguration(_ key: ConfigKey, _ value: String) throws(ReplError) {
-        try configuration.set(key, value)
-        note("\(key.rawValue) = \(configuration.value(of: key))")
-    }
-
-    // MARK: payment
-
-    func showPayment() throws(ReplError) {
-        guard let payment else {
-            throw ReplError(.notAvailable, "no payment yet: payment create, or payment use ID KEY")
-        }
-        if options.json {
-            console.out(
-                JSONValue.members([
-                    ("paymentId", .string(payment.paymentId)),
-                    ("verificationKey", .string(SecretPolicy.maskedKey(payment.verificationKey))),
-                    ("checkoutURL", payment.checkoutURL.map { .string($0.absoluteString) } ?? .null),
-                    ("returnURL", payment.returnURL.map { .string($0.absoluteString) } ?? .null),
-                ]).jsonText)
-            return
-        }
-        var rows = [
-            ("payment id", payment.paymentId), ("verification key", SecretPolicy.maskedKey(payment.verificationKey)),
-        ]
-        if let amount = payment.amount, let currency = payment.currency {
-            rows.append(("amount", "\(amount) \(currency) (minor units)"))
-        }
-        if let order = payment.orderNumber {
-            rows.append(("order number", order))
-        }
-        rows.append(("checkout URL", payment.checkoutURL?.absoluteString ?? "(none: pay hosted needs one)"))
-        rows.append(("return URL", payment.returnURL?.absoluteString ?? "(none)"))
-        console.table(rows)
-    }
-
-    // MARK: buyer
-
-    func queueBuyer(_ step: BuyerStep) {
-        buyer.queue(step)
-        note("Buyer will: \(step) (\(buyer.queued.count) queued).")
-    }
-
-    func showBuyer() {
-        if options.json {
-            console.out(JSONValue.array(buyer.queued.map { .string($0.description) }).jsonText)
-            return
-        }
-        if buyer.queued.isEmpty {
-            let fallback = source.isInteractive ? "the shell will ask you" : "pages will be closed"
-            console.out("No buyer actions queued: \(fallback).")
-            return
-        }
-        for (index, step) in buyer.queued.enumerated() {
-            console.out("  \(index + 1). \(step)")
-        }
     }
 }

@@ -347,14 +347,16 @@ extension Shell {
                     json: [("event", .string("sheetCall")), ("call", .string("didAuthorizePayment"))])
             case .ready where !open.expectsChange:
                 if let call = open.call {
-                    let errors = sheet.errors.isEmpty ? "" : ", errors: \(sheet.errors.joined(separator: "; "))"
+                    let errors =
+                        sheet.errors.isEmpty
+                        ? "" : ", errors: \(sheet.errors.map(\.description).joined(separator: "; "))"
                     sheetLine(
                         "  ← \(call) answered: total \(total)\(errors)",
                         json: [
                             ("event", .string("sheetAnswer")), ("call", .string(call)),
                             ("total", .string(amountText(sheet.total, sheet.currencyCode))),
                             ("currency", .string(sheet.currencyCode)),
-                            ("errors", .array(sheet.errors.map(JSONValue.string))),
+                            ("errors", .array(sheet.errors.map { .string($0.description) })),
                         ])
                     open.call = nil
                 }
@@ -488,7 +490,7 @@ extension Shell {
                         })
                 ),
                 ("selectedMethod", sheet.selectedShippingMethod.map(JSONValue.string) ?? .null),
-                ("contacts", .array(sheet.contacts.map(JSONValue.string))),
+                ("contacts", .array(sheet.contacts.map { .string($0.description) })),
                 ("selectedContact", sheet.selectedContact.map(JSONValue.int) ?? .null),
                 // Before authorization the sheet holds only the redacted contact (city, state, postal
                 // code, country), as the delegate sees it.
@@ -508,7 +510,7 @@ extension Shell {
                 ),
                 ("selectedCard", sheet.selectedCard.map(JSONValue.int) ?? .null),
                 ("coupon", sheet.couponCode.map(JSONValue.string) ?? .null),
-                ("errors", .array(sheet.errors.map(JSONValue.string))),
+                ("errors", .array(sheet.errors.map { .string($0.description) })),
             ]).jsonText)
     }
 }

@@ -1,4 +1,5 @@
 import EGWWire
+
 /// The buyer's five choices on the hosted page and the status each records.
 enum HostedChoice: String, CaseIterable, Sendable {
     case pay, decline, cancel, abandon, pending
@@ -48,23 +49,23 @@ extension SandboxCore {
         guard payment.status == "INITIALIZED" else { return hostedDonePage(payment, status: 200) }
         let method = request.queryValue("method").flatMap(HostedMethod.init(rawValue:))
         if pageDialect.withLock({ $0 }) == .js { return hostedScriptPage(payment, method: method) }
-        let action = HTML.escape(checkoutURL(for: payment.id))
+        let action = HTMLEscaping.escape(checkoutURL(for: payment.id))
         var form = "<form method=\"post\" action=\"\(action)\" id=\"checkout-form\">\n"
         if let method {
             form += "<input type=\"hidden\" name=\"method\" value=\"\(method.rawValue)\">\n"
-            form += "<p id=\"method\">Paying with: \(HTML.escape(method.label))</p>\n"
+            form += "<p id=\"method\">Paying with: \(HTMLEscaping.escape(method.label))</p>\n"
         } else {
             form += "<fieldset id=\"method-picker\">\n<legend>Choose a method</legend>\n"
             for candidate in HostedMethod.allCases {
                 form +=
                     "<label><input type=\"radio\" name=\"method\" value=\"\(candidate.rawValue)\""
-                    + "\(candidate == .card ? " checked=\"checked\"" : "")> \(HTML.escape(candidate.label))</label>\n"
+                    + "\(candidate == .card ? " checked=\"checked\"" : "")> \(HTMLEscaping.escape(candidate.label))</label>\n"
             }
             form += "</fieldset>\n"
         }
         for choice in HostedChoice.allCases {
             form +=
-                "<button type=\"submit\" name=\"choice\" value=\"\(choice.rawValue)\">\(HTML.escape(choice.label))</button>\n"
+                "<button type=\"submit\" name=\"choice\" value=\"\(choice.rawValue)\">\(HTMLEscaping.escape(choice.label))</button>\n"
         }
         form += "</form>"
         return .html(
@@ -76,8 +77,8 @@ extension SandboxCore {
                     ("egw-method", method?.rawValue ?? ""),
                 ],
                 body: """
-                    <h1>Pay \(HTML.escape(Pages.amount(payment.amount, payment.currency)))</h1>
-                    <p>Order <code>\(HTML.escape(payment.orderNumber))</code> (sandbox: no money moves).</p>
+                    <h1>Pay \(HTMLEscaping.escape(Pages.amount(payment.amount, payment.currency)))</h1>
+                    <p>Order <code>\(HTMLEscaping.escape(payment.orderNumber))</code> (sandbox: no money moves).</p>
                     \(form)
                     """))
     }
@@ -126,8 +127,8 @@ extension SandboxCore {
                 meta: [("egw-payment-id", payment.id), ("egw-payment-status", payment.status)],
                 body: """
                     <h1>This payment is already processed</h1>
-                    <p>Status: <code>\(HTML.escape(payment.status))</code>.</p>
-                    <p><a id="return" href="\(HTML.escape(payment.shopRedirectURL))">Return to the shop</a></p>
+                    <p>Status: <code>\(HTMLEscaping.escape(payment.status))</code>.</p>
+                    <p><a id="return" href="\(HTMLEscaping.escape(payment.shopRedirectURL))">Return to the shop</a></p>
                     """))
     }
 }

@@ -1,3 +1,5 @@
+import EGWWire
+
 /// The sandbox's HTML: small, well-formed pages a headless client can drive.
 ///
 /// Conventions (README.md, "Page conventions"): every page carries
@@ -15,13 +17,13 @@ enum Pages {
 
             """
         if let page {
-            head += "<meta name=\"egw-page\" content=\"\(HTML.escape(page))\">\n"
+            head += "<meta name=\"egw-page\" content=\"\(HTMLEscaping.escape(page))\">\n"
         }
         for (name, content) in meta {
-            head += "<meta name=\"\(HTML.escape(name))\" content=\"\(HTML.escape(content))\">\n"
+            head += "<meta name=\"\(HTMLEscaping.escape(name))\" content=\"\(HTMLEscaping.escape(content))\">\n"
         }
         head += """
-            <title>\(HTML.escape(title))</title>
+            <title>\(HTMLEscaping.escape(title))</title>
             </head>
             <body>
             \(body)
@@ -38,7 +40,7 @@ enum Pages {
             status,
             document(
                 page: "error", title: "Sandbox error \(status)", meta: [("egw-status", String(status))],
-                body: "<h1>Error \(status)</h1>\n<p id=\"message\">\(HTML.escape(message))</p>"))
+                body: "<h1>Error \(status)</h1>\n<p id=\"message\">\(HTMLEscaping.escape(message))</p>"))
     }
 
     /// `12.50 EUR` from minor units.

@@ -124,7 +124,7 @@ extension SandboxCore {
                 meta: [("egw-payment-id", paymentId), ("egw-payment-status", status ?? "")],
                 body: """
                     <h1>Back at the shop</h1>
-                    <p>Payment <code>\(HTML.escape(paymentId))</code>: \(HTML.escape(status ?? "unknown payment")).</p>
+                    <p>Payment <code>\(HTMLEscaping.escape(paymentId))</code>: \(HTMLEscaping.escape(status ?? "unknown payment")).</p>
                     <p>A real shop would now ask its backend for the payment status.</p>
                     """))
     }
@@ -142,10 +142,10 @@ extension SandboxCore {
                 body: """
                     <h1>EGWPay sandbox gateway</h1>
                     <ul>
-                    <li>apiBaseURL: <code>\(HTML.escape(apiBase))</code></li>
-                    <li>checkoutAPIBaseURL: <code>\(HTML.escape(checkoutAPIBase))</code></li>
-                    <li>checkoutBaseURL: <code>\(HTML.escape(checkoutBase))</code></li>
-                    <li>merchant backend: <code>POST \(HTML.escape(origin))/sandbox/payments</code></li>
+                    <li>apiBaseURL: <code>\(HTMLEscaping.escape(apiBase))</code></li>
+                    <li>checkoutAPIBaseURL: <code>\(HTMLEscaping.escape(checkoutAPIBase))</code></li>
+                    <li>checkoutBaseURL: <code>\(HTMLEscaping.escape(checkoutBase))</code></li>
+                    <li>merchant backend: <code>POST \(HTMLEscaping.escape(origin))/sandbox/payments</code></li>
                     </ul>
                     """))
     }

@@ -1,4 +1,5 @@
 import EGWWire
+
 extension SandboxCore {
     /// `POST /acs/challenge` with form field `creq`: the issuer's page asking for the code.
     func acsChallengePage(_ request: HTTPRequest) -> HTTPResponse {
@@ -23,7 +24,7 @@ extension SandboxCore {
             return Pages.error(400, "No challenge is pending for this transaction.")
         }
         if pageDialect.withLock({ $0 }) == .js { return acsChallengeScriptPage(session) }
-        let action = HTML.escape("\(acsBase)/challenge/submit")
+        let action = HTMLEscaping.escape("\(acsBase)/challenge/submit")
         return .html(
             200,
             Pages.document(
@@ -31,9 +32,9 @@ extension SandboxCore {
                 meta: [("egw-session", session.id)],
                 body: """
                     <h1>Confirm your payment</h1>
-                    <p>Sandbox issuer, card ending \(HTML.escape(session.last4)). Type the code \(CardSession.challengeCode) to approve; any other code fails.</p>
+                    <p>Sandbox issuer, card ending \(HTMLEscaping.escape(session.last4)). Type the code \(CardSession.challengeCode) to approve; any other code fails.</p>
                     <form method="post" action="\(action)" id="challenge-form">
-                    <input type="hidden" name="acsTransID" value="\(HTML.escape(session.acsTransID))">
+                    <input type="hidden" name="acsTransID" value="\(HTMLEscaping.escape(session.acsTransID))">
                     <label for="code">Code</label>
                     <input type="text" id="code" name="code" value="" inputmode="numeric" autocomplete="one-time-code">
                     <button type="submit" name="action" value="submit">Confirm</button>
@@ -71,7 +72,8 @@ extension SandboxCore {
     }
 
     private func acsCompletePage(_ session: CardSession, transStatus: String) -> HTTPResponse {
-        let target = HTML.escape(session.notificationURL ?? "\(checkoutBase)/checkout/3ds/notification/\(session.id)")
+        let target = HTMLEscaping.escape(
+            session.notificationURL ?? "\(checkoutBase)/checkout/3ds/notification/\(session.id)")
         let cres = ThreeDSMessages.cres(for: session, transStatus: transStatus)
         return .html(
             200,
@@ -81,7 +83,7 @@ extension SandboxCore {
                 body: """
                     <h1>\(transStatus == "Y" ? "Payment confirmed" : "Confirmation failed")</h1>
                     <form method="post" action="\(target)" id="cres-form">
-                    <input type="hidden" name="cres" value="\(HTML.escape(cres))">
+                    <input type="hidden" name="cres" value="\(HTMLEscaping.escape(cres))">
                     <button type="submit" name="continue" value="continue">Continue</button>
                     </form>
                     <script>document.getElementById("cres-form").submit();</script>

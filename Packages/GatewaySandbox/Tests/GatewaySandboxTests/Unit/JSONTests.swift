@@ -101,9 +101,26 @@ import Testing
     }
 }
 
-/// HTML escaping of the sandbox's pages (form decoding and base64url moved to EGWWire, with their vectors).
+/// The sandbox's pages escape with EGWWire's one HTML escaper (its vectors are in EGWWire's
+/// HTMLEscapingTests); this pins that a page uses it, scalar by scalar. Expected text by hand.
 @Suite struct WireEncodingTests {
-    @Test func htmlEscaping() {
-        #expect(HTML.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    @Test func aPageEscapesAQuoteBeforeACombiningMarkInAnAttributeAndInText() {
+        let page = Pages.document(page: "p\"\u{301}>", title: "t'\u{301}", meta: [("m", "a\u{0}b\u{2028}")], body: "")
+        #expect(
+            page == """
+                <!DOCTYPE html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <meta name="egw-page" content="p&quot;\u{301}&gt;">
+                <meta name="m" content="a&#xFFFD;b&#x2028;">
+                <title>t&#39;\u{301}</title>
+                </head>
+                <body>
+
+                </body>
+                </html>
+
+                """)
     }
 }

@@ -174,7 +174,7 @@ public final class PaymentAuthorizationController: Sendable {
     // MARK: - Executor
 
     func buyer(_ action: SheetBuyerAction) -> SheetBuyerReply {
-        send(.buyer(action)) ?? .refused("sheet closed")
+        send(.buyer(action)) ?? .refused(.sheetClosed)
     }
 
     /// Feeds one event to the machine and starts its actions, in order, under the lock (each one only
@@ -314,7 +314,7 @@ private final class SheetBuyer: WalletSheetBuyer {
     }
 
     func perform(_ action: SheetBuyerAction) -> SheetBuyerReply {
-        guard let controller = controller.withLock({ $0.value }) else { return .refused("sheet closed") }
+        guard let controller = controller.withLock({ $0.value }) else { return .refused(.sheetClosed) }
         return controller.buyer(action)
     }
 }

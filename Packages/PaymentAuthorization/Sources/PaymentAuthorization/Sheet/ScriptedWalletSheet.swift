@@ -53,10 +53,10 @@ public final class ScriptedWalletSheet: WalletSheetPresenter {
     /// The script actions not yet taken.
     public var remainingScript: [SheetBuyerAction] { state.withLock { $0.script } }
 
-    /// Acts on the sheet as the buyer; `.refused("no sheet")` when none is up.
+    /// Acts on the sheet as the buyer; `.refused(.noSheet)` when none is up.
     @discardableResult
     public func perform(_ action: SheetBuyerAction) -> SheetBuyerReply {
-        guard let buyer = state.withLock({ $0.buyer }) else { return .refused("no sheet") }
+        guard let buyer = state.withLock({ $0.buyer }) else { return .refused(.noSheet) }
         let reply = buyer.perform(action)
         state.withLock { state in
             var shown = "\(action)"

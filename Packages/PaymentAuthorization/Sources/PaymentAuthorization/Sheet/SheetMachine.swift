@@ -192,9 +192,9 @@ struct SheetMachine {
         return WalletSheet(
             state: state, currencyCode: request.currencyCode, summaryItems: summaryItems,
             shippingMethods: shippingMethods, selectedShippingMethod: selectedMethod,
-            contacts: contacts.map(\.description), selectedContact: selectedContact,
+            contacts: contacts.map(\.redacted), selectedContact: selectedContact,
             cards: cards.map { ($0.displayName, Self.accepts($0, request)) }, selectedCard: selectedCard,
-            supportsCouponCode: request.supportsCouponCode, couponCode: couponCode, errors: errors.map { "\($0)" })
+            supportsCouponCode: request.supportsCouponCode, couponCode: couponCode, errors: errors.map(SheetError.init))
     }
 
     /// The payment the buyer authorizes: the full contact, the card, the total.
@@ -275,8 +275,8 @@ struct SheetMachine {
 
     private mutating func buyer(_ action: SheetBuyerAction) -> (actions: [Action], reply: SheetBuyerReply?) {
         guard phase == .open else {
-            if case .showingStatus = phase { return ([], .refused("finishing")) }
-            return ([], .refused(phase == .finished || isDismissing ? "sheet closed" : "sheet not shown"))
+            if case .showingStatus = phase { return ([], .refused(.finishing)) }
+            return ([], .refused(phase == .finished || isDismissing ? .sheetClosed : .sheetNotShown))
         }
         if action == .cancel { return (finish(.buyerCancelled), .accepted) }
         if pending != nil { return ([], .busy) }
@@ -285,22 +285,22 @@ struct SheetMachine {
         previousCard = selectedCard
         switch action {
         case .selectContact(let index):
-            guard contacts.indices.contains(index) else { return ([], .refused("no contact \(index)")) }
+            guard contacts.indices.contains(index) else { return ([], .refused(.noContact(index))) }
             selectedContact = index
             return (ask(.shippingContact(contacts[index].redacted)), .accepted)
         case .selectShippingMethod(let id):
             guard let method = shippingMethods.first(where: { $0.identifier == id }) else {
-                return ([], .refused("no shipping method \(id)"))
+                return ([], .refused(.noShippingMethod(id)))
             }
             selectedMethod = id
             return (ask(.shippingMethod(method)), .accepted)
         case .selectCard(let index):
-            guard cards.indices.contains(index) else { return ([], .refused("no card \(index)")) }
-            guard Self.accepts(cards[index], request) else { return ([], .refused("card not accepted")) }
+            guard cards.indices.contains(index) else { return ([], .refused(.noCard(index))) }
+            guard Self.accepts(cards[index], request) else { return ([], .refused(.cardNotAccepted)) }
             selectedCard = index
             return (ask(.paymentMethod(PaymentMethod(cards[index], redacted: true))), .accepted)
         case .enterCouponCode(let code):
-            guard request.supportsCouponCode else { return ([], .refused("no coupon codes")) }
+            guard request.supportsCouponCode else { return ([], .refused(.noCouponCodes)) }
             return (ask(.couponCode(code)), .accepted)
         case .authorize:
             if let why = authorizationRefusal() { return ([], .refused(why)) }
@@ -317,14 +317,14 @@ struct SheetMachine {
         return false
     }
 
-    private func authorizationRefusal() -> String? {
-        guard selectedCard != nil else { return "no card selected" }
-        if contactBlocked { return "contact has errors" }
-        if updateFailed { return "the last change failed" }
+    private func authorizationRefusal() -> SheetRefusal? {
+        guard selectedCard != nil else { return .noCardSelected }
+        if contactBlocked { return .contactHasErrors }
+        if updateFailed { return .lastChangeFailed }
         let needed = request.requiredShippingContactFields.union(request.requiredBillingContactFields)
         if !needed.isEmpty {
             let contact = selectedContact.map { contacts[$0] } ?? request.shippingContact
-            guard let contact, contact.provides(needed) else { return "contact required" }
+            guard let contact, contact.provides(needed) else { return .contactRequired }
         }
         return nil
     }

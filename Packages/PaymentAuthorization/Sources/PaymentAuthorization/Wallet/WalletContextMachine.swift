@@ -4,7 +4,7 @@ import PaymentFlow
 /// The lifecycle of one ``WalletPaymentContext`` as a value: the sheet's phase, the one authorization
 /// in hand and where it stands (asking the app's backend, paying), the last EGW result. Events in,
 /// effects out; `WalletPaymentContext` performs the effects on one serial queue and feeds back what
-/// comes of them (the model is PaymentFlow's `PaymentRun` run by `FlowRun`).
+/// comes of them (the model is PaymentFlow's `PaymentLifecycle` run by `PaymentExecutor`).
 ///
 /// What it guarantees, by construction (and checked over every interleaving by
 /// `WalletContextExplorationTests`):

@@ -1,4 +1,5 @@
 internal import CWebKitShim
+internal import EGWWire
 import Foundation
 import PaymentFlow
 import Synchronization
@@ -458,7 +459,9 @@ final class WebPage: @unchecked Sendable {
     }
 
     /// A document that posts `fields` to `url` as soon as it loads (how a browser starts a challenge).
+    /// Names, values and the URL go through EGWWire's one HTML escaper.
     static func autoPostDocument(to url: URL, fields: [(name: String, value: String)]) -> String {
+        let escape = HTMLEscaping.escape
         let inputs = fields.map { "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value))\">" }
         return """
             <!DOCTYPE html>
@@ -467,21 +470,6 @@ final class WebPage: @unchecked Sendable {
             <script>document.getElementById("egw-start").submit();</script>
             </body></html>
             """
-    }
-
-    private static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }
 
