@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "PaymentAuthorizationTests", dependencies: ["PaymentAuthorization", "PaymentFlow", "EGWWire", "CMutexVisibility"], path: "Packages/PaymentAuthorization/Tests/PaymentAuthorizationTests"),
         // Packages/PaymentFlow (PaymentFlow)
         .systemLibrary(name: "CCurl", path: "Packages/PaymentFlow/Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Packages/PaymentFlow/Sources/CCurlShim", linkerSettings: [.linkedLibrary("ssl")]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Packages/PaymentFlow/Sources/CCurlShim", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "PaymentFlow", dependencies: ["CCurlShim", "BuyerText", "EGWWire", "StatusMapping", "CardValidation", "JWE"], path: "Packages/PaymentFlow/Sources/PaymentFlow"),
         .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-keylog-probe"),
         .executableTarget(name: "curl-proxy-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-proxy-probe"),
