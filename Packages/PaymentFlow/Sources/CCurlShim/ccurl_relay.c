@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +294,18 @@ typedef struct {
     int fd;
 } relay_connection;
 
+// OpenSSL writes to the view's socket with write(2): a view that hung up would raise SIGPIPE, which
+// kills the app. Blocked in the relay's threads (a thread-directed signal, dropped with the thread),
+// the write fails with EPIPE instead.
+static void relay_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 static void *relay_serve(void *argument) {
+    relay_block_sigpipe();
     relay_connection *connection = argument;
     ccurl_relay *relay = connection->relay;
     int fd = connection->fd;
@@ -349,6 +361,7 @@ done:
 }
 
 static void *relay_accept_loop(void *argument) {
+    relay_block_sigpipe();
     ccurl_relay *relay = argument;
     while (!relay_stopping(relay)) {
         struct pollfd item = {.fd = relay->listener, .events = POLLIN};

@@ -102,6 +102,17 @@ final class WebKitPageTrustTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("failed ") && $0.contains("TLS handshake") }, "\(lines)")
     }
 
+    /// A host nobody listens on: the relay answers WebKit 502 and the page fails with the relay's reason
+    /// (WebKit shows that 502 as the page's answer), not a bare "HTTP status 502".
+    func testAnUnreachableHostFailsWithTheRelaysReason() throws {
+        let port = try LoopbackServer.closedPort()
+        let store = try PrivateSystemStore(trusting: [trusted.certificateAuthorityPEM], in: directory)
+        let lines = try store.probe("https://localhost:\(port)/", caFile: caFile)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("failed ") && $0.contains("could not connect to localhost:\(port)") },
+            "\(lines)")
+    }
+
     /// WebKit's network process writes no TLS secrets to `SSLKEYLOGFILE` (nor does the relay).
     func testSSLKeyLogFileStaysEmpty() throws {
         let target = try CountingTLSServer.start(identity: trusted, in: directory, answers: true)

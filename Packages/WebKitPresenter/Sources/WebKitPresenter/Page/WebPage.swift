@@ -171,7 +171,9 @@ final class WebPage: @unchecked Sendable {
         case Int32(EGWWK_POLICY_RESPONSE):
             egwwk_decision_use(decision)
             if mainFrame, status >= 400, !bootstrapping {
-                report(lifecycle.loadFailed(reason: "HTTP status \(status)"), url: URL(string: uri))
+                // pagetrust: WebKit shows the relay's 502 for a refused host as the page's answer.
+                let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
+                report(lifecycle.loadFailed(reason: refusal ?? "HTTP status \(status)"), url: URL(string: uri))
             }
         case Int32(EGWWK_POLICY_NEW_WINDOW):
             // A pop-up: never a window of its own; the same view loads it, through the same decision.

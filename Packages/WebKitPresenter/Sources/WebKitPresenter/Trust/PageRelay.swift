@@ -78,6 +78,7 @@ final class PageRelayLink: @unchecked Sendable {
                 answered.signal()
                 return
             }
+            refusals[Self.key(host)] = nil  // an earlier refusal no longer names this host's state
             if allowedHosts.contains(host) {
                 allowed.value.store(true, ordering: .releasing)
                 answered.signal()
