@@ -48,6 +48,7 @@ final class WebPage: @unchecked Sendable {
         let session = egwwk_session_new_ephemeral()
         let proxy = PageProxy(presenter.trustRules.proxy, environment: ProcessInfo.processInfo.environment)
         relay?.attach(to: session, proxy: proxy)
+        relay?.onAdmitted = { [unowned self] host in presenter.emit(.certificateAdmitted(host: host)) }
         relay?.onTrustFailure = { [unowned self] host, port, reason in
             relayRefused(host: host, port: port, reason: reason)
         }

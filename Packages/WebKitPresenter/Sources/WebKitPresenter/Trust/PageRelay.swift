@@ -18,6 +18,8 @@ final class PageRelayLink: @unchecked Sendable {
 
     /// A refusal that fails the page (a trust failure: pin, chain, TLS version), on the GTK thread.
     var onTrustFailure: ((_ host: String, _ port: Int, _ reason: String) -> Void)?
+    /// A host the relay vouched for, the first time (its certificate is allowed), on the GTK thread.
+    var onAdmitted: ((_ host: String) -> Void)?
     private var relay: PageTLSRelay?
     private var session: UnsafeMutableRawPointer?
     private var certificate: UnsafeMutableRawPointer?
@@ -59,6 +61,7 @@ final class PageRelayLink: @unchecked Sendable {
         relay?.stop()
         session = nil
         onTrustFailure = nil
+        onAdmitted = nil
         if let certificate { egwwk_object_unref(certificate) }
         certificate = nil
     }
@@ -86,7 +89,7 @@ final class PageRelayLink: @unchecked Sendable {
             }
             let call = Unmanaged.passRetained(
                 AllowCall { [self] in
-                    allowedHosts.insert(host)
+                    if allowedHosts.insert(host).inserted, !closed { onAdmitted?(host) }
                     allowed.value.store(!closed, ordering: .releasing)
                     answered.signal()
                 })
