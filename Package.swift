@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "PaymentAuthorizationTests", dependencies: ["PaymentAuthorization", "PaymentFlow", "EGWWire", "CMutexVisibility"], path: "Packages/PaymentAuthorization/Tests/PaymentAuthorizationTests"),
         // Packages/PaymentFlow (PaymentFlow)
         .systemLibrary(name: "CCurl", path: "Packages/PaymentFlow/Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Packages/PaymentFlow/Sources/CCurlShim", linkerSettings: [.linkedLibrary("ssl")]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Packages/PaymentFlow/Sources/CCurlShim", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "PaymentFlow", dependencies: ["CCurlShim", "BuyerText", "EGWWire", "StatusMapping", "CardValidation", "JWE"], path: "Packages/PaymentFlow/Sources/PaymentFlow"),
         .executableTarget(name: "curl-keylog-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-keylog-probe"),
         .executableTarget(name: "curl-proxy-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-proxy-probe"),
@@ -145,7 +145,8 @@ let package = Package(
         .executableTarget(name: "WebKitBench", dependencies: ["WebKitPresenter", "PaymentFlow", "GatewaySandbox"], path: "Tests/EndToEnd/Sources/WebKitBench"),
         .executableTarget(name: "GTKAppExample", dependencies: ["CGTK4", "WebKitPresenter", "PaymentFlow", "GatewaySandbox"], path: "Tests/EndToEnd/Sources/GTKAppExample"),
         .executableTarget(name: "WebKitScreenshots", dependencies: ["CGTK4", "WebKitPresenter", "PaymentFlow", "GatewaySandbox", "HeadlessBrowser"], path: "Tests/EndToEnd/Sources/WebKitScreenshots"),
-        .testTarget(name: "WebKitEndToEndTests", dependencies: ["CGTK4", "WebKitPresenter", "PaymentFlow", "GatewaySandbox", "HeadlessBrowser", "LoopbackTestServer", "CMutexVisibility"], path: "Tests/EndToEnd/Tests/WebKitEndToEndTests"),
+        .executableTarget(name: "webkit-page-probe", dependencies: ["WebKitPresenter", "PaymentFlow"], path: "Tests/EndToEnd/Sources/webkit-page-probe"),
+        .testTarget(name: "WebKitEndToEndTests", dependencies: ["CGTK4", "webkit-page-probe", "WebKitPresenter", "PaymentFlow", "GatewaySandbox", "HeadlessBrowser", "LoopbackTestServer", "CMutexVisibility"], path: "Tests/EndToEnd/Tests/WebKitEndToEndTests"),
         .executableTarget(name: "EndToEndBench", dependencies: ["PaymentFlow", "GatewaySandbox", "HeadlessBrowser", "LatencyProxy", "JWE"], path: "Tests/EndToEnd/Sources/EndToEndBench"),
         .testTarget(name: "PaymentFlowEndToEndTests", dependencies: ["PaymentFlow", "EGWWire", "CardValidation", "JWE", "GatewaySandbox", "HeadlessBrowser", "LatencyProxy", "CMutexVisibility"], path: "Tests/EndToEnd/Tests/PaymentFlowEndToEndTests"),
         .testTarget(name: "HeadlessBrowserEndToEndTests", dependencies: ["PaymentFlow", "HeadlessBrowser", "GatewaySandbox", "JWE", "LoopbackTestServer", "CMutexVisibility"], path: "Tests/EndToEnd/Tests/HeadlessBrowserEndToEndTests"),

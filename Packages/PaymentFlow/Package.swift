@@ -28,7 +28,7 @@ let package = Package(
         ),
         // libcurl's variadics behind fixed-arity functions; libssl for the one OpenSSL call the shim
         // makes itself (no TLS key log, see ccurl_disable_tls_keylog).
-        .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl")]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(
             name: "PaymentFlow",
             dependencies: [

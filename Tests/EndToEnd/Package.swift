@@ -56,11 +56,19 @@ let package = Package(
                 .product(name: "HeadlessBrowser", package: "HeadlessBrowser"),
             ]
         ),
+        // One page in a process of its own, for WebKitPageTrustTests (private CA store, environment).
+        .executableTarget(
+            name: "webkit-page-probe",
+            dependencies: [
+                .product(name: "WebKitPresenter", package: "WebKitPresenter"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
+            ]
+        ),
         // Real WebKitGTK under Xvfb (`xvfb-run -a swift test`), real loopback HTTP(S) to the sandbox.
         .testTarget(
             name: "WebKitEndToEndTests",
             dependencies: [
-                "CGTK4",
+                "CGTK4", "webkit-page-probe",
                 .product(name: "WebKitPresenter", package: "WebKitPresenter"),
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "GatewaySandbox", package: "GatewaySandbox"),

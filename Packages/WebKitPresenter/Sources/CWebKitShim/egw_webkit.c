@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <webkit/webkit.h>
 
@@ -259,6 +260,9 @@ static gboolean egwwk_on_escape(GtkWidget *widget, GVariant *args, gpointer user
 // MARK: Web views
 
 void *egwwk_session_new_ephemeral(void) {
+    // pagetrust: WebKit's network process (GnuTLS) writes every TLS secret to $SSLKEYLOGFILE, and it
+    // inherits this process's environment when it starts: the variable goes before the first session.
+    unsetenv("SSLKEYLOGFILE");
     WebKitNetworkSession *session = webkit_network_session_new_ephemeral();
     webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL);
     // No proxy unless the configuration names one (egwwk_session_set_proxy): WebKit's default mode

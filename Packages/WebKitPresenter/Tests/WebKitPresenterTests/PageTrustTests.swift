@@ -29,6 +29,18 @@ final class PageTrustTests: XCTestCase {
         XCTAssertNil(trust.pinProblem(host: "other.example", spkiSHA256: nil), "an unpinned host")
     }
 
+    /// Issue 34: `issuer.example.` is the host `issuer.example` to the resolver, so to the pins too,
+    /// in both directions; the relay's transport trust carries the same table.
+    func testATrailingDotStillFindsThePin() {
+        let pin = "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+        let other = [UInt8](repeating: 1, count: 32)
+        let trust = PageTrust(allowsPlainHTTP: false, transportSecurity: .pinning(["Issuer.Example": [pin]]))
+        XCTAssertNotNil(trust.pinProblem(host: "issuer.example.", spkiSHA256: other))
+        let dotted = PageTrust(allowsPlainHTTP: false, transportSecurity: .pinning(["issuer.example.": [pin]]))
+        XCTAssertNotNil(dotted.pinProblem(host: "issuer.example", spkiSHA256: other))
+        XCTAssertEqual(dotted.transportSecurity.pinnedPublicKeys, ["issuer.example": [pin]])
+    }
+
     func testCertificateAuthorityComesFromTheConfiguration() {
         var configuration = Configuration(environment: .live)
         configuration.transportSecurity = .trusting(certificateAuthorityFile: "/etc/egw/ca.pem")

@@ -24,7 +24,8 @@ final class WebKitTrustTests: WebKitTestCase {
 
     /// A challenged card over HTTPS; the kit trusts the sandbox's CA, the pages trust `pageTrust`.
     func payChallenge(
-        pageTrust: (PaymentFlow.Configuration) -> PageTrust, file: StaticString = #filePath, line: UInt = #line
+        pageTrust: (PaymentFlow.Configuration) -> PageTrust, events: EventLog = EventLog(),
+        file: StaticString = #filePath, line: UInt = #line
     )
         throws -> (PaymentResult, acsRequests: Int, String?)
     {
@@ -34,7 +35,8 @@ final class WebKitTrustTests: WebKitTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: pageTrust(configuration), buyer: .answering(challengeCode: "1234"))
+            host: .window(nil), trust: pageTrust(configuration), buyer: .answering(challengeCode: "1234"),
+            onEvent: events.record)
         let mark = sandbox.lastSequence
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = try runPayment(presenter: presenter, file: file, line: line) { completion in
@@ -47,7 +49,9 @@ final class WebKitTrustTests: WebKitTestCase {
 
     func testTrustedCAOverHTTPSPays() throws {
         XCTAssertEqual(sandbox.checkoutAPIBaseURL.scheme, "https")
-        let (result, acs, status) = try payChallenge { PageTrust(configuration: $0) }
+        let events = EventLog()
+        let (result, acs, status) = try payChallenge(pageTrust: { PageTrust(configuration: $0) }, events: events)
+        XCTAssertTrue(events.all.contains(.certificateAdmitted(host: "127.0.0.1")), "\(events.all)")
         XCTAssertEqual(result.outcome, .succeeded)
         XCTAssertEqual(status, "SETTLED")
         XCTAssertEqual(acs, 1)
@@ -75,11 +79,21 @@ final class WebKitTrustTests: WebKitTestCase {
     func testPinMismatchIsALoadFailure() throws {
         // The CA's key is a real key of this chain, but not the server's: the pin names the leaf.
         let wrong = try XCTUnwrap(sandbox.tlsTrust?.certificateAuthorityPublicKeyPin)
-        let (result, acs, status) = try payChallenge { configuration in
-            var security = configuration.transportSecurity
-            security.pinnedPublicKeys = ["127.0.0.1": [wrong]]
-            return PageTrust(allowsPlainHTTP: true, transportSecurity: security)
-        }
+        let events = EventLog()
+        let (result, acs, status) = try payChallenge(
+            pageTrust: { configuration in
+                var security = configuration.transportSecurity
+                security.pinnedPublicKeys = ["127.0.0.1": [wrong]]
+                return PageTrust(allowsPlainHTTP: true, transportSecurity: security)
+            }, events: events)
+        // The relay refused the host (reported as an event and as the page's failure) and never
+        // admitted it.
+        XCTAssertTrue(
+            events.all.contains {
+                if case .refused(_, let reason) = $0 { return reason.contains("does not match the pins for 127.0.0.1") }
+                return false
+            }, "\(events.all)")
+        XCTAssertFalse(events.all.contains(.certificateAdmitted(host: "127.0.0.1")))
         XCTAssertEqual(result.outcome, .failed)
         XCTAssertEqual(result.error?.paymentErrorCode, .pageLoadFailed)
         XCTAssertEqual(acs, 0)

@@ -187,7 +187,9 @@ public struct TransportSecurity: Sendable, Equatable {
     public var proxy: NetworkProxy
     /// Whether libcurl may write this kit's TLS session secrets to the file `$SSLKEYLOGFILE` names, so
     /// a packet capture can be decrypted: for debugging on your own machine only. Default `false`: the
-    /// variable is ignored, so whoever can set the app's environment cannot read its traffic.
+    /// variable is ignored, so whoever can set the app's environment cannot read its traffic. Pages never
+    /// write one: WebKitPresenter removes `SSLKEYLOGFILE` from the process environment before WebKit's
+    /// network process starts (libcurl has read it by then), and its page relay logs nothing.
     public var dangerouslyWritesTLSKeyLog = false
 
     /// Creates a value; every argument defaults to the system's trust, no pins, no proxy.

@@ -43,6 +43,15 @@ struct CurlHop {
     var requestTarget: String?
 }
 
+extension CurlHop {
+    /// The kit's trust for this hop's connection.
+    var trust: CurlTrust {
+        CurlTrust(
+            caBundlePath: caBundlePath, pinnedPublicKey: pinnedPublicKey, proxy: proxy,
+            connectTimeoutMilliseconds: connectTimeoutMilliseconds, honoursKeyLogFile: honoursKeyLogFile)
+    }
+}
+
 /// What one hop produced before it is mapped to `HTTPResponse` / `TransportError`.
 enum CurlHopOutcome {
     case response(status: Int, headers: [HTTPHeader], body: [UInt8])
@@ -326,43 +335,9 @@ final class CurlEasyHandle: @unchecked Sendable {
         set(CURLOPT_PROTOCOLS_STR, hop.protocols)
         set(CURLOPT_REDIR_PROTOCOLS_STR, hop.protocols)
         set(CURLOPT_FOLLOWLOCATION, 0)
-        set(CURLOPT_SSL_VERIFYPEER, 1)
-        set(CURLOPT_SSL_VERIFYHOST, 2)
-        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
-        set(CURLOPT_CONNECTTIMEOUT_MS, hop.connectTimeoutMilliseconds)
+        if failed == nil { failed = hop.trust.apply(to: handle) }
         set(CURLOPT_TIMEOUT_MS, hop.totalTimeoutMilliseconds)
         set(CURLOPT_USERAGENT, hop.userAgent)
-        switch hop.proxy.route {
-        case .direct:
-            // An empty proxy string disables proxies, the environment's included (http_proxy,
-            // https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY): libcurl reads them unless told.
-            set(CURLOPT_PROXY, "")
-        case .environment:
-            // Left unset, libcurl reads the variables (and no_proxy) for each transfer.
-            break
-        case .url(let url):
-            set(CURLOPT_PROXY, url.absoluteString)
-            // An empty list: no host bypasses the configured proxy, whatever no_proxy says.
-            set(CURLOPT_NOPROXY, "")
-        }
-        if let caBundlePath = hop.caBundlePath {
-            // Instead of the system store, not beside it: libcurl's built-in CA directory
-            // (/etc/ssl/certs) would otherwise still be searched, trusting every system CA.
-            set(CURLOPT_CAINFO, caBundlePath)
-            if failed == nil {
-                let code = ccurl_setopt_pointer(handle, CURLOPT_CAPATH, nil)
-                if code != CURLE_OK { failed = (CURLOPT_CAPATH, code) }
-            }
-        }
-        if !hop.honoursKeyLogFile, failed == nil {
-            // libcurl writes every TLS secret to $SSLKEYLOGFILE when it is set: whoever sets the app's
-            // environment could read its traffic. Off unless the configuration asks for it.
-            let code = ccurl_disable_tls_keylog(handle)
-            if code != CURLE_OK { failed = (CURLOPT_SSL_CTX_FUNCTION, code) }
-        }
-        if let pinnedPublicKey = hop.pinnedPublicKey {
-            set(CURLOPT_PINNEDPUBLICKEY, pinnedPublicKey)
-        }
         if failed == nil {
             let code = ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(hop.maxResponseBytes))
             if code != CURLE_OK { failed = (CURLOPT_MAXFILESIZE_LARGE, code) }

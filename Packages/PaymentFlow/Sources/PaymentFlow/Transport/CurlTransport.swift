@@ -359,8 +359,6 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
             // No `Expect: 100-continue` round trip for larger bodies.
             lines.append("Expect:")
         }
-        let pinnedHost = normalizedHost(host)
-        let pins = options.pinnedPublicKeys.first { normalizedHost($0.key) == pinnedHost }?.value
         let totalMilliseconds = max(1, Int((remaining * 1000).rounded(.up)))
         // Capped in floating point first: an infinite or huge connect timeout means "the total
         // timeout decides", and converting it to Int directly would trap.
@@ -377,7 +375,7 @@ public struct CurlTransport: HTTPTransport, CancellableTransport, ConnectionPrep
                 totalTimeoutMilliseconds: totalMilliseconds,
                 maxResponseBytes: max(0, options.maxResponseBytes),
                 protocols: options.requireHTTPS ? "https" : "http,https",
-                pinnedPublicKey: pins.map { $0.isEmpty ? "sha256//" : $0.joined(separator: ";") },
+                pinnedPublicKey: CurlTrust.pinnedPublicKey(for: host, in: options.pinnedPublicKeys),
                 userAgent: options.userAgent,
                 caBundlePath: options.trustedCertificatesPath,
                 proxy: options.proxy,

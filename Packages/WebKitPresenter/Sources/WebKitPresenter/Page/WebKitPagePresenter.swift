@@ -104,9 +104,11 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         /// The page's script sent a request that is not a `GET` or `HEAD` (`fetch`, XHR, a beacon),
         /// reported to the SDK as ``PaymentFlow/PageSentRequest`` before it left.
         case sentRequest(URL, method: String)
-        /// A navigation was refused by ``PageTrust`` or because the page had stopped.
+        /// A navigation was refused by ``PageTrust`` or because the page had stopped, or a connection by
+        /// the kit's trust (`reason` names the pin, chain or TLS version).
         case refused(URL, reason: String)
-        /// A certificate was admitted for `host` through the configured CA.
+        /// A connection to `host` passed the kit's trust (the page relay's libcurl handshake): WebKit may
+        /// accept the relay's certificate for it. Once per host and page.
         case certificateAdmitted(host: String)
         /// GTK painted the first frame after the page at this URL finished loading
         /// (the frame clock's after-paint): what `make bench` times.

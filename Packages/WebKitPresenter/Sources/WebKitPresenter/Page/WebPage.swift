@@ -23,8 +23,9 @@ final class WebPage: @unchecked Sendable {
     private var decisions: [UInt64: (decision: UnsafeMutableRawPointer, url: URL)] = [:]
     /// The first load is our own document posting the request's form; it is not asked about.
     private var bootstrapping = false
-    /// Hosts whose certificate our CA check admitted (one retry each).
-    private var admittedHosts: Set<String> = []
+    // MARK: pagetrust: the TLS relay every https connection of the page goes through (PageRelay.swift)
+    private var relay: PageRelayLink?
+    private var relayMissing = false
     private var loadedOnce = false
     /// This load reported finished / the watch script described it / the buyer was asked about it.
     private var finishedLoad = false
@@ -42,8 +43,17 @@ final class WebPage: @unchecked Sendable {
     // MARK: Showing
 
     func show(in host: WebKitPagePresenter.Host, size: (width: Int, height: Int)) {
+        // pagetrust: the relay first (it initialises libcurl, which reads SSLKEYLOGFILE then, for the
+        // SDK's opt-in), then the session (which removes SSLKEYLOGFILE before WebKit's network process).
+        let relay = PageRelayLink.start(trust: presenter.trustRules)
         let session = egwwk_session_new_ephemeral()
-        PageProxy(presenter.trustRules.proxy, environment: ProcessInfo.processInfo.environment).apply(to: session)
+        let proxy = PageProxy(presenter.trustRules.proxy, environment: ProcessInfo.processInfo.environment)
+        relay?.attach(to: session, proxy: proxy)
+        relay?.onAdmitted = { [unowned self] host in presenter.emit(.certificateAdmitted(host: host)) }
+        relay?.onTrustFailure = { [unowned self] host, port, reason in
+            relayRefused(host: host, port: port, reason: reason)
+        }
+        (self.relay, relayMissing) = (relay, relay == nil)
         var callbacks = egwwk_callbacks(
             context: context,
             policy: { context, decision, type, uri, status, mainFrame in
@@ -110,6 +120,10 @@ final class WebPage: @unchecked Sendable {
     /// The first navigation: a GET of the URL, or our own document posting the form fields.
     func start() {
         guard let view else { return }
+        if relayMissing {  // pagetrust: never a page without the kit's trust
+            report(lifecycle.loadFailed(reason: "the pages' TLS relay could not start"), url: request.url)
+            return
+        }
         guard let fields = request.formFields else {
             egwwk_view_load_uri(view, request.url.absoluteString)
             return
@@ -135,6 +149,8 @@ final class WebPage: @unchecked Sendable {
             egwwk_container_remove(container, view)
         }
         if let view { egwwk_object_unref(view) }
+        relay?.close()  // pagetrust
+        relay = nil
         if let session { egwwk_object_unref(session) }
         view = nil
         window = nil
@@ -157,7 +173,9 @@ final class WebPage: @unchecked Sendable {
         case Int32(EGWWK_POLICY_RESPONSE):
             egwwk_decision_use(decision)
             if mainFrame, status >= 400, !bootstrapping {
-                report(lifecycle.loadFailed(reason: "HTTP status \(status)"), url: URL(string: uri))
+                // pagetrust: WebKit shows the relay's 502 for a refused host as the page's answer.
+                let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
+                report(lifecycle.loadFailed(reason: refusal ?? "HTTP status \(status)"), url: URL(string: uri))
             }
         case Int32(EGWWK_POLICY_NEW_WINDOW):
             // A pop-up: never a window of its own; the same view loads it, through the same decision.
@@ -233,12 +251,8 @@ final class WebPage: @unchecked Sendable {
         case Int32(EGWWK_LOAD_STARTED):
             leavePage()
         case Int32(EGWWK_LOAD_COMMITTED):
-            guard let url = URL(string: uri), url.scheme?.lowercased() == "https", let host = url.host else { return }
-            let certificate = egwwk_view_tls_certificate(view)
-            if let problem = presenter.trustRules.pinProblem(host: host, spkiSHA256: certificate.flatMap(Self.spki)) {
-                egwwk_view_stop(view)
-                report(lifecycle.loadFailed(reason: problem), url: url)
-            }
+            // pagetrust: pins, CA and TLS version were held by the relay before the request left.
+            break
         case Int32(EGWWK_LOAD_FINISHED):
             guard !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
             let report = lifecycle.loadFinished()
@@ -257,43 +271,27 @@ final class WebPage: @unchecked Sendable {
     private func fail(kind: Int32, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32) {
         guard kind != Int32(EGWWK_FAIL_INTERRUPTED) else { return }
         let url = URL(string: uri) ?? request.url
+        // pagetrust: a connection the relay refused fails with the relay's reason, not WebKit's words.
+        if let refusal = url.host.flatMap({ relay?.refusal(forHost: $0) }) {
+            report(lifecycle.loadFailed(reason: refusal), url: url)
+            return
+        }
         guard kind == Int32(EGWWK_FAIL_TLS) else {
             report(lifecycle.loadFailed(reason: message), url: url)
             return
         }
-        let host = url.host ?? ""
-        guard lifecycle.isOpen, let session, let view else { return }
-        guard let certificate else {
-            report(lifecycle.loadFailed(reason: "TLS error without a certificate (TLS flags \(flags))"), url: url)
-            return
-        }
-        let trust = presenter.trustRules
-        guard let authorities = trust.certificateAuthorityFile, !admittedHosts.contains(host.lowercased()) else {
-            report(
-                lifecycle.loadFailed(reason: "the server's certificate is not trusted (TLS flags \(flags))"), url: url)
-            return
-        }
-        let verification = egwwk_certificate_verify(certificate, authorities, host)
-        guard verification == 0 else {
-            report(
-                lifecycle.loadFailed(
-                    reason: "the server's certificate does not chain to the configured CA (TLS flags \(verification))"),
-                url: url)
-            return
-        }
-        if let problem = trust.pinProblem(host: host, spkiSHA256: Self.spki(certificate)) {
-            report(lifecycle.loadFailed(reason: problem), url: url)
-            return
-        }
-        admittedHosts.insert(host.lowercased())
-        egwwk_session_allow_certificate(session, certificate, host)
-        presenter.emit(.certificateAdmitted(host: host))
-        // Again, now that the host is admitted: the first POST through our document, else a GET.
-        if !loadedOnce, request.formFields != nil, url.absoluteString == request.url.absoluteString {
-            start()
-        } else {
-            egwwk_view_load_uri(view, url.absoluteString)
-        }
+        // Only the relay's certificate reaches WebKit, allowed per host once the relay vouched for it:
+        // anything else WebKit refuses is not the kit's server, and is never admitted.
+        report(lifecycle.loadFailed(reason: "the server's certificate is not trusted (TLS flags \(flags))"), url: url)
+    }
+
+    /// pagetrust: the relay refused a host the page asked for (pin, chain, TLS version): the page fails
+    /// now, whichever request (navigation, form, script, subresource, subframe) met the refusal.
+    private func relayRefused(host: String, port: Int, reason: String) {
+        guard let url = URL(string: "https://\(host.contains(":") ? "[\(host)]" : host):\(port)/") else { return }
+        presenter.emit(.refused(url, reason: reason))
+        if let view { egwwk_view_stop(view) }
+        report(lifecycle.loadFailed(reason: reason), url: url)
     }
 
     private func event(_ event: Int32) {
