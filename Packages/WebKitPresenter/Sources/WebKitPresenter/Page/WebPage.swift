@@ -195,9 +195,11 @@ final class WebPage: @unchecked Sendable {
     private func refused(_ refusal: PageRefusal) {
         guard let view else { return }
         let page = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
+        // The reason names the URL without its query: emit cuts the event's URL, not the text.
+        let reason = refusal.withoutQueries.description
         switch refusal {
-        case .download(let url), .newWindow(let url): presenter.emit(.refused(url, reason: refusal.description))
-        case .dialog: presenter.emit(.refused(page, reason: refusal.description))
+        case .download(let url), .newWindow(let url): presenter.emit(.refused(url, reason: reason))
+        case .dialog: presenter.emit(.refused(page, reason: reason))
         }
         handler.page(didRefuse: refusal)
     }
