@@ -104,7 +104,10 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         /// The page's script sent a request that is not a `GET` or `HEAD` (`fetch`, XHR, a beacon),
         /// reported to the SDK as ``PaymentFlow/PageSentRequest`` before it left.
         case sentRequest(URL, method: String)
-        /// A navigation was refused by ``PageTrust`` or because the page had stopped.
+        /// A navigation was refused by ``PageTrust`` or because the page had stopped; or the page tried
+        /// to reach past its window (a download, a JavaScript dialog, a new window: `reason` is the
+        /// `PageRefusal`'s description, URL queries cut, no page text), also reported as
+        /// `PageEventHandler.page(didRefuse:)`.
         case refused(URL, reason: String)
         /// A certificate was admitted for `host` through the configured CA.
         case certificateAdmitted(host: String)
