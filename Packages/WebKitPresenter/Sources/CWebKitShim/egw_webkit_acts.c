@@ -1,5 +1,6 @@
 #include "egw_webkit_acts.h"
 
+#include <string.h>
 #include <webkit/webkit.h>
 
 static const char *egwwk_guard_key = "egwwk-guard";
@@ -69,4 +70,21 @@ void egwwk_view_unguard(void *session) {
     egwwk_guard *guard = g_object_get_data(G_OBJECT(session), egwwk_guard_key);
     // The handlers stay: a dialog or a download after this is still refused, only no longer reported.
     if (guard != NULL) guard->context = NULL;
+}
+
+bool egwwk_response_is_download(void *decision) {
+    if (!WEBKIT_IS_RESPONSE_POLICY_DECISION(decision)) return false;
+    WebKitResponsePolicyDecision *response_decision = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+    if (!webkit_response_policy_decision_is_mime_type_supported(response_decision)) return true;
+    WebKitURIResponse *response = webkit_response_policy_decision_get_response(response_decision);
+    SoupMessageHeaders *headers = response != NULL ? webkit_uri_response_get_http_headers(response) : NULL;
+    const char *disposition = headers != NULL ? soup_message_headers_get_one(headers, "Content-Disposition") : NULL;
+    if (disposition == NULL) return false;
+    while (*disposition == ' ' || *disposition == '\t') disposition++;
+    return g_ascii_strncasecmp(disposition, "attachment", strlen("attachment")) == 0;
+}
+
+void egwwk_decision_download(void *decision) {
+    webkit_policy_decision_download(WEBKIT_POLICY_DECISION(decision));
+    g_object_unref(decision);
 }

@@ -102,6 +102,34 @@ final class WebKitPageWindowTests: WebKitTestCase {
         XCTAssertFalse(handler.events.contains { $0.hasPrefix("failed") }, "a refused download fails no page")
     }
 
+    func testAnAttachmentTheMainFrameOpensIsADownloadRefusedNotAFailedPage() throws {
+        let marker = Array("egw-attachment-marker-\(UUID().uuidString)".utf8)
+        let (handler, _) = try show(
+            { path in
+                switch path {
+                case "/start":
+                    return .html(
+                        200, [],
+                        """
+                        <!DOCTYPE html><html><head><title>Receipt</title></head><body>
+                        <script>window.addEventListener("load", () => setTimeout(() => \
+                        location.href = "/receipt.bin", 50));</script>
+                        </body></html>
+                        """)
+                default:
+                    return .http(
+                        200,
+                        [("Content-Type", "application/octet-stream"),
+                            ("Content-Disposition", "attachment; filename=receipt.bin")], body: marker)
+                }
+            }, until: { handler, _ in !handler.refusals.isEmpty })
+        _ = GTKMainLoop.run(timeout: .seconds(2)) { false }
+        XCTAssertEqual(files(holding: marker), [], "no file holds the attachment's bytes")
+        XCTAssertEqual(handler.refusals.map { if case .download(let url) = $0 { url.path } else { "\($0)" } }, ["/receipt.bin"])
+        XCTAssertFalse(handler.events.contains { $0.hasPrefix("failed") }, "\(handler.events)")
+        XCTAssertFalse(handler.events.contains { $0.hasPrefix("loaded") && $0.hasSuffix("/receipt.bin") }, "not shown")
+    }
+
     func testJavaScriptDialogsAreAnsweredByThePresenterAndReported() throws {
         let (handler, server) = try show(
             { path in

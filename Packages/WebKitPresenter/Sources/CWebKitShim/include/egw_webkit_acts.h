@@ -3,6 +3,8 @@
 #ifndef EGW_WEBKIT_ACTS_H
 #define EGW_WEBKIT_ACTS_H
 
+#include <stdbool.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,6 +30,14 @@ void egwwk_view_guard(void *view, void *session, egwwk_act_fn acted, void *conte
 /// Stops reporting to `acted`: later acts of the view are still refused, silently. `session` as given to
 /// egwwk_view_guard.
 void egwwk_view_unguard(void *session);
+
+/// Whether a response decision (EGWWK_POLICY_RESPONSE) is one a browser would save rather than show: an
+/// attachment (`Content-Disposition: attachment`) or a MIME type WebKit cannot show. Valid while the
+/// decision is.
+bool egwwk_response_is_download(void *decision);
+/// Answers a response decision with "download" (and releases it): the session's download-started
+/// then cancels and reports it (egwwk_view_guard), so the page reports one refusal and shows nothing.
+void egwwk_decision_download(void *decision);
 
 #ifdef __cplusplus
 }

@@ -165,7 +165,13 @@ final class WebPage: @unchecked Sendable {
         }
         switch type {
         case Int32(EGWWK_POLICY_RESPONSE):
-            egwwk_decision_use(decision)
+            // An attachment or what WebKit cannot show: a download, which the guard cancels and reports
+            // (an error status still fails the page below).
+            if egwwk_response_is_download(decision) {
+                egwwk_decision_download(decision)
+            } else {
+                egwwk_decision_use(decision)
+            }
             if mainFrame, status >= 400, !bootstrapping {
                 report(lifecycle.loadFailed(reason: "HTTP status \(status)"), url: URL(string: uri))
             }
