@@ -162,7 +162,7 @@ final class WebKitPageWindowTests: WebKitTestCase {
         _ = server
     }
 
-    func testAPopupIsKeptInTheSameViewAndReported() throws {
+    func checkPopup(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let (handler, server) = try show(
             { path in
                 switch path {
@@ -171,14 +171,24 @@ final class WebKitPageWindowTests: WebKitTestCase {
                         200, [],
                         """
                         <!DOCTYPE html><html><head><title>Start</title></head><body>
-                        <script>window.addEventListener("load", () => setTimeout(() => window.open("/popup", "_blank"), 50));</script>
+                        <a id="out" href="/popup" target="_blank">Open</a>
+                        <script>window.addEventListener("load", () => setTimeout(() => { \(script) }, 50));</script>
                         </body></html>
                         """)
                 default:
                     return .html(200, [], "<!DOCTYPE html><html><head><title>Popup</title></head><body>ok</body></html>")
                 }
-            }, until: { handler, _ in handler.events.contains { $0.hasPrefix("loaded") && $0.hasSuffix("/popup") } })
-        XCTAssertEqual(handler.refusals, [.newWindow(server.url("/popup"))], "\(handler.events)")
+            }, until: { handler, _ in handler.events.contains { $0.hasPrefix("loaded") && $0.hasSuffix("/popup") } },
+            file: file, line: line)
+        XCTAssertEqual(handler.refusals, [.newWindow(server.url("/popup"))], "\(handler.events)", file: file, line: line)
+    }
+
+    func testAPopupIsKeptInTheSameViewAndReported() throws {
+        try checkPopup(#"window.open("/popup", "_blank");"#)
+    }
+
+    func testATargetBlankLinkIsKeptInTheSameViewAndReported() throws {
+        try checkPopup(#"document.getElementById("out").click();"#)
     }
 
     func testTheSnapshotterConnectsNowhere() throws {
