@@ -268,6 +268,13 @@ final class PaymentExecutor: @unchecked Sendable {
 
     fileprivate func pageEvent(_ event: PaymentLifecycle.Event) { post(event) }
 
+    /// What page `pageId` tried and its presenter refused: a log line (no page text; URLs without query
+    /// or fragment, which may carry what the buyer typed). It changes nothing in the run.
+    fileprivate func pageRefused(pageId: UInt64, _ refusal: PageRefusal) {
+        let line = "page \(pageId): \(refusal.withoutQueries)"
+        queue.async { self.logger.info(line) }
+    }
+
     // MARK: - Delivery
 
     private func deliver(_ terminal: Terminal) {
@@ -324,6 +331,7 @@ final class PageHandler: PageEventHandler {
         run?.pageEvent(.pageSentRequest(pageId: pageId, request.url, method: request.method?.uppercased()))
     }
     func pageDidTerminate(reason: String) { run?.pageTerminated(pageId: pageId, reason: reason) }
+    func page(didRefuse refusal: PageRefusal) { run?.pageRefused(pageId: pageId, refusal) }
 }
 
 /// Lets exactly one of several callers through (a host callback's first answer).

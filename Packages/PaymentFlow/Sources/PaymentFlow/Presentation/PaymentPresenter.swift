@@ -106,6 +106,12 @@ public protocol PageEventHandler: AnyObject, Sendable {
     /// `presentationFailed` only where the gateway shows nothing was paid). The default implementation
     /// reports it as ``pageDidFailLoad(_:reason:)`` of `about:blank`.
     func pageDidTerminate(reason: String)
+    /// The page tried something that would reach past its window (a download, a JavaScript dialog, a
+    /// new window) and the presenter refused it or answered it itself: see ``PageRefusal``. Report it
+    /// when it happens; never report page text (a dialog's message: its length only). The SDK records
+    /// it in its log (info level, URLs without query or fragment); it changes no payment's outcome.
+    /// The default implementation ignores the report (handlers written before it existed).
+    func page(didRefuse refusal: PageRefusal)
 }
 
 /// The host's stand-in for the `from: UIViewController` of the iOS SDK: it
@@ -136,6 +142,9 @@ extension PageEventHandler {
 
     /// Ignores the report (a handler that predates it).
     public func page(didSend request: PageSentRequest) {}
+
+    /// Ignores the report (a handler that predates ``page(didRefuse:)``).
+    public func page(didRefuse refusal: PageRefusal) {}
 
     /// Reports the page as failed to load (a handler that predates ``pageDidTerminate(reason:)``).
     public func pageDidTerminate(reason: String) {

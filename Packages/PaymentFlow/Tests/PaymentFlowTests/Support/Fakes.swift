@@ -43,6 +43,8 @@ enum StubPageStep: Sendable {
     case fail(URL, String)
     /// The buyer closes the page.
     case close
+    /// The page tried something the presenter refused (`page(didRefuse:)`).
+    case refuse(PageRefusal)
 }
 
 /// A presenter that shows nothing: it answers `present` (or refuses), plays a
@@ -103,6 +105,8 @@ final class StubPresenter: PaymentPresenter {
                     handler.pageDidFailLoad(url, reason: reason)
                 case .close:
                     handler.pageWasClosedByBuyer()
+                case .refuse(let refusal):
+                    handler.page(didRefuse: refusal)
                 }
             }
         }

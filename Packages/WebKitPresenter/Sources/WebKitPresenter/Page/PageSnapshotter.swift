@@ -6,8 +6,13 @@ import Foundation
 /// PNG is written. Files are named and numbered as ``WebKitPagePresenter/Options/screenshotsDirectory``
 /// says (`NN-<title>.png`, after the highest number already there; no digit from the title).
 ///
-/// Nothing but the page's own HTML is loaded: every navigation and every request the page would
-/// start is refused, and the session is ephemeral.
+/// Nothing but the page's own HTML is loaded, and nothing is fetched from the network: a
+/// Content-Security-Policy put first in the document (after a leading doctype) blocks every image,
+/// style sheet, font, script, frame, media and object URL before a request is made (inline styles and
+/// `data:` images still render); every navigation after the document's own is refused; the session
+/// is ephemeral and its only proxy is a loopback port that is bound and never listened on, so a load
+/// nothing else stopped (a preconnect) is refused by the kernel instead of reaching a server. Downloads
+/// and JavaScript dialogs are refused as on presented pages (JavaScript is off anyway).
 ///
 /// Threading: `save` may be called from any thread; the work runs on the GTK thread (GTK must be
 /// started, ``GTKMainLoop/start()``, and its loop turning), and `completion` is called there with
@@ -49,6 +54,7 @@ private final class Snapshot: @unchecked Sendable {
     var view: UnsafeMutableRawPointer?
     var window: UnsafeMutableRawPointer?
     var baseLoaded = false
+    let proxy = RefusingPort()
     var keepAlive: Snapshot?
 
     init(file: URL, completion: @escaping @Sendable (URL?) -> Void) {
@@ -78,15 +84,18 @@ private final class Snapshot: @unchecked Sendable {
             },
             event: { _, _ in },
             message: { _, _ in }, request: { _, _, _ in }, terminated: { _, _ in })
-        session = egwwk_session_new_ephemeral()
+        let session = egwwk_session_new_ephemeral()
+        if let port = proxy.port { egwwk_session_set_proxy(session, "http://127.0.0.1:\(port)", nil, nil, nil) }
+        self.session = session
         let view = egwwk_view_new(session, &callbacks, nil, nil, nil)
+        egwwk_view_guard(view, session, nil, nil)
         egwwk_view_set_javascript(view, false)
         let window = egwwk_window_new(nil, Int32(size.width), Int32(size.height))
         egwwk_window_set_child(window, view)
         egwwk_window_present(window)
         self.view = view
         self.window = window
-        egwwk_view_load_html(view, html, baseURL.absoluteString)
+        egwwk_view_load_html(view, SealedSnapshot.document(html), baseURL.absoluteString)
     }
 
     /// Only the document itself loads: its own navigation once, nothing after.
@@ -137,6 +146,7 @@ private final class Snapshot: @unchecked Sendable {
         if let view { egwwk_object_unref(view) }
         if let session { egwwk_object_unref(session) }
         (view, window, session) = (nil, nil, nil)
+        proxy.close()
         completion(saved ? file : nil)
         keepAlive = nil
     }

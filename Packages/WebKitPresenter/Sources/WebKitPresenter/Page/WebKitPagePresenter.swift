@@ -105,7 +105,9 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         /// reported to the SDK as ``PaymentFlow/PageSentRequest`` before it left.
         case sentRequest(URL, method: String)
         /// A navigation was refused by ``PageTrust`` or because the page had stopped, or a connection by
-        /// the kit's trust (`reason` names the pin, chain or TLS version).
+        /// the kit's trust (`reason` names the pin, chain or TLS version); or the page tried to reach past
+        /// its window (a download, a JavaScript dialog, a new window: `reason` is the `PageRefusal`'s
+        /// description, URL queries cut, no page text), also reported as `PageEventHandler.page(didRefuse:)`.
         case refused(URL, reason: String)
         /// A connection to `host` passed the kit's trust (the page relay's libcurl handshake): WebKit may
         /// accept the relay's certificate for it. Once per host and page.

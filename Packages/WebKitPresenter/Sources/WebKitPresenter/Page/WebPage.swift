@@ -95,6 +95,16 @@ final class WebPage: @unchecked Sendable {
             session, &callbacks, watching ? watch : nil, BuyerJavaScript.world, PageRequestWatch.script)
         self.session = session
         self.view = view
+        // Downloads and JavaScript dialogs never leave the page's window (PageActs): refused, reported.
+        egwwk_view_guard(
+            view, session,
+            { context, act, uri, length in
+                guard let context,
+                    let refusal = PageActs.refusal(
+                        act: act, uri: uri.map { String(cString: $0) } ?? "", length: Int(length))
+                else { return }
+                WebPage.from(context).refused(refusal)
+            }, context)
         switch host.storage {
         case .window(let parent):
             let window = egwwk_window_new(parent, Int32(size.width), Int32(size.height))
@@ -139,6 +149,7 @@ final class WebPage: @unchecked Sendable {
             presenter.emit(.refused(pending.url, reason: "the page was dismissed before the SDK answered"))
         }
         decisions = [:]
+        if let session { egwwk_view_unguard(session) }
         if let view {
             egwwk_view_disconnect(view, window)
             egwwk_view_stop(view)
@@ -171,7 +182,13 @@ final class WebPage: @unchecked Sendable {
         }
         switch type {
         case Int32(EGWWK_POLICY_RESPONSE):
-            egwwk_decision_use(decision)
+            // An attachment or what WebKit cannot show: a download, which the guard cancels and reports
+            // (an error status still fails the page below).
+            if egwwk_response_is_download(decision) {
+                egwwk_decision_download(decision)
+            } else {
+                egwwk_decision_use(decision)
+            }
             if mainFrame, status >= 400, !bootstrapping {
                 // pagetrust: WebKit shows the relay's 502 for a refused host as the page's answer.
                 let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
@@ -194,7 +211,22 @@ final class WebPage: @unchecked Sendable {
 
     private func openInPlace(_ uri: String) {
         guard lifecycle.isOpen, let view, let url = URL(string: uri), url.scheme != nil else { return }
+        refused(.newWindow(url))
         egwwk_view_load_uri(view, url.absoluteString)
+    }
+
+    /// The page tried to reach past its window and was refused (a download, a dialog answered, a
+    /// new window kept in this view): the SDK hears of it, until the page is dismissed.
+    private func refused(_ refusal: PageRefusal) {
+        guard let view else { return }
+        let page = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
+        // The reason names the URL without its query: emit cuts the event's URL, not the text.
+        let reason = refusal.withoutQueries.description
+        switch refusal {
+        case .download(let url), .newWindow(let url): presenter.emit(.refused(url, reason: reason))
+        case .dialog: presenter.emit(.refused(page, reason: reason))
+        }
+        handler.page(didRefuse: refusal)
     }
 
     private func navigate(_ decision: UnsafeMutableRawPointer, uri: String) {
