@@ -4,11 +4,16 @@ expectations are EMV 3DS 2.2's field formats and GATEWAY.md step 2's rules, not 
 a completed method with complete browser data and `threeDSCompInd` `Y` is frictionless;
 anything less is challenged; malformed browser data is 400 naming the member.
 
-Run (cheap, about a second; no REPL): .venv/bin/python -m unittest discover -s Tests/Interop -p 'test_foreign_method.py' -v
+`ReplAgainstTheForeignMethod` pays with egw-repl's headless browser (EGW_REPL_BIN, else
+skipped): a fast method says Y and pays frictionlessly, a slow one is cut (N, then the challenge),
+a card without a method says U; the measured time of each REPL run is printed, never asserted.
+
+Run (the first class is cheap, about a second; no REPL): .venv/bin/python -m unittest discover -s Tests/Interop -p 'test_foreign_method.py' -v
 """
 
 import json
 import re
+import time
 import unittest
 import urllib.error
 import urllib.parse
@@ -18,6 +23,8 @@ import uuid
 from jwcrypto import jwe, jwk
 
 from foreign_gateway import ForeignGateway
+from test_foreign_gateway import ForeignGatewayCase, card_lines
+from test_repl_support import needs_repl
 
 FAST, SLOW, NEVER = "4000000000002107", "4000000000002206", "4000000000002305"
 COMPLETE = {"userAgent": "Mozilla/5.0", "acceptHeader": "text/html", "language": "de-CH",
@@ -131,6 +138,39 @@ class ForeignMethodTests(unittest.TestCase):
             self.payment = self.gateway.create_payment()
         session = self.create("4111111111111111")
         self.assertEqual(self.authenticate(session, "X", COMPLETE)[0], 400)
+
+
+@needs_repl
+class ReplAgainstTheForeignMethod(ForeignGatewayCase):
+    def authentication_comp_ind(self, gateway):
+        entries = [e for e in gateway.log if e.get("endpoint") == "authentication"]
+        return entries[0].get("threeDSCompInd") if entries else None
+
+    def pay_card(self, number, buyer=()):
+        gateway = self.gateway()
+        started = time.monotonic()
+        got = self.one_payment(gateway, ["payment create", *card_lines(number), *buyer, "pay card"],
+                               "succeeded", error_code=None, finish=False)
+        print(f"\nforeign 3DS Method {number[-4:]}: the REPL run took {time.monotonic() - started:.2f} s")
+        return gateway, got
+
+    def test_a_fast_method_says_y_and_pays_frictionlessly(self):
+        gateway, _ = self.pay_card(FAST)
+        self.assertEqual(self.authentication_comp_ind(gateway), "Y")
+        self.assertEqual(gateway.calls("acs-page"), 0, "frictionless: no challenge page")
+        self.assertGreaterEqual(gateway.calls("method-notification"), 1)
+        self.finish()
+
+    def test_a_slow_method_is_cut_and_says_n(self):
+        gateway, _ = self.pay_card(SLOW, ["buyer challenge 1234"])
+        self.assertEqual(self.authentication_comp_ind(gateway), "N")
+        self.assertEqual(gateway.calls("method-notification"), 0)
+        self.finish()
+
+    def test_a_card_without_a_method_says_u(self):
+        gateway, _ = self.pay_card("4111111111111111")
+        self.assertEqual(self.authentication_comp_ind(gateway), "U")
+        self.finish()
 
 
 if __name__ == "__main__":
