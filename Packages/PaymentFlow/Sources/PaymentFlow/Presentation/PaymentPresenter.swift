@@ -138,7 +138,7 @@ public protocol PaymentPresenter: AnyObject, Sendable {
     /// notification URL ends the method). Calls `completion` exactly once: `true` once loading started,
     /// `false` when the presenter cannot load a method. Called on the callback queue, never while a page
     /// is shown. The SDK waits at most 10 s for the notification (its own timer) and then calls
-    /// ``endThreeDSMethod(completion:)``; a method that fails or is cut never fails the payment (the
+    /// `endThreeDSMethod`; a method that fails or is cut never fails the payment (the
     /// authentication says `threeDSCompInd` `N`). The default implementation answers `false`.
     func loadThreeDSMethod(
         _ method: ThreeDSMethodRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void)

@@ -38,7 +38,7 @@ public enum ChallengeWindowSize: String, Sendable, Equatable, CaseIterable {
 }
 
 /// What the browser that will show a 3-D Secure challenge is, as EMV 3-D Secure 2.2 asks for it: the
-/// presenter's answer to ``PaymentPresenter/reportBrowserData(completion:)``, sent in the
+/// presenter's answer to `PaymentPresenter.reportBrowserData`, sent in the
 /// authentication's `browser` object (GATEWAY.md "Card sessions", step 2).
 ///
 /// Report only what is true of the presenter's own browser: issuers score these values, and a guess
