@@ -94,7 +94,18 @@ of the requests that connection carried before this one). `log_text()` shows `cN
 
 Endpoint names: `merchant-payments`, `status`, `jwks`, `card-session-create`,
 `authentication`, `challenge-result`, `card-session-get`, `hosted-page`, `hosted-choice`,
-`acs-page`, `acs-submit`, `notification`, `shop-return`.
+`acs-page`, `acs-submit`, `notification`, `shop-return`, `acs-method`, `method-notification`
+(an authentication's entry also keeps its `threeDSCompInd`; never the method data nor the
+browser data).
+
+3-D Secure's browser flow (GATEWAY.md step 2), written from EMV 3DS 2.2's field definitions
+(`emv_browser_problem`, `emv_browser_complete`), not from the SDK or the sandbox: the three
+method cards of `TEST_CARDS` name `threeDSMethod {url, data}`; `POST /issuer/acs/method`
+(`threeDSMethodData`) answers after the card's delay a page that posts back by script to
+`{checkoutBaseURL}/checkout/3ds/method-notification/{sessionId}` (or never); a method card is
+frictionless only when that notification arrived, the authentication says `threeDSCompInd` `Y`
+and its browser data is EMV's complete set, else challenged; malformed browser data or
+`threeDSCompInd` is `400 INVALID_REQUEST`.
 
 Card data: the decrypted card is used for the test-card decision and dropped at once; a
 session keeps only the brand and the last four digits. Nothing the gateway logs (see the
@@ -130,6 +141,11 @@ TEST_CARDS = {
     "4000000000000002": ("visa", "declined", None),
     "6011111111111117": ("discover", "frictionless", "R"),
     "378282246310005": ("amex", "not-accepted", None),
+    # GATEWAY.md step 2 / the sandbox README's 3DS Method cards: the third value is the delay in
+    # seconds before the ACS's method page posts back (None: it never does).
+    "4000000000002107": ("visa", "method", 0),
+    "4000000000002206": ("visa", "method", 12),
+    "4000000000002305": ("visa", "method", None),
 }
 CHALLENGE_CODE = "1234"  # GATEWAY.md: the challenge cards pass with this one-time code.
 
@@ -285,9 +301,13 @@ class CardSession:
     server_trans_id: str = None
     issuer_answer: str = None  # "Y" / "N" once the buyer answered the issuer's page
     cres_delivered: bool = False
+    method_delay: object = None  # seconds before the 3DS Method posts back, None: never
+    method_notified: bool = False
 
-    def view(self, with_challenge_url=None):
+    def view(self, with_challenge_url=None, method=None):
         body = {"sessionId": self.session_id, "status": self.status}
+        if self.behaviour == "method" and self.status == "AUTHENTICATION_REQUIRED" and method:
+            body["threeDSMethod"] = method
         if self.trans_status:
             body["transStatus"] = self.trans_status
         if self.failure:
@@ -432,6 +452,18 @@ class ForeignGateway:
     def acs_url(self):
         return self.base_url + "/issuer/acs/challenge"
 
+    @property
+    def method_url(self):
+        return self.base_url + "/issuer/acs/method"
+
+    def _method_of(self, session):
+        """The `threeDSMethod` member: EMV's threeDSMethodData is base64url JSON naming the 3DS
+        Server's transaction and where the ACS ends the method."""
+        data = {"threeDSServerTransID": session.session_id,
+                "threeDSMethodNotificationURL":
+                    f"{self.checkout_base_url}/checkout/3ds/method-notification/{session.session_id}"}
+        return {"url": self.method_url, "data": _b64url(json.dumps(data, separators=(",", ":")).encode())}
+
     def repl_args(self):
         """The egw-repl flags that point it at this gateway."""
         return [
@@ -498,6 +530,7 @@ class ForeignGateway:
                 + (f" {e['result']}" if e.get("result") else "")
                 + (f" failure={e['failure']}" if e.get("failure") else "")
                 + f" [{e['endpoint']}]"
+                + (f" threeDSCompInd={e['threeDSCompInd']}" if e.get("threeDSCompInd") else "")
                 + (f" fault={e['fault']}" if e["fault"] else "") + (" replay" if e["replay"] else "")
                 + (" idempotency-key" if e["idempotencyKey"] else "")
                 for e in self.log)
@@ -655,7 +688,8 @@ class ForeignGateway:
                 return Answer.error(409, "PAYMENT_ALREADY_PROCESSED", f"the payment is already {payment.status}")
             session = CardSession(
                 session_id=_new_id("fgs"), payment_id=payment_id, brand=brand, last4=last4, behaviour=behaviour,
-                frictionless_status=frictionless)
+                frictionless_status=frictionless if behaviour != "method" else None,
+                method_delay=frictionless if behaviour == "method" else None)
             self._sessions[session.session_id] = session
             payment.sessions.append(session.session_id)
             if behaviour == "declined":
@@ -665,7 +699,7 @@ class ForeignGateway:
             elif behaviour == "no-3ds":
                 session.status = "COMPLETED"
                 self._set_status(payment, "SETTLED")
-            return Answer.json(201, session.view())
+            return Answer.json(201, session.view(method=self._method_of(session)))
 
     def card_session_get(self, request, payment_id, session_id):
         with self._lock:
@@ -675,7 +709,7 @@ class ForeignGateway:
             session, error = self._session_of(payment, session_id)
             if error:
                 return error
-            return Answer.json(200, session.view(self.acs_url))
+            return Answer.json(200, session.view(self.acs_url, method=self._method_of(session)))
 
     def authentication(self, request, payment_id, session_id):
         with self._lock:
@@ -691,12 +725,25 @@ class ForeignGateway:
                 return Answer.error(400, "INVALID_REQUEST", "notificationUrl must be an absolute http(s) URL")
             if not isinstance(body.get("browser"), dict):
                 return Answer.error(400, "INVALID_REQUEST", "browser is required")
+            problem = emv_browser_problem(body["browser"])
+            if problem:
+                return Answer.error(400, "INVALID_REQUEST", f"browser data is malformed: {problem}")
+            comp_ind = body.get("threeDSCompInd")
+            if comp_ind is not None and comp_ind not in ("Y", "N", "U"):
+                return Answer.error(400, "INVALID_REQUEST", "threeDSCompInd must be Y, N or U")
             if session.status == "CHALLENGE_REQUIRED":
                 # A repeat the gateway does not recognise as one: the same challenge again.
                 return Answer.json(200, session.view(self.acs_url))
             if session.status != "AUTHENTICATION_REQUIRED" or payment.status in CLOSED:
                 return self._already_processed(session, "this session has already been processed")
             session.notification_url = notification
+            if session.behaviour == "method":
+                # The issuer scores what it received: its method's own notification, the requestor's
+                # completion indicator, and a complete browser data set.
+                frictionless = (session.method_notified and comp_ind == "Y"
+                                and emv_browser_complete(body["browser"]))
+                session.behaviour = "frictionless" if frictionless else "challenge"
+                session.frictionless_status = "Y"
             if session.behaviour == "challenge":
                 session.status = "CHALLENGE_REQUIRED"
                 session.trans_status = "C"
@@ -714,6 +761,46 @@ class ForeignGateway:
                                        "message": f"3-D Secure authentication result {session.trans_status}"}
                     self._set_status(payment, "FAILED")
             return Answer.json(200, session.view(self.acs_url))
+
+    def acs_method(self, request):
+        """The ACS's invisible 3DS Method page: waits the card's delay (outside the lock), then
+        answers a page that posts `threeDSMethodData` to the method notification URL by script
+        (hidden fields only), or -- the `never` card -- a page that posts nothing."""
+        data = request.form().get("threeDSMethodData", "")
+        try:
+            decoded = json.loads(_b64url_decode(data))
+            session_id = decoded["threeDSServerTransID"]
+            target = decoded.get("threeDSMethodNotificationURL")
+        except (ValueError, KeyError, TypeError):
+            return Answer.page(400, "Bad request", "<p>The method data could not be read.</p>")
+        with self._lock:
+            session = self._sessions.get(session_id)
+            delay = session.method_delay if session and session.behaviour == "method" else "none"
+        if delay == "none":
+            return Answer.page(404, "Not found", "<p>No device data collection for this transaction.</p>")
+        if delay is None:
+            return Answer.page(200, "Device check", "<p>Checking your device.</p>")
+        if delay:
+            self._stopping.wait(delay)
+        back = _b64url(json.dumps({"threeDSServerTransID": session_id}, separators=(",", ":")).encode())
+        return Answer.page(
+            200, "Device check",
+            f'<form method="post" action="{html.escape(target or "")}" id="device-data">'
+            f'<input type="hidden" name="threeDSMethodData" value="{back}"></form>'
+            '<script>document.getElementById("device-data").submit();</script>')
+
+    def method_notification(self, request, session_id):
+        data = request.form().get("threeDSMethodData", "")
+        try:
+            named = json.loads(_b64url_decode(data)).get("threeDSServerTransID")
+        except (ValueError, AttributeError, TypeError):
+            named = None
+        with self._lock:
+            session = self._sessions.get(session_id)
+            if session is None or named != session_id:
+                return Answer.page(400, "Bad request", "<p>Unknown device data collection.</p>")
+            session.method_notified = True
+        return Answer.page(200, "Thank you", "<p>Device data received.</p>")
 
     def challenge_result(self, request, payment_id, session_id):
         with self._lock:
@@ -957,12 +1044,69 @@ _ROUTES = [
     (None, "acs-page", r"/issuer/acs/challenge", "acs_page", False),
     ("POST", "acs-submit", r"/issuer/acs/verify", "acs_submit", False),
     ("POST", "notification", r"/web/checkout/3ds/notification/(?P<session_id>[^/]+)", "notification", False),
+    ("POST", "acs-method", r"/issuer/acs/method", "acs_method", False),
+    ("POST", "method-notification", r"/web/checkout/3ds/method-notification/(?P<session_id>[^/]+)",
+     "method_notification", False),
     ("GET", "hosted-page", r"/web/checkout/pay/(?P<payment_id>[^/]+)", "hosted_page", False),
     ("POST", "hosted-choice", r"/web/checkout/pay/(?P<payment_id>[^/]+)", "hosted_choice", False),
     ("GET", "shop-return", r"/shop/return/(?P<payment_id>[^/]+)", "shop_return", False),
 ]
 _COMPILED = [(m, e, re.compile(p + r"/?"), h, money) for m, e, p, h, money in _ROUTES]
-_PAGE_ENDPOINTS = {"hosted-page", "hosted-choice", "acs-page", "acs-submit", "notification", "shop-return"}
+_PAGE_ENDPOINTS = {"hosted-page", "hosted-choice", "acs-page", "acs-submit", "notification", "shop-return",
+                   "acs-method", "method-notification"}
+
+
+# EMV 3DS 2.2, Table A.1 (browser-based authentication), read for this wire's member names:
+# browserAcceptHeader / browserUserAgent: 1-2048 characters; browserLanguage: 1-8 characters
+# (IETF BCP 47); browserColorDepth: one of 1, 4, 8, 15, 16, 24, 32, 48 bits; browserScreenHeight /
+# Width: 1-6 numeric characters (pixels); browserTZ: 1-5 characters, UTC minus local in minutes;
+# browserJavaEnabled / browserJavascriptEnabled: booleans; challengeWindowSize: 01-05. Java,
+# colour depth, screen and time zone are required when JavaScript is enabled.
+_EMV_COLOR_DEPTHS = {1, 4, 8, 15, 16, 24, 32, 48}
+_BCP47 = re.compile(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def emv_browser_problem(browser):
+    """The first member of `browser` EMV's format refuses, as `member: rule`; None when none."""
+    for name in ("userAgent", "acceptHeader"):
+        if name in browser:
+            value = browser[name]
+            if not isinstance(value, str) or not 1 <= len(value) <= 2048:
+                return f"{name}: 1 to 2048 characters"
+    if "language" in browser:
+        value = browser["language"]
+        if not isinstance(value, str) or not 1 <= len(value) <= 8 or not _BCP47.fullmatch(value):
+            return "language: a BCP 47 tag of 1 to 8 characters"
+    if "timeZoneOffsetMinutes" in browser:
+        value = browser["timeZoneOffsetMinutes"]
+        if not _is_int(value) or not 1 <= len(str(value)) <= 5:
+            return "timeZoneOffsetMinutes: minutes, 1 to 5 characters"
+    for name in ("screenWidth", "screenHeight"):
+        if name in browser:
+            value = browser[name]
+            if not _is_int(value) or value < 0 or len(str(value)) > 6:
+                return f"{name}: pixels, 1 to 6 digits"
+    if "colorDepth" in browser:
+        if not _is_int(browser["colorDepth"]) or browser["colorDepth"] not in _EMV_COLOR_DEPTHS:
+            return "colorDepth: 1, 4, 8, 15, 16, 24, 32 or 48"
+    for name in ("javaEnabled", "javascriptEnabled"):
+        if name in browser and not isinstance(browser[name], bool):
+            return f"{name}: a boolean"
+    if "challengeWindowSize" in browser and browser["challengeWindowSize"] not in ("01", "02", "03", "04", "05"):
+        return "challengeWindowSize: 01 to 05"
+    return None
+
+
+def emv_browser_complete(browser):
+    """Whether the members EMV requires of a browser are there (with JavaScript, also the rest)."""
+    needed = ["userAgent", "acceptHeader", "language", "javascriptEnabled", "challengeWindowSize"]
+    if browser.get("javascriptEnabled") is True:
+        needed += ["javaEnabled", "colorDepth", "screenWidth", "screenHeight", "timeZoneOffsetMinutes"]
+    return all(name in browser for name in needed)
 
 
 def _result_of(answer):
@@ -1059,6 +1203,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(answer, entry)
                 return
             endpoint, handler_name, money = route
+            if endpoint == "authentication":
+                try:
+                    comp_ind = json.loads(body or b"{}").get("threeDSCompInd")
+                except (ValueError, AttributeError):
+                    comp_ind = None
+                entry["threeDSCompInd"] = comp_ind if comp_ind in ("Y", "N", "U") else None
             fault = gateway._take_fault(endpoint)
             if fault is not None:
                 entry["fault"] = fault.kind

@@ -147,7 +147,8 @@ final class SandboxCore: Sendable {
                 $0.log.append(
                     method: request.method, path: request.path, endpoint: route.endpoint, status: status,
                     duration: duration, faults: decision.applied, requestId: request.header("X-Request-Id"),
-                    userAgent: request.header("User-Agent"), replayed: replayed)
+                    userAgent: request.header("User-Agent"), replayed: replayed,
+                    threeDSCompInd: route.isAuthentication ? Self.compInd(of: request) : nil)
             }
             settings.observer?(entry)
         }
@@ -160,8 +161,17 @@ final class SandboxCore: Sendable {
         if decision.rotateKey { keys.rotate() }
     }
 
+    /// The `threeDSCompInd` an authentication body carries, for the log (only `Y`, `N` or `U`: a body's
+    /// other bytes never reach the log).
+    static func compInd(of request: HTTPRequest) -> String? {
+        guard let body = try? StrictJSONParser.parse(request.body),
+            let value = body[member: "threeDSCompInd"]?.stringValue, ["Y", "N", "U"].contains(value)
+        else { return nil }
+        return value
+    }
+
     /// Sleeps in short slices through the injected sleeper, ending early when stopping.
-    private func pause(_ total: Duration) {
+    func pause(_ total: Duration) {
         var left = total
         let slice = Duration.milliseconds(20)
         while left > .zero, !stopping.load(ordering: .relaxed) {
@@ -184,6 +194,8 @@ final class SandboxCore: Sendable {
         case .notification(let sessionId): notificationPage(request, sessionId: sessionId)
         case .acsChallenge: acsChallengePage(request)
         case .acsSubmit: acsSubmit(request)
+        case .acsMethod: acsMethodPage(request)
+        case .methodNotification(let sessionId): methodNotificationPage(request, sessionId: sessionId)
         case .merchantCreatePayment: merchantCreatePayment(request)
         // The payment read shows the verification key: a control read, token required.
         case .merchantGetPayment(let paymentId): refusedControl(request) ?? merchantGetPayment(paymentId)

@@ -24,6 +24,10 @@ public struct SandboxEndpoint: Hashable, Sendable, CustomStringConvertible {
     public static let acsSubmit = SandboxEndpoint(rawValue: "acs-submit")
     /// `POST {checkoutBaseURL}/checkout/3ds/notification/{sessionId}`: the page the issuer sends `cres` to.
     public static let notification = SandboxEndpoint(rawValue: "notification")
+    /// `POST /acs/method` with `threeDSMethodData`: the issuer's invisible 3DS Method page.
+    public static let acsMethod = SandboxEndpoint(rawValue: "acs-method")
+    /// `POST {checkoutBaseURL}/checkout/3ds/method-notification/{sessionId}`: where the 3DS Method ends.
+    public static let methodNotification = SandboxEndpoint(rawValue: "method-notification")
     /// `POST /sandbox/payments`: the merchant backend creating a payment.
     public static let merchantPayments = SandboxEndpoint(rawValue: "merchant-payments")
     /// Any endpoint above (never the `/sandbox/` control endpoints other than `merchantPayments`).
@@ -32,7 +36,8 @@ public struct SandboxEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Every named endpoint, `any` last.
     public static let allCases: [SandboxEndpoint] = [
         .statusLookup, .jwks, .cardSessionCreate, .cardSessionGet, .authentication, .challengeResult, .hostedPage,
-        .hostedChoice, .acsChallenge, .acsSubmit, .notification, .merchantPayments, .any,
+        .hostedChoice, .acsChallenge, .acsSubmit, .notification, .acsMethod, .methodNotification, .merchantPayments,
+        .any,
     ]
 
     /// The endpoint's stable name (`"card-session-create"`, ...).

@@ -29,6 +29,12 @@ import PaymentFlow
 /// Every `switch` over the phase is exhaustive and has no `default:`: a new phase or event does not
 /// compile until each pair says what it does.
 struct BrowserSession: Sendable, CustomStringConvertible {
+    /// The `Accept` header of every page load (also reported as the browser's, EMV browserAcceptHeader).
+    static let acceptHeader = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"
+    /// The `Accept-Language` of every page load; its first tag is the browser's language.
+    static let acceptLanguage = "en-GB,en;q=0.8"
+    static let language = "en-GB"
+
     /// The limits of every presentation.
     struct Settings: Sendable, Equatable {
         /// The transport's limit for one load.
@@ -386,8 +392,8 @@ struct BrowserSession: Sendable, CustomStringConvertible {
                 + fail(navigation.url, shown: shown(navigation), reason: "the browser loads only http and https URLs")
         }
         var headers = [
-            HTTPHeader("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"),
-            HTTPHeader("Accept-Language", "en-GB,en;q=0.8"),
+            HTTPHeader("Accept", Self.acceptHeader),
+            HTTPHeader("Accept-Language", Self.acceptLanguage),
         ]
         if let cookie = jar.header(for: navigation.url) {
             headers.append(HTTPHeader("Cookie", cookie))

@@ -87,6 +87,11 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     }
 
     private let executor: BrowserExecutor
+    /// The invisible 3DS Method page: a second browser on the same transport, whose buyer never acts
+    /// (it only submits what a page submits by itself).
+    private let methodExecutor: BrowserExecutor
+    /// The `User-Agent` its loads carry.
+    private let userAgent: String
 
     /// Creates a browser presenter.
     ///
@@ -108,6 +113,9 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
             maxAutomaticSubmissions: options.maxAutomaticSubmissions)
         executor = BrowserExecutor(
             session: BrowserSession(settings: settings), script: script, transport: transport, onEvent: onEvent)
+        methodExecutor = BrowserExecutor(
+            session: BrowserSession(settings: settings), script: .always(.wait), transport: transport, onEvent: onEvent)
+        userAgent = (transport as? CurlTransport)?.options.userAgent ?? CurlTransport.defaultUserAgent
     }
 
     /// Creates a browser presenter that loads pages as securely as the kit built from `configuration`
@@ -149,6 +157,41 @@ public final class HeadlessBrowserPresenter: PaymentPresenter {
     /// was presented).
     public func dismiss(completion: @escaping @Sendable () -> Void) {
         executor.dismiss(completion: completion)
+    }
+
+    /// What this browser is, honestly (EMV 3-D Secure browser data): the `User-Agent` its transport
+    /// sends, the `Accept` and first `Accept-Language` tag of its page loads, this process's time
+    /// zone, JavaScript and Java disabled (it runs neither), no screen (so no size and no colour depth),
+    /// and `challengeWindowSize` `05`: it has no window to size. Answers at once, on the caller's thread.
+    public var browserData: ThreeDSBrowserData {
+        ThreeDSBrowserData(
+            userAgent: userAgent, acceptHeader: BrowserSession.acceptHeader, language: BrowserSession.language,
+            timeZoneOffsetMinutes: ThreeDSBrowserData.localTimeZoneOffsetMinutes(), javascriptEnabled: false,
+            javaEnabled: false, challengeWindowSize: .fullScreen)
+    }
+
+    /// Reports ``browserData``.
+    public func reportBrowserData(completion: @escaping @Sendable (ThreeDSBrowserData?) -> Void) {
+        completion(browserData)
+    }
+
+    /// Loads the 3DS Method in a second, invisible browser: a form POST of `threeDSMethodData` to the
+    /// method URL, then only what the pages submit by themselves (an ACS's auto-posting form to the
+    /// method notification URL); no buyer script is asked. Every navigation goes through `handler`,
+    /// as for a shown page. `completion(true)` once it started, `false` while a method is loading.
+    /// Its cookies are its own (a headless buyer keeps no state between pages that matters to a
+    /// method). Works alongside a shown page.
+    public func loadThreeDSMethod(
+        _ method: ThreeDSMethodRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        methodExecutor.present(
+            PageRequest(url: method.url, formFields: method.formFields, purpose: .challenge), handler: handler,
+            completion: completion)
+    }
+
+    /// Stops the method's loads (a transfer under way is abandoned) and calls `completion` once.
+    public func endThreeDSMethod(completion: @escaping @Sendable () -> Void) {
+        methodExecutor.dismiss(completion: completion)
     }
 
     /// The body as text: Latin-1 when the `Content-Type` says so, else UTF-8

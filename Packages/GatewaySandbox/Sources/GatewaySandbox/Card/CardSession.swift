@@ -11,11 +11,21 @@ struct CardSession: Sendable, Equatable {
     private(set) var state: State
     /// Where the issuer's page sends `cres`; set when a challenge starts.
     private(set) var notificationURL: String?
+    /// The 3DS Method's page posted to the method notification URL.
+    private(set) var methodNotified = false
 
     /// The 3-D Secure path a card takes (from the test-card table).
     enum ThreeDS: Sendable, Equatable {
         case frictionless(transStatus: String)
         case challenge
+        /// A 3DS Method first; the decision depends on what the authentication then reports.
+        case method(MethodTiming)
+    }
+
+    /// The method this session names (`threeDSMethod`), while it waits for its authentication.
+    var method: MethodTiming? {
+        if case .authenticationRequired(.method(let timing)) = state { return timing }
+        return nil
     }
 
     enum ChallengeProgress: Sendable, Equatable {
@@ -77,6 +87,7 @@ struct CardSession: Sendable, Equatable {
         switch behaviour {
         case .frictionless(let transStatus): state = .authenticationRequired(.frictionless(transStatus: transStatus))
         case .challenge: state = .authenticationRequired(.challenge)
+        case .method(let timing): state = .authenticationRequired(.method(timing))
         case .noThreeDS: state = .completed(transStatus: nil, challenged: false)
         case .declined:
             state = .failed(
@@ -131,9 +142,30 @@ struct CardSession: Sendable, Equatable {
         }
     }
 
-    /// `POST .../authentication`: runs 3-D Secure (frictionless or the start of a challenge).
-    mutating func authenticate(notificationURL: String) -> Transition {
+    /// The method's page reached the method notification URL (only while a method is pending).
+    mutating func notifyMethod() -> Transition {
+        guard method != nil else { return .refused(.outOfOrder("no 3DS Method is pending on this session")) }
+        guard !methodNotified else { return .unchanged }
+        methodNotified = true
+        return .changed
+    }
+
+    /// `POST .../authentication`: runs 3-D Secure (frictionless or the start of a challenge). For a
+    /// card with a 3DS Method, the issuer decides frictionlessly (`Y`) only when the method's
+    /// notification reached the sandbox, the request says `threeDSCompInd` `Y` and its browser data
+    /// is EMV's complete set (`browserComplete`); otherwise it challenges.
+    mutating func authenticate(
+        notificationURL: String, compInd: String? = nil, browserComplete: Bool = false
+    ) -> Transition {
         switch state {
+        case .authenticationRequired(.method):
+            if methodNotified && compInd == "Y" && browserComplete {
+                state = .completed(transStatus: "Y", challenged: false)
+            } else {
+                self.notificationURL = notificationURL
+                state = .challengeRequired(.awaitingCode)
+            }
+            return .changed
         case .authenticationRequired(.frictionless(let transStatus)):
             switch transStatus {
             case "Y", "A", "U":

@@ -111,15 +111,27 @@ extension SandboxCore {
         guard let browser = body[member: "browser"], case .object = browser else {
             return .error(400, "INVALID_REQUEST", "\"browser\" is required and must be an object")
         }
-        for key in ["userAgent", "acceptHeader", "language"] {
-            if let value = browser[member: key], value.stringValue == nil {
-                return .error(400, "INVALID_REQUEST", "\"browser.\(key)\" must be a string")
+        // EMV 3DS 2.2's browser fields, each in its format (EGWWire's one definition); the error names
+        // the member and the rule, never the value.
+        let fields: ThreeDSBrowserFields
+        do throws(ThreeDSFieldError) {
+            fields = try ThreeDSBrowserFields(json: browser)
+        } catch {
+            return .error(400, "INVALID_REQUEST", "malformed browser data: \(error)")
+        }
+        if let problem = fields.problems.first {
+            return .error(400, "INVALID_REQUEST", "malformed browser data: \(problem)")
+        }
+        var compInd: String?
+        if let value = body[member: "threeDSCompInd"], value != .null {
+            guard let text = value.stringValue, ThreeDSCompInd(rawValue: text) != nil else {
+                return .error(400, "INVALID_REQUEST", "\"threeDSCompInd\" must be \"Y\", \"N\" or \"U\"")
             }
+            compInd = text
         }
-        if let value = browser[member: "timeZoneOffsetMinutes"], value.intValue == nil {
-            return .error(400, "INVALID_REQUEST", "\"browser.timeZoneOffsetMinutes\" must be an integer")
+        return transition(sessionId) {
+            $0.authenticate(notificationURL: notificationURL, compInd: compInd, browserComplete: fields.isComplete)
         }
-        return transition(sessionId) { $0.authenticate(notificationURL: notificationURL) }
     }
 
     /// `POST .../card-sessions/{sessionId}/challenge-result` `{}`.
@@ -187,6 +199,11 @@ extension SandboxCore {
     func sessionView(_ session: CardSession) -> JSONObjectBuilder {
         var object = JSONObjectBuilder(["sessionId": .string(session.id), "status": .string(session.status)])
         object["transStatus"] = session.transStatus.map { .string($0) }
+        if session.method != nil {
+            object["threeDSMethod"] =
+                ThreeDSMethodField(url: "\(acsBase)/method", data: ThreeDSMessages.methodData(for: session, checkoutBase))
+                .json
+        }
         if case .challengeRequired = session.state {
             object["challenge"] =
                 JSONObjectBuilder([

@@ -30,6 +30,9 @@ enum CardBehaviour: Sendable, Equatable {
     case declined
     /// `422 CARD_BRAND_NOT_ACCEPTED` at creation (the store does not take Amex).
     case brandNotAccepted
+    /// 3-D Secure with a 3DS Method whose page posts back after `timing`: frictionless `Y` when the
+    /// method completed and the browser data is complete, a challenge otherwise.
+    case method(MethodTiming)
 
     /// The behaviour for a (Luhn-valid) card number given as ASCII digits, compared byte by byte
     /// (the number is never made a `String`).
@@ -38,6 +41,24 @@ enum CardBehaviour: Sendable, Equatable {
         let amexPrefix = digits.count == 15 && digits[0] == UInt8(ascii: "3")
         if amexPrefix, digits[1] == UInt8(ascii: "4") || digits[1] == UInt8(ascii: "7") { return .brandNotAccepted }
         return .frictionless(transStatus: "Y")
+    }
+}
+
+/// When the sandbox issuer's 3DS Method page posts back to the method notification URL.
+enum MethodTiming: Sendable, Equatable {
+    /// At once.
+    case fast
+    /// After 12 s: past EMV's 10 s, so the requestor cuts it and says `N`.
+    case slow
+    /// Never: the page loads and waits.
+    case never
+
+    /// How long the method page takes to answer (and so to post back).
+    var delay: Duration {
+        switch self {
+        case .fast, .never: .zero
+        case .slow: .seconds(12)
+        }
     }
 }
 
@@ -78,5 +99,16 @@ extension SandboxTestCard {
         SandboxTestCard(
             name: "visa-not-authenticated", number: "4000000000003204", brand: "visa",
             behaviour: "frictionless N (not authenticated) -> FAILED", outcome: .frictionless(transStatus: "N")),
+        SandboxTestCard(
+            name: "visa-method-fast", number: "4000000000002107", brand: "visa",
+            behaviour: "3DS Method posting back at once; frictionless Y when it completed and the browser data is "
+                + "complete, else a challenge", outcome: .method(.fast)),
+        SandboxTestCard(
+            name: "visa-method-slow", number: "4000000000002206", brand: "visa",
+            behaviour: "3DS Method posting back after 12 s (cut at 10 s: N); then a challenge",
+            outcome: .method(.slow)),
+        SandboxTestCard(
+            name: "visa-method-never", number: "4000000000002305", brand: "visa",
+            behaviour: "3DS Method that never posts back (N); then a challenge", outcome: .method(.never)),
     ]
 }

@@ -35,7 +35,8 @@ extension SandboxCore {
             guard state.withLock({ $0.payments[id] != nil }) else { return .pass }
             paymentId = id
             refuse = { status, code, message in Pages.error(status, "\(code): \(message)") }
-        case .statusLookup, .cardSessionGet, .jwks, .hostedPage, .notification, .acsChallenge, .acsSubmit,
+        case .statusLookup, .cardSessionGet, .jwks, .hostedPage, .notification, .acsChallenge, .acsSubmit, .acsMethod,
+            .methodNotification,
             .merchantCreatePayment, .merchantGetPayment, .shopReturn, .faultsList, .faultsAdd, .faultsClear, .logRead,
             .logClear, .testCards, .rotateKey, .index, .serverOptions, .methodNotAllowed, .notFound:
             return .pass

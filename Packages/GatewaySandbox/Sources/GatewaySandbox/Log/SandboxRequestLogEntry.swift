@@ -27,12 +27,16 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
     /// True when the answer was the one stored for the request's `Idempotency-Key`, sent again
     /// (with `Idempotent-Replayed: true`) without handling the request.
     public let replayed: Bool
+    /// The `threeDSCompInd` an authentication request carried (`Y`, `N`, `U`), else `nil`. The method's
+    /// data and the browser data are never logged.
+    public let threeDSCompInd: String?
 
     /// `POST /path -> 201 (12 ms) [faults]`, with ` replayed` after the status for a replayed answer.
     public var description: String {
         let shown = (status.map(String.init) ?? "dropped") + (replayed ? " replayed" : "")
         let extra = faults.isEmpty ? "" : " [\(faults.joined(separator: ", "))]"
-        return "\(method) \(path) -> \(shown) (\(SandboxFault.Kind.milliseconds(duration)) ms)\(extra)"
+        let compInd = threeDSCompInd.map { " threeDSCompInd \($0)" } ?? ""
+        return "\(method) \(path)\(compInd) -> \(shown) (\(SandboxFault.Kind.milliseconds(duration)) ms)\(extra)"
     }
 
     var json: JSONValue {
@@ -45,6 +49,7 @@ public struct SandboxRequestLogEntry: Sendable, Equatable, CustomStringConvertib
             "requestId": requestId.map { .string($0) } ?? .null,
             "userAgent": userAgent.map { .string($0) } ?? .null,
             "replayed": .bool(replayed),
+            "threeDSCompInd": threeDSCompInd.map { .string($0) } ?? .null,
         ]).value
     }
 }
@@ -58,12 +63,13 @@ struct RequestLog: Sendable {
     @discardableResult
     mutating func append(
         method: String, path: String, endpoint: SandboxEndpoint?, status: Int?, duration: Duration, faults: [String],
-        requestId: String?, userAgent: String? = nil, replayed: Bool = false
+        requestId: String?, userAgent: String? = nil, replayed: Bool = false, threeDSCompInd: String? = nil
     ) -> SandboxRequestLogEntry {
         sequence += 1
         let entry = SandboxRequestLogEntry(
             sequence: sequence, method: method, path: path, endpoint: endpoint, status: status, duration: duration,
-            faults: faults, requestId: requestId, userAgent: userAgent, replayed: replayed)
+            faults: faults, requestId: requestId, userAgent: userAgent, replayed: replayed,
+            threeDSCompInd: threeDSCompInd)
         entries.append(entry)
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         return entry

@@ -14,6 +14,8 @@ enum Route: Equatable, Sendable {
     case notification(sessionId: String)
     case acsChallenge
     case acsSubmit
+    case acsMethod
+    case methodNotification(sessionId: String)
     case merchantCreatePayment
     case merchantGetPayment(paymentId: String)
     case shopReturn(paymentId: String)
@@ -37,6 +39,12 @@ enum Route: Equatable, Sendable {
     static let acsPrefix = "acs"
     static let sandboxPrefix = "sandbox"
 
+    /// An authentication request (the log records its `threeDSCompInd`).
+    var isAuthentication: Bool {
+        if case .authentication = self { return true }
+        return false
+    }
+
     /// The endpoint name fault injection and the log use; `nil` for control endpoints.
     var endpoint: SandboxEndpoint? {
         switch self {
@@ -51,6 +59,8 @@ enum Route: Equatable, Sendable {
         case .notification: .notification
         case .acsChallenge: .acsChallenge
         case .acsSubmit: .acsSubmit
+        case .acsMethod: .acsMethod
+        case .methodNotification: .methodNotification
         case .merchantCreatePayment: .merchantPayments
         case .merchantGetPayment, .shopReturn, .faultsList, .faultsAdd, .faultsClear, .logRead, .logClear, .testCards,
             .rotateKey, .index, .serverOptions, .methodNotAllowed, .notFound:
@@ -76,6 +86,11 @@ enum Route: Equatable, Sendable {
             ("POST", [checkoutPrefix, "checkout", "3ds", "notification", ":"], { .notification(sessionId: $0[0]) }),
             ("POST", [acsPrefix, "challenge"], { _ in .acsChallenge }),
             ("POST", [acsPrefix, "challenge", "submit"], { _ in .acsSubmit }),
+            ("POST", [acsPrefix, "method"], { _ in .acsMethod }),
+            (
+                "POST", [checkoutPrefix, "checkout", "3ds", "method-notification", ":"],
+                { .methodNotification(sessionId: $0[0]) }
+            ),
             ("POST", [sandboxPrefix, "payments"], { _ in .merchantCreatePayment }),
             ("GET", [sandboxPrefix, "payments", ":"], { .merchantGetPayment(paymentId: $0[0]) }),
             ("GET", [sandboxPrefix, "return", ":"], { .shopReturn(paymentId: $0[0]) }),

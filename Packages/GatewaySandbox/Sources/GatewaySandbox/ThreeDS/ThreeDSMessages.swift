@@ -24,6 +24,30 @@ enum ThreeDSMessages {
         return Base64URL.encode(object.value.jsonBytes)
     }
 
+    /// EMV's `threeDSMethodData`, as the 3DS Server gives it to the requestor: base64url JSON
+    /// `{"threeDSServerTransID", "threeDSMethodNotificationURL"}`.
+    static func methodData(for session: CardSession, _ checkoutBase: String) -> String {
+        let object = JSONObjectBuilder([
+            "threeDSServerTransID": .string(session.id),
+            "threeDSMethodNotificationURL": .string("\(checkoutBase)/checkout/3ds/method-notification/\(session.id)"),
+        ])
+        return Base64URL.encode(object.value.jsonBytes)
+    }
+
+    /// The `threeDSServerTransID` of a `threeDSMethodData` field, and the notification URL when it names one.
+    static func decodeMethodData(_ field: String) -> (transID: String, notificationURL: String?)? {
+        guard field.utf8.count <= 4096, let bytes = Base64URL.decode(field),
+            let object = try? StrictJSONParser.parse(bytes), case .object = object,
+            let transID = object[member: "threeDSServerTransID"]?.stringValue
+        else { return nil }
+        return (transID, object[member: "threeDSMethodNotificationURL"]?.stringValue)
+    }
+
+    /// What the ACS posts back when its method ends: base64url `{"threeDSServerTransID"}` (EMV).
+    static func methodCompletion(for session: CardSession) -> String {
+        Base64URL.encode(JSONObjectBuilder(["threeDSServerTransID": .string(session.id)]).value.jsonBytes)
+    }
+
     /// A decoded CReq or CRes: the members the sandbox checks.
     struct Message: Sendable, Equatable {
         var messageType: String

@@ -1,11 +1,21 @@
+internal import EGWWire
 import CardValidation
 import Foundation
 
 /// The card flow (CONTRACT.md sections 4 and 4a, GATEWAY.md "Card sessions") as a value: events in,
 /// actions out, no I/O.
 ///
-/// key (cached or fetched) -> encrypt -> create session -> [authenticate -> [challenge page ->
-/// dismiss -> challenge-result]] -> finish from the final session state.
+/// key (cached or fetched) -> encrypt -> create session -> [browser data -> [3DS Method page (at most
+/// 10 s) -> dismiss] -> authenticate -> [challenge page -> dismiss -> challenge-result]] -> finish from
+/// the final session state.
+///
+/// The 3DS Method (EMV 3DS 2.2): a session waiting for its authentication may name a method; the
+/// presenter loads it invisibly, and the authentication says `threeDSCompInd` `Y` when the page reached
+/// the method notification URL and that load ended, `N` when it failed, could not be loaded or the
+/// lifecycle's 10 s deadline passed, `U` without a method. A method never fails the payment; a cancel
+/// during it removes it and ends `.cancelled` (the authentication, the step that can move money, is
+/// never sent). A presenter's browser report EMV's formats refuse ends `.failed` + `invalidRequest`
+/// before the authentication (no money can have moved).
 ///
 /// The kit's key cache is the machine's to decide (`FlowReaction.keyCache`, performed by the executor on
 /// the one `EncryptionKeyCache`): the cached key the run starts with is used, else one is fetched; a
@@ -70,6 +80,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         var ending: PageEnding?
         /// Why the step is in doubt: the error reported if it cannot be confirmed.
         var cause: FlowError
+        /// The authentication's 3-D Secure members (authentication only), for a resend with the same body.
+        var threeDS: ThreeDSAuthentication? = nil
     }
 
     /// The creation POST, kept for its one resend.
@@ -96,7 +108,15 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case creatingSession(Creation)
         /// `REQUEST_IN_PROGRESS` on the creation: waiting before its resend.
         case pausingCreation(Creation)
-        case authenticating(sessionId: String, resends: ResendBudget)
+        /// The session waits for its authentication: the presenter is asked what browser it is.
+        case reportingBrowser(sessionId: String, method: ThreeDSMethodPlan?)
+        /// The invisible 3DS Method page is loading; waiting for its notification (10 s at most).
+        case runningMethod(sessionId: String, notificationURL: URL, browser: ThreeDSBrowserFields)
+        /// The method page reached the method notification URL; waiting for that load to end.
+        case completingMethod(sessionId: String, browser: ThreeDSBrowserFields)
+        /// The method page is being removed; then the authentication is sent with `threeDS`.
+        case endingMethod(sessionId: String, threeDS: ThreeDSAuthentication)
+        case authenticating(sessionId: String, resends: ResendBudget, threeDS: ThreeDSAuthentication)
         case presentingChallenge(sessionId: String, notificationURL: URL)
         case challenging(sessionId: String, notificationURL: URL)
         /// The page reached the notification URL; waiting for that load to end.
@@ -133,6 +153,10 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .encrypting: "encrypting"
         case .creatingSession: "creatingSession"
         case .pausingCreation: "pausingCreation"
+        case .reportingBrowser: "reportingBrowser"
+        case .runningMethod: "runningThreeDSMethod"
+        case .completingMethod: "completingThreeDSMethod"
+        case .endingMethod: "endingThreeDSMethod"
         case .authenticating: "authenticating"
         case .presentingChallenge: "presentingChallenge"
         case .challenging: "challenging"
@@ -149,7 +173,9 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     var sessionId: String? {
         switch state {
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .finished: nil
-        case .authenticating(let id, _), .presentingChallenge(let id, _), .challenging(let id, _),
+        case .reportingBrowser(let id, _), .runningMethod(let id, _, _), .completingMethod(let id, _),
+            .endingMethod(let id, _), .authenticating(let id, _, _), .presentingChallenge(let id, _),
+            .challenging(let id, _),
             .completingChallenge(let id), .dismissingChallenge(let id, _), .submittingChallengeResult(let id, _, _):
             id
         case .recovering(let doubt), .pausingRecovery(let doubt): doubt.sessionId
@@ -178,6 +204,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .pageDismissed: FlowReaction(pageDismissed(event))
         case .cancel: FlowReaction(cancel())
         case .statusResolved: FlowReaction(finish(unexplained(event)))
+        case .browserReported(let report): FlowReaction(browserReported(report, event))
         }
     }
 
@@ -236,16 +263,18 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         switch (state, call) {
         case (.creatingSession(let creation), .createSession):
             return created(creation, reply)
-        case (.authenticating(let sessionId, let resends), .authenticate):
-            return afterStep(.authentication, sessionId: sessionId, resends: resends, ending: nil, reply: reply)
+        case (.authenticating(let sessionId, let resends, let threeDS), .authenticate):
+            return afterStep(
+                .authentication, sessionId: sessionId, resends: resends, ending: nil, threeDS: threeDS, reply: reply)
         case (.submittingChallengeResult(let sessionId, let resends, let ending), .challengeResult):
-            return afterStep(.challengeResult, sessionId: sessionId, resends: resends, ending: ending, reply: reply)
+            return afterStep(
+                .challengeResult, sessionId: sessionId, resends: resends, ending: ending, threeDS: nil, reply: reply)
         case (.recovering(let doubt), .readSession):
             return sessionRead(doubt, reply)
         case (.creatingSession, _), (.authenticating, _), (.submittingChallengeResult, _), (.recovering, _),
             (.idle, _), (.fetchingKey, _), (.encrypting, _), (.pausingCreation, _), (.presentingChallenge, _),
             (.challenging, _), (.completingChallenge, _), (.dismissingChallenge, _), (.pausingRecovery, _),
-            (.finished, _):
+            (.finished, _), (.reportingBrowser, _), (.runningMethod, _), (.completingMethod, _), (.endingMethod, _):
             // An answer to a call this state did not make.
             return finish(unexplained(event))
         }
@@ -310,11 +339,12 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     }
 
     private mutating func afterStep(
-        _ step: Step, sessionId: String, resends: ResendBudget, ending: PageEnding?, reply: SessionReply
+        _ step: Step, sessionId: String, resends: ResendBudget, ending: PageEnding?,
+        threeDS: ThreeDSAuthentication?, reply: SessionReply
     ) -> FlowAction {
         let source = step == .authentication ? "POST authentication" : "POST challenge-result"
         func doubt(_ cause: FlowError) -> Doubt {
-            Doubt(sessionId: sessionId, step: step, resends: resends, ending: ending, cause: cause)
+            Doubt(sessionId: sessionId, step: step, resends: resends, ending: ending, cause: cause, threeDS: threeDS)
         }
         switch reply {
         case .session(let snapshot):
@@ -367,7 +397,10 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             }
             switch doubt.step {
             case .authentication:
-                return authenticate(sessionId: doubt.sessionId, resends: resends)
+                // The same body as the first send (its key's), or, for a session whose authentication
+                // was never sent, the browser flow from its start.
+                guard let threeDS = doubt.threeDS else { return proceed(with: snapshot) }
+                return authenticate(sessionId: doubt.sessionId, resends: resends, threeDS: threeDS)
             case .challengeResult:
                 return submitChallengeResult(
                     sessionId: doubt.sessionId, resends: resends, ending: doubt.ending ?? .reachedEnd)
@@ -399,7 +432,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .pausingRecovery(let doubt):
             return recover(doubt)
         case .idle, .fetchingKey, .encrypting, .creatingSession, .authenticating, .presentingChallenge, .challenging,
-            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished:
+            .completingChallenge, .dismissingChallenge, .submittingChallengeResult, .recovering, .finished,
+            .reportingBrowser, .runningMethod, .completingMethod, .endingMethod:
             return finish(unexplained(event))
         }
     }
@@ -454,15 +488,62 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
     }
 
-    private mutating func authenticate(sessionId: String, resends: ResendBudget) -> FlowAction {
+    private mutating func authenticate(
+        sessionId: String, resends: ResendBudget, threeDS: ThreeDSAuthentication
+    ) -> FlowAction {
         // After a cancel nothing new that could move money is sent: the session waits for a step that
         // never comes, so no money moves.
         if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
         guard let notificationURL = GatewayAPI.notificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
         else { return finish(Self.unusableSessionId(sessionId, source: "authentication")) }
-        state = .authenticating(sessionId: sessionId, resends: resends)
+        state = .authenticating(sessionId: sessionId, resends: resends, threeDS: threeDS)
         return .call(
-            .authenticate(sessionId: sessionId, notificationURL: notificationURL, idempotencyKey: keys.authentication))
+            .authenticate(
+                sessionId: sessionId, notificationURL: notificationURL, idempotencyKey: keys.authentication,
+                threeDS: threeDS))
+    }
+
+    // MARK: - Browser data and the 3DS Method
+
+    private mutating func browserReported(_ report: ThreeDSBrowserData?, _ event: FlowEvent) -> FlowAction {
+        guard case .reportingBrowser(let sessionId, let method) = state else { return finish(unexplained(event)) }
+        if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
+        let browser: ThreeDSBrowserFields
+        switch ThreeDSAuthentication.browser(report) {
+        case .success(let fields): browser = fields
+        case .failure(let error):
+            // Nothing that moves money was sent for this session: the authentication never went out.
+            return finish(.failed(error, sessionId: sessionId))
+        }
+        guard let method else {
+            return authenticate(
+                sessionId: sessionId, resends: ResendBudget(),
+                threeDS: ThreeDSAuthentication(compInd: .unavailable, browser: browser))
+        }
+        guard let url = method.url,
+            let notificationURL = GatewayAPI.methodNotificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
+        else {
+            // A method that cannot be loaded is one that did not complete; it never fails the payment.
+            return authenticate(
+                sessionId: sessionId, resends: ResendBudget(),
+                threeDS: ThreeDSAuthentication(compInd: .notCompleted, browser: browser))
+        }
+        state = .runningMethod(sessionId: sessionId, notificationURL: notificationURL, browser: browser)
+        return .present(GatewayAPI.methodPage(url: url, data: method.data))
+    }
+
+    /// Ends the method page (dismissed first); the authentication then says `compInd`.
+    private mutating func endMethod(_ compInd: ThreeDSCompInd) -> FlowAction {
+        switch state {
+        case .runningMethod(let sessionId, _, let browser), .completingMethod(let sessionId, let browser):
+            state = .endingMethod(
+                sessionId: sessionId, threeDS: ThreeDSAuthentication(compInd: compInd, browser: browser))
+            return .dismissPage
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .reportingBrowser, .endingMethod,
+            .authenticating, .presentingChallenge, .challenging, .completingChallenge, .dismissingChallenge,
+            .submittingChallengeResult, .recovering, .pausingRecovery, .finished:
+            return .none
+        }
     }
 
     private mutating func submitChallengeResult(
@@ -477,7 +558,9 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         let sessionId = snapshot.sessionId
         switch snapshot.status {
         case .authenticationRequired:
-            return authenticate(sessionId: sessionId, resends: ResendBudget())
+            if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
+            state = .reportingBrowser(sessionId: sessionId, method: snapshot.method)
+            return .reportBrowser
         case .challengeRequired(let challenge):
             // A cancel while the step was out: the challenge is never shown, so it is never answered.
             if cancelRequested { return finish(.cancelled(sessionId: sessionId)) }
@@ -518,12 +601,14 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             // The page reached the notification URL but is not on screen: its load will not be reported.
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
-        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
+        case .runningMethod, .completingMethod:
+            return shown ? .none : endMethod(.notCompleted)
+        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery, .endingMethod:
             // The challenge ended before the presenter's answer: the dismissal waited for it (or had
             // nothing to remove); the answer changes nothing now.
             return .none
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .challenging,
-            .finished:
+            .finished, .reportingBrowser:
             return finish(unexplained(event))
         }
     }
@@ -536,11 +621,18 @@ struct CardPaymentMachine: FlowMachine, Equatable {
                 state = .completingChallenge(sessionId: sessionId)
             }
             return FlowReaction(.none, navigation: .allow)
-        case .completingChallenge:
+        case .runningMethod(let sessionId, let notificationURL, let browser):
+            if URLMatch.sameEndpoint(url, notificationURL) {
+                // The ACS ends the method: let its POST reach the gateway; that load's end says `Y`.
+                state = .completingMethod(sessionId: sessionId, browser: browser)
+            }
             return FlowReaction(.none, navigation: .allow)
-        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
+        case .completingChallenge, .completingMethod:
+            return FlowReaction(.none, navigation: .allow)
+        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery, .endingMethod:
             return FlowReaction(.none, navigation: .cancel)
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished,
+            .reportingBrowser:
             return FlowReaction(finish(unexplained(event)), navigation: .cancel)
         }
     }
@@ -553,7 +645,12 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .completingChallenge(let sessionId):
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
+        case .runningMethod, .endingMethod:
+            return .none
+        case .completingMethod:
+            return endMethod(.completed)
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished,
+            .reportingBrowser:
             return finish(unexplained(event))
         }
     }
@@ -563,9 +660,11 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     private mutating func pageSent(_ event: FlowEvent) -> FlowAction {
         switch state {
         case .presentingChallenge, .challenging, .completingChallenge, .dismissingChallenge,
-            .submittingChallengeResult, .recovering, .pausingRecovery:
+            .submittingChallengeResult, .recovering, .pausingRecovery, .runningMethod, .completingMethod,
+            .endingMethod:
             return .none
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished,
+            .reportingBrowser:
             return finish(unexplained(event))
         }
     }
@@ -577,14 +676,21 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             .completingChallenge(let sessionId):
             state = .dismissingChallenge(sessionId: sessionId, ending: ending)
             return .dismissPage
-        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery:
+        case .runningMethod, .completingMethod:
+            // Failed, closed, lost, or its 10 s passed: the method did not complete (never a failed payment).
+            return endMethod(.notCompleted)
+        case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery, .endingMethod:
             return .none
-        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished:
+        case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished,
+            .reportingBrowser:
             return finish(unexplained(event))
         }
     }
 
     private mutating func pageDismissed(_ event: FlowEvent) -> FlowAction {
+        if case .endingMethod(let sessionId, let threeDS) = state {
+            return authenticate(sessionId: sessionId, resends: ResendBudget(), threeDS: threeDS)
+        }
         guard case .dismissingChallenge(let sessionId, let ending) = state else { return finish(unexplained(event)) }
         return submitChallengeResult(sessionId: sessionId, resends: ResendBudget(), ending: ending)
     }
@@ -602,6 +708,16 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return finish(.cancelled())
         case .presentingChallenge, .challenging, .completingChallenge:
             return pageEnded(.cancelledByHost, .cancel)
+        case .reportingBrowser(let sessionId, _):
+            // Only the presenter was asked: the authentication, which can move money, was never sent.
+            return finish(.cancelled(sessionId: sessionId))
+        case .runningMethod, .completingMethod:
+            // Remove the method page; the authentication is then never sent (`.cancelled`).
+            cancelRequested = true
+            return endMethod(.notCompleted)
+        case .endingMethod:
+            cancelRequested = true
+            return .none
         case .creatingSession, .pausingCreation, .authenticating, .submittingChallengeResult, .recovering,
             .pausingRecovery:
             cancelRequested = true

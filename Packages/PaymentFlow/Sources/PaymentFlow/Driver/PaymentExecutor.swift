@@ -38,6 +38,8 @@ final class PaymentExecutor: @unchecked Sendable {
     private var decisions: [UInt64: @Sendable (NavigationDecision) -> Void] = [:]
     private var transfers: [UInt64: TransferCancellation] = [:]
     private var requests: UInt64 = 0
+    /// The ids of pages that are the invisible 3DS Method (removed with `endThreeDSMethod`).
+    private var methodPages: Set<UInt64> = []
     private var keepAlive: PaymentExecutor?
 
     init(context: Context, run: PaymentLifecycle) {
@@ -100,12 +102,23 @@ final class PaymentExecutor: @unchecked Sendable {
             if let base = context.endpoints.checkoutBaseURL { context.keyCache.remove(for: base) }
             logger.warning("the gateway no longer knows the card-encryption key; it is dropped from the cache")
         case .askResolver(let token): askResolver(token)
+        case .askBrowser(let token): askBrowser(token)
         case .encrypt(let token, let card, let key):
             // After the effects of this event, still on the queue.
             queue.async { [weak self] in self?.encrypt(card, key, token: token) }
         case .present(let id, let plan):
             guard let presenter = context.presenter else { return }
             let handler = PageHandler(run: self, pageId: id)
+            if plan.threeDSMethod {
+                methodPages.insert(id)
+                logger.info("loading the 3DS Method (\(plan.url.host ?? "?"))")
+                context.configuration.callbackQueue.async {
+                    presenter.loadThreeDSMethod(plan.methodRequest, handler: handler) { [weak self] started in
+                        self?.post(.presented(pageId: id, shown: started))
+                    }
+                }
+                return
+            }
             context.configuration.callbackQueue.async {
                 presenter.present(plan.pageRequest, handler: handler) { [weak self] shown in
                     self?.post(.presented(pageId: id, shown: shown))
@@ -113,6 +126,12 @@ final class PaymentExecutor: @unchecked Sendable {
             }
         case .dismiss(let id):
             guard let presenter = context.presenter else { return }
+            if methodPages.remove(id) != nil {
+                context.configuration.callbackQueue.async {
+                    presenter.endThreeDSMethod { [weak self] in self?.post(.dismissed(pageId: id)) }
+                }
+                return
+            }
             context.configuration.callbackQueue.async {
                 presenter.dismiss { [weak self] in self?.post(.dismissed(pageId: id)) }
             }
@@ -214,6 +233,20 @@ final class PaymentExecutor: @unchecked Sendable {
                     result = .success(.init(paymentStatus: status, orderNumber: orderNumber))
                 }
                 self?.post(.answered(token: token, .statusResolved(result)))
+            }
+        }
+    }
+
+    private func askBrowser(_ token: UInt64) {
+        guard let presenter = context.presenter else {
+            post(.answered(token: token, .browserReported(nil)))
+            return
+        }
+        let answered = AnswerFlag()
+        context.configuration.callbackQueue.async {
+            presenter.reportBrowserData { [weak self] report in
+                guard answered.claim() else { return }
+                self?.post(.answered(token: token, .browserReported(report)))
             }
         }
     }

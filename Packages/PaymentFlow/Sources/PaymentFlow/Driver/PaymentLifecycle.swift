@@ -54,6 +54,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         var hasPresenter: Bool = true
         var challengeTimeout: TimeInterval = 600
         var hostedPageTimeout: TimeInterval = 1800
+        /// How long the 3DS Method may take to notify (EMV: 10 s); past it the authentication says `N`.
+        var methodTimeout: TimeInterval = 10
         /// How long the presenter may take to answer `present` or `dismiss`.
         var presenterTimeout: TimeInterval = 60
         /// The watchdog of one gateway call (`CallWatchdog`: the request timeout, 30 s by default, plus its
@@ -106,6 +108,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         case dropCachedKey
         /// Ask the host's status resolver; answer with `.answered(token, .statusResolved(...))`.
         case askResolver(token: UInt64)
+        /// Ask the presenter's browser data; answer with `.answered(token, .browserReported(...))`.
+        case askBrowser(token: UInt64)
         /// Encrypt; answer with `.answered(token, .encrypted(...))`.
         case encrypt(token: UInt64, card: CardInput.Snapshot, key: EncryptionKey)
         /// Show a page; answer with `.presented(id, shown)`, report its events with its id.
@@ -131,8 +135,10 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             case .storeKey(let key, let maxAge): "store key \(key.kid ?? "without kid") (\(maxAge) s)"
             case .dropCachedKey: "drop cached key"
             case .askResolver(let token): "ask resolver #\(token)"
+            case .askBrowser(let token): "ask browser data #\(token)"
             case .encrypt(let token, _, _): "encrypt #\(token)"
-            case .present(let id, let plan): "present \(plan.purpose) page \(id)"
+            case .present(let id, let plan):
+                plan.threeDSMethod ? "load the 3DS Method as page \(id)" : "present \(plan.purpose) page \(id)"
             case .dismiss(let id): "dismiss page \(id)"
             case .answerNavigation(let request, let decision): "answer navigation \(request): \(decision)"
             case .askGate(let token, let step): "ask gate #\(token) (\(step.action))"
@@ -213,6 +219,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         case call(GatewayCall)
         case resolver
         case encryption
+        /// The presenter's browser data.
+        case browser
     }
 
     /// A transition waiting for the step gate: the flow as it would be, and the action to perform.
@@ -244,6 +252,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
     private(set) var gate: PendingGate?
     /// A cancel happened: from now on the run follows through without asking the gate.
     private(set) var cancelling = false
+    /// The current page is the invisible 3DS Method: nothing of it is reported as a page to observers.
+    private(set) var pageIsMethod = false
     private var counter: UInt64 = 0
 
     init(settings: Settings, flow: Flow) {
@@ -405,11 +415,11 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         if decision == .allow, let refusal = NavigationRule.refusal(url, allowsPlainHTTP: settings.allowsPlainHTTP) {
             // The flow would load it, the environment does not: the page cannot go on, as if it had
             // failed to load there (the flow then asks the gateway as for any failed page).
-            return [.answerNavigation(request: request, .cancel), .observe(.page(.navigation(url, .cancel)))]
+            return [.answerNavigation(request: request, .cancel)] + observePage(.navigation(url, .cancel))
                 + feed(.pageFailed(url, reason: refusal), label: "navigation refused")
         }
         // A navigation's answer is given before the gate is asked; the gate never sees it again.
-        return [.answerNavigation(request: request, decision), .observe(.page(.navigation(url, decision)))]
+        return [.answerNavigation(request: request, decision)] + observePage(.navigation(url, decision))
             + route(next, reaction.action, label: "navigation to \(url.absoluteString)", cause: nil)
     }
 
@@ -456,9 +466,12 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             guard settings.hasPresenter else { return feed(.presented(shown: false), label: "no presenter") }
             let id = nextToken()
             page = .presenting(id: id, dismissWhenShown: false)
-            let deadline = plan.purpose == .challenge ? settings.challengeTimeout : settings.hostedPageTimeout
-            return [
-                .observe(.page(.presentRequested(plan.url, plan.purpose))),
+            pageIsMethod = plan.threeDSMethod
+            let deadline =
+                plan.threeDSMethod
+                ? settings.methodTimeout
+                : plan.purpose == .challenge ? settings.challengeTimeout : settings.hostedPageTimeout
+            return observePage(.presentRequested(plan.url, plan.purpose)) + [
                 .startTimer(.presentAnswer(id), after: settings.presenterTimeout),
                 .startTimer(.pageDeadline(id), after: deadline), .present(pageId: id, plan),
             ]
@@ -477,6 +490,9 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
             return begin(.call(.keySet), timeout: settings.callTimeout) { .send(token: $0, .keySet) }
         case .resolveWithResolver:
             return begin(.resolver, timeout: settings.resolverTimeout) { .askResolver(token: $0) }
+        case .reportBrowser:
+            guard settings.hasPresenter else { return feed(.browserReported(nil), label: "no presenter") }
+            return begin(.browser, timeout: settings.presenterTimeout) { .askBrowser(token: $0) }
         case .encrypt(let card, let key):
             return begin(.encryption, timeout: nil) { .encrypt(token: $0, card: card, key: key) }
         case .wait(let seconds):
@@ -504,7 +520,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         // After a timeout the page may yet appear: it is treated as shown, so it is dismissed.
         let onScreen = shown || timedOut
         page = onScreen ? .shown(id: id) : .none
-        var effects: [Effect] = [.cancelTimer(.presentAnswer(id)), .observe(.page(.presented(shown)))]
+        var effects: [Effect] = [.cancelTimer(.presentAnswer(id))] + observePage(.presented(shown))
         if !onScreen { effects.append(.cancelTimer(.pageDeadline(id))) }
         switch phase {
         case .finishing:
@@ -523,11 +539,17 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
         }
     }
 
+    /// An observation of the page, unless it is the invisible 3DS Method (its transitions say it ran).
+    private func observePage(_ event: PaymentPageEvent) -> [Effect] {
+        pageIsMethod ? [] : [.observe(.page(event))]
+    }
+
     private mutating func startDismiss(_ id: UInt64) -> [Effect] {
         guard case .shown(id) = page else { return [] }
         page = .dismissing(id: id)
         return [
-            .cancelTimer(.pageDeadline(id)), .observe(.page(.dismissRequested)),
+            .cancelTimer(.pageDeadline(id))
+        ] + observePage(.dismissRequested) + [
             .startTimer(.dismissAnswer(id), after: settings.presenterTimeout), .dismiss(pageId: id),
         ]
     }
@@ -535,7 +557,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
     private mutating func dismissed(_ id: UInt64) -> [Effect] {
         guard case .dismissing(id) = page else { return [] }
         page = .none
-        let effects: [Effect] = [.cancelTimer(.dismissAnswer(id)), .observe(.page(.dismissed))]
+        let effects: [Effect] = [.cancelTimer(.dismissAnswer(id))] + observePage(.dismissed)
         switch phase {
         case .finishing: return effects + deliver()
         case .running: return effects + feed(.pageDismissed, label: "page dismissed")
@@ -545,7 +567,7 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
 
     private mutating func pageEvent(_ id: UInt64, _ observed: PaymentPageEvent?, _ event: FlowEvent) -> [Effect] {
         guard phase == .running, page.id == id else { return [] }
-        let observation: [Effect] = observed.map { [.observe(.page($0))] } ?? []
+        let observation: [Effect] = observed.map { observePage($0) } ?? []
         return observation + feed(event, label: event.description)
     }
 
@@ -591,6 +613,8 @@ struct PaymentLifecycle: Sendable, CustomStringConvertible {
                         source: "status resolver")))
         case .encryption:
             return .encrypted(.failure(FlowError(.encryptionFailed, "encryption did not finish", source: "encryption")))
+        case .browser:
+            return .browserReported(nil)  // a presenter that does not answer does not know
         }
     }
 

@@ -21,19 +21,22 @@ enum FlowAction: Equatable, Sendable, CustomStringConvertible {
     case encrypt(card: CardInput.Snapshot, key: EncryptionKey)
     /// Wait this many seconds on the flow's clock (then `.waitEnded`).
     case wait(TimeInterval)
+    /// Ask the presenter what browser it is (then `.browserReported`).
+    case reportBrowser
     /// End the flow: the terminal funnel takes over.
     case finish(Terminal)
 
     var description: String {
         switch self {
         case .none: "none"
-        case .present(let page): "present \(page.purpose) page"
+        case .present(let page): page.threeDSMethod ? "load the 3DS Method" : "present \(page.purpose) page"
         case .dismissPage: "dismiss page"
         case .call(let call): call.description
         case .resolveWithResolver: "ask the status resolver"
         case .fetchKey(let refresh): refresh ? "refetch the card-encryption key" : "GET jwks.json"
         case .encrypt(let card, let key): "encrypt the \(CardPlaintext.label(card)) (kid \(key.kid ?? "none"))"
         case .wait(let seconds): "wait \(seconds) s"
+        case .reportBrowser: "ask the presenter's browser data"
         case .finish(let terminal): "finish \(terminal)"
         }
     }
@@ -42,7 +45,7 @@ enum FlowAction: Equatable, Sendable, CustomStringConvertible {
     var isGated: Bool {
         switch self {
         case .present, .dismissPage, .call, .resolveWithResolver, .fetchKey, .encrypt: true
-        case .none, .wait, .finish: false
+        case .none, .wait, .finish, .reportBrowser: false
         }
     }
 }

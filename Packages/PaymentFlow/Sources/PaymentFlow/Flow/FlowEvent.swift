@@ -35,6 +35,8 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
     case statusResolved(Result<HostedCheckoutMachine.StatusReport, FlowError>)
     /// A `.wait` is over.
     case waitEnded
+    /// The presenter reported its browser (`nil`: it does not know, did not answer, or there is none).
+    case browserReported(ThreeDSBrowserData?)
 
     var description: String {
         switch self {
@@ -57,6 +59,7 @@ enum FlowEvent: Equatable, Sendable, CustomStringConvertible {
         case .statusResolved(let result):
             "status " + (result.failure.map { "failed (\($0.code))" } ?? (result.success?.paymentStatus ?? "none"))
         case .waitEnded: "wait ended"
+        case .browserReported(let report): report == nil ? "browser not reported" : "browser reported"
         }
     }
 }

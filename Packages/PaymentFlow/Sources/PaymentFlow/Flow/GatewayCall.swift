@@ -37,7 +37,10 @@ enum GatewayCall: Equatable, Sendable, CustomStringConvertible {
     /// `POST .../card-sessions` with the encrypted card.
     case createSession(encryptedCard: String, idempotencyKey: UUID)
     /// `POST .../card-sessions/{sessionId}/authentication`.
-    case authenticate(sessionId: String, notificationURL: URL, idempotencyKey: UUID)
+    /// `threeDS`: the method's completion and the browser data (the same on a resend).
+    case authenticate(
+        sessionId: String, notificationURL: URL, idempotencyKey: UUID,
+        threeDS: ThreeDSAuthentication = .unavailable)
     /// `POST .../card-sessions/{sessionId}/challenge-result`.
     case challengeResult(sessionId: String, idempotencyKey: UUID)
     /// `GET .../card-sessions/{sessionId}`.
@@ -66,7 +69,7 @@ enum GatewayCall: Equatable, Sendable, CustomStringConvertible {
     var idempotencyKey: UUID? {
         switch self {
         case .statusLookup, .keySet, .readSession: nil
-        case .createSession(_, let key), .authenticate(_, _, let key), .challengeResult(_, let key): key
+        case .createSession(_, let key), .authenticate(_, _, let key, _), .challengeResult(_, let key): key
         }
     }
 }

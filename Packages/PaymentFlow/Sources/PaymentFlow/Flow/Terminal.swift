@@ -41,6 +41,12 @@ struct PagePlan: Equatable, Sendable {
     var url: URL
     var formFields: [Field]?
     var purpose: PageRequest.Purpose
+    /// The invisible 3DS Method page (loaded with `loadThreeDSMethod`, never shown, deadline 10 s).
+    var threeDSMethod = false
+
+    var methodRequest: ThreeDSMethodRequest {
+        ThreeDSMethodRequest(url: url, formFields: (formFields ?? []).map { (name: $0.name, value: $0.value) })
+    }
 
     var pageRequest: PageRequest {
         PageRequest(url: url, formFields: formFields?.map { (name: $0.name, value: $0.value) }, purpose: purpose)

@@ -57,6 +57,9 @@ struct AnswerReader {
         }
     }
 
+    /// The raw member `name`, unchecked (for a member read leniently).
+    func member(_ name: String) -> JSONValue? { members[member: name] }
+
     /// The required object member `name`.
     func object(_ name: String) throws(FlowError) -> AnswerReader {
         guard members[member: name] != nil else { throw missing(name) }

@@ -40,15 +40,21 @@ extension GatewayAPI {
             return .doubtful(error, .answerLost)
         }
         switch call {
-        case .authenticate(let sessionId, _, _), .challengeResult(let sessionId, _), .readSession(let sessionId):
+        case .authenticate(let sessionId, _, _, _), .challengeResult(let sessionId, _), .readSession(let sessionId):
             guard body.sessionId == sessionId else { return invalid("the gateway answered for another card session") }
         case .createSession, .statusLookup, .keySet:
             guard !body.sessionId.isEmpty else { return invalid("the card session has an empty sessionId") }
         }
         let status: SessionSnapshot.Status
+        var method: ThreeDSMethodPlan?
         switch body.status {
         case "AUTHENTICATION_REQUIRED":
             status = .authenticationRequired
+            if body.hasMethod {
+                method = ThreeDSMethodPlan(
+                    url: body.method.flatMap { methodURL($0.url, allowsPlainHTTP: allowsPlainHTTP) },
+                    data: body.method?.data ?? "")
+            }
         case "CHALLENGE_REQUIRED":
             guard let challenge = body.challenge else { return invalid("CHALLENGE_REQUIRED without a challenge") }
             guard let acsURL = URL(string: challenge.acsUrl), let scheme = acsURL.scheme?.lowercased(),
@@ -91,7 +97,17 @@ extension GatewayAPI {
         default: allowed = false
         }
         guard allowed else { return invalid("\(body.status) is not an answer \(source) may give") }
-        return .session(SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus))
+        return .session(
+            SessionSnapshot(sessionId: body.sessionId, status: status, transStatus: body.transStatus, method: method))
+    }
+
+    /// A method URL the presenter may load: http(s) with a host, and https unless the environment allows
+    /// plain http (as for `acsUrl`).
+    static func methodURL(_ text: String, allowsPlainHTTP: Bool) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil,
+            scheme == "https" || (scheme == "http" && allowsPlainHTTP)
+        else { return nil }
+        return url
     }
 
     /// The one rule for a request that got no answer: it never reached the gateway only when the
@@ -149,6 +165,10 @@ extension GatewayAPI {
         var transStatus: String?
         var challenge: (acsUrl: String, creq: String)?
         var failure: (code: String, message: String?)?
+        /// `threeDSMethod`, read leniently: a member that is not `{url, data}` strings is a method that
+        /// cannot run (`N`), never an unreadable answer (a method never fails the payment).
+        var method: ThreeDSMethodField?
+        var hasMethod = false
 
         init(_ reader: AnswerReader) throws(FlowError) {
             sessionId = try reader.string("sessionId")
@@ -156,6 +176,10 @@ extension GatewayAPI {
             transStatus = try reader.optionalString("transStatus")
             if let challenge = try reader.optionalObject("challenge") {
                 self.challenge = (try challenge.string("acsUrl"), try challenge.string("creq"))
+            }
+            if let value = reader.member("threeDSMethod"), value != .null {
+                hasMethod = true
+                method = ThreeDSMethodField(json: value)
             }
             if let failure = try reader.optionalObject("failure") {
                 self.failure = (try failure.string("code"), try failure.optionalString("message"))

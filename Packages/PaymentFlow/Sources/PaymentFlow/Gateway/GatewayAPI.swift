@@ -40,14 +40,15 @@ enum GatewayAPI {
         case .createSession(let encryptedCard, _):
             (method, base, path) = ("POST", endpoints.checkoutAPIBaseURL, sessions)
             body = JSONValue.members([("encryptedCard", .string(encryptedCard))]).jsonBytes
-        case .authenticate(let sessionId, let notificationURL, _):
+        case .authenticate(let sessionId, let notificationURL, _, let threeDS):
             (method, base, path) = (
                 "POST", endpoints.checkoutAPIBaseURL, sessions + "/" + pathSegment(sessionId) + "/authentication"
             )
             body =
                 JSONValue.members([
                     ("notificationUrl", .string(notificationURL.absoluteString)),
-                    ("browser", .members(browserInfo)),
+                    ("threeDSCompInd", .string(threeDS.compInd.rawValue)),
+                    ("browser", threeDS.browser.json),
                 ]).jsonBytes
         case .challengeResult(let sessionId, _):
             (method, base, path) = (
@@ -112,13 +113,20 @@ enum GatewayAPI {
         return URL(string: base + "?" + items.joined(separator: "&") + fragment) ?? checkoutURL
     }
 
-    /// The browser the SDK reports for 3-D Secure (the presenter is a web view of this kind).
-    static let browserInfo: [(String, JSONValue)] = [
-        ("userAgent", .string(userAgent)),
-        ("acceptHeader", .string("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")),
-        ("language", .string("en-GB")),
-        ("timeZoneOffsetMinutes", .int(0)),
-    ]
+    /// The `Accept` header a browser sends for pages (reported when the presenter does not say its own).
+    static let pageAcceptHeader = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+    /// `{checkoutBaseURL}/checkout/3ds/method-notification/{sessionId}`: where the ACS ends the 3DS Method.
+    static func methodNotificationURL(checkoutBaseURL: URL, sessionId: String) -> URL? {
+        join(checkoutBaseURL, "/checkout/3ds/method-notification/" + pathSegment(sessionId))
+    }
+
+    /// The invisible method page: an HTML form POST of `threeDSMethodData` to the method URL.
+    static func methodPage(url: URL, data: String) -> PagePlan {
+        PagePlan(
+            url: url, formFields: [PagePlan.Field(name: ThreeDSMethodField.formField, value: data)],
+            purpose: .challenge, threeDSMethod: true)
+    }
 
     /// The challenge page: an HTML form POST of `creq` to `acsUrl`.
     static func challengePage(_ challenge: SessionSnapshot.Challenge) -> PagePlan {

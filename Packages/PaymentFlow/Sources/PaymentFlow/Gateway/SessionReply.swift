@@ -17,6 +17,8 @@ struct SessionSnapshot: Equatable, Sendable {
     var sessionId: String
     var status: Status
     var transStatus: String?
+    /// The 3DS Method the gateway names (`threeDSMethod`), with `AUTHENTICATION_REQUIRED` only.
+    var method: ThreeDSMethodPlan? = nil
 }
 
 extension SessionSnapshot: CustomStringConvertible {

@@ -136,7 +136,7 @@ struct HostedCheckoutMachine: FlowMachine, Equatable {
                 return FlowReaction(finish(unexplained(event)))
             }
             return FlowReaction(lookUp(input, ending, progress, lookups: lookups + 1))
-        case .keyFetched, .encrypted, .sessionAnswered:
+        case .keyFetched, .encrypted, .sessionAnswered, .browserReported:
             return FlowReaction(finish(unexplained(event)))
         }
     }

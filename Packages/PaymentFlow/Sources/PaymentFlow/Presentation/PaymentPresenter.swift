@@ -129,6 +129,48 @@ public protocol PaymentPresenter: AnyObject, Sendable {
     /// (at once when nothing is shown). After `dismiss` the presenter reports
     /// no more events.
     func dismiss(completion: @escaping @Sendable () -> Void)
+    /// Reports the browser a challenge would be shown in (EMV 3-D Secure browser data), from what the
+    /// presenter really is: its web view's user agent and language, the screen it is on, whether it runs
+    /// script, and the challenge window size it will open. Called on the callback queue once per card
+    /// payment that authenticates, before the 3DS Method and the authentication; call `completion`
+    /// exactly once, from any thread. `nil`: the presenter does not know; the SDK then sends the four
+    /// fields it always sent (see the PaymentFlow README) and no screen. An answer that does not come
+    /// within the presenter timeout counts as `nil`. The default implementation answers `nil` (presenters
+    /// written before it existed).
+    func reportBrowserData(completion: @escaping @Sendable (ThreeDSBrowserData?) -> Void)
+    /// Loads the 3DS Method invisibly: `method` in a page the buyer never sees and cannot focus, in the
+    /// same network session and trust as a challenge would use, reporting its navigations and loads to
+    /// `handler` as for a shown page (the SDK answers each navigation; the POST to the method
+    /// notification URL ends the method). Calls `completion` exactly once: `true` once loading started,
+    /// `false` when the presenter cannot load a method. Called on the callback queue, never while a page
+    /// is shown. The SDK waits at most 10 s for the notification (its own timer) and then calls
+    /// `endThreeDSMethod`; a method that fails or is cut never fails the payment (the
+    /// authentication says `threeDSCompInd` `N`). The default implementation answers `false`.
+    func loadThreeDSMethod(
+        _ method: ThreeDSMethodRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void)
+    /// Stops and removes the invisible method page. Calls `completion` exactly once, when it is gone (at
+    /// once when there is none); no events are reported for it afterwards. Called on the callback queue.
+    /// The default implementation completes at once.
+    func endThreeDSMethod(completion: @escaping @Sendable () -> Void)
+}
+
+extension PaymentPresenter {
+    /// Answers `nil`: the presenter does not say what browser it is.
+    public func reportBrowserData(completion: @escaping @Sendable (ThreeDSBrowserData?) -> Void) {
+        completion(nil)
+    }
+
+    /// Answers `false`: the presenter cannot load a 3DS Method (the authentication says `N`).
+    public func loadThreeDSMethod(
+        _ method: ThreeDSMethodRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        completion(false)
+    }
+
+    /// Completes at once (nothing was loaded).
+    public func endThreeDSMethod(completion: @escaping @Sendable () -> Void) {
+        completion()
+    }
 }
 
 extension PageEventHandler {

@@ -49,7 +49,9 @@ import Testing
 @Suite struct RunExplorationTests {
     // MARK: The model world
 
-    enum Card: Hashable { case frictionless, challenge, declined, noThreeDS }
+    /// `method`: the session names a 3DS Method; the model issuer is frictionless after a completed
+    /// method (`Y`) and challenges otherwise.
+    enum Card: Hashable { case frictionless, challenge, declined, noThreeDS, method }
 
     /// The model gateway's card session.
     enum Session: Hashable {
@@ -79,6 +81,11 @@ import Testing
         /// The buyer closed the page or it failed: a presenter reports nothing more about it.
         var pageEnded = false
         var notificationReached = false
+        /// The current page is the invisible 3DS Method; its ACS posted to the method notification URL.
+        var methodPage = false
+        var methodNotified = false
+        /// The method's page hangs: its ACS never posts back.
+        var methodHangs = false
         var gate: UInt64?
         /// Hosted: the buyer's form POST and the status it records when it lands.
         var post = BuyerPost.none
@@ -91,6 +98,8 @@ import Testing
         var sentKeys: Set<String> = []
         /// The steps (keys, or `read`) that met a fault on this path.
         var faultedSteps: Set<String> = []
+        /// The scenario's card (the model gateway's answers depend on it).
+        var card: Card?
     }
 
     /// Where the hosted buyer's choice is.
@@ -114,6 +123,10 @@ import Testing
         var mutation = Mutation.none
         /// What the transport reports of a failed attempt's delivery.
         var transportReport = TransportReport.facts
+        /// Whether the host may cancel (without, a page nobody ends must end by its own deadline).
+        var hostCancels = true
+        /// Whether every wait's timer is checked where the wait starts (off: only behaviour is judged).
+        var checksTimers = true
 
         var description: String { mutation == .none ? name : "\(name) [\(mutation)]" }
     }
@@ -135,6 +148,8 @@ import Testing
         case refusedConnectNeverSent
         /// The requests a page sends by script (`page(didSend:)`) are not heard (ScriptedPostExploration.swift).
         case ignoresPageRequests
+        /// The 3DS Method page gets no 10 s deadline: the SDK would wait on the ACS for ever.
+        case skipsMethodDeadline
     }
 
     static let base = URL(string: "https://checkout.example")!
@@ -179,6 +194,7 @@ import Testing
         var pendingOther: (token: UInt64, kind: String)?
         var navigationsAnswered: [UInt64] = []
         var mutation = Mutation.none
+        var checksTimers = true
         /// With `Mutation.noRecovery`: the pending call is a recovery the mutated SDK never sends.
         var recoveryWithheld = false
     }
@@ -192,7 +208,30 @@ import Testing
     // MARK: Applying effects to the world
 
     static func apply(_ effects: [PaymentLifecycle.Effect], to node: inout Node, violations: inout [String]) {
+        var effects = effects
+        if node.mutation == .skipsMethodDeadline,
+            let method = effects.compactMap({ effect -> UInt64? in
+                if case .present(let id, let plan) = effect, plan.threeDSMethod { return id }
+                return nil
+            }).first
+        {
+            effects.removeAll { effect in
+                if case .startTimer(.pageDeadline(method), _) = effect { return true }
+                return false
+            }
+        }
         for effect in effects {
+            // The method's wait is bounded by its own deadline, EMV's 10 s, started before it is loaded.
+            if case .present(let id, let plan) = effect, plan.threeDSMethod, node.checksTimers {
+                if !node.world.timers.contains(timerName(.pageDeadline(id))) {
+                    violations.append("the 3DS Method loaded without its 10 s deadline")
+                }
+            }
+            if case .startTimer(.pageDeadline, let after) = effect, after > 10,
+                effects.contains(where: { if case .present(_, let plan) = $0 { plan.threeDSMethod } else { false } })
+            {
+                violations.append("the 3DS Method's deadline is \(after) s, not 10 s")
+            }
             // Every wait is a timer the run owns, started before control leaves it: an answer (or a clock
             // moved) inside the effect must find the timer already running.
             if let awaited = awaitedTimer(effect), !node.world.timers.contains(timerName(awaited)) {
@@ -205,10 +244,16 @@ import Testing
                 if let key = call.idempotencyKey { node.world.sentKeys.insert(key.uuidString) }
             case .askResolver(let token):
                 node.pendingOther = (token, "resolver")
+            case .askBrowser(let token):
+                node.pendingOther = (token, "browser")
             case .encrypt(let token, _, _):
                 node.pendingOther = (token, "encrypt")
-            case .present(let id, _):
+            case .present(let id, let plan):
                 node.world.presenting = id
+                node.world.methodPage = plan.threeDSMethod
+                node.world.pageEnded = false
+                node.world.pageLoaded = false
+                node.world.methodHangs = false
             case .dismiss(let id):
                 if node.world.shown != id { violations.append("dismiss of a page that is not shown") }
                 node.world.shown = nil
@@ -250,7 +295,7 @@ import Testing
     /// The timer that bounds the wait an effect starts (every wait in the explored settings has one).
     static func awaitedTimer(_ effect: PaymentLifecycle.Effect) -> PaymentLifecycle.TimerID? {
         switch effect {
-        case .send(let token, _), .askResolver(let token): .operation(token)
+        case .send(let token, _), .askResolver(let token), .askBrowser(let token): .operation(token)
         case .present(let id, _): .presentAnswer(id)
         case .dismiss(let id): .dismissAnswer(id)
         case .askGate(let token, _): .gate(token)
@@ -296,7 +341,13 @@ import Testing
     static func sessionJSON(_ world: World) -> Result<HTTPResponse, TransportError> {
         switch world.session {
         case .none, .authenticationRequired:
-            return json(200, #"{"sessionId":"s","status":"AUTHENTICATION_REQUIRED"}"#)
+            guard world.card == .method else {
+                return json(200, #"{"sessionId":"s","status":"AUTHENTICATION_REQUIRED"}"#)
+            }
+            return json(
+                200,
+                #"{"sessionId":"s","status":"AUTHENTICATION_REQUIRED","threeDSMethod":{"url":"https://acs.example/m","data":"bQ"}}"#
+            )
         case .challengeRequired:
             return json(
                 200,
@@ -330,9 +381,11 @@ import Testing
                 default: world.session = .authenticationRequired
                 }
             }
-        case .authenticate:
+        case .authenticate(_, _, _, let threeDS):
             if !replay, world.session == .authenticationRequired {
-                world.session = scenario.card == .challenge ? .challengeRequired(answer: nil) : .completed
+                let challenges =
+                    scenario.card == .challenge || (scenario.card == .method && threeDS.compInd != .completed)
+                world.session = challenges ? .challengeRequired(answer: nil) : .completed
             }
         case .challengeResult:
             if case .challengeRequired(let answer) = world.session {
@@ -482,6 +535,14 @@ import Testing
             base.pendingOther = nil
             if kind == "encrypt" {
                 steps.append(feed(base, .answered(token: token, .encrypted(.success("jwe"))), "encrypted"))
+            } else if kind == "browser" {
+                // The presenter reports a real browser, does not know, reports nonsense, or never answers.
+                steps.append(feed(base, .answered(token: token, .browserReported(browserReport)), "browser reported"))
+                steps.append(feed(base, .answered(token: token, .browserReported(nil)), "browser unknown"))
+                var nonsense = browserReport
+                nonsense.language = "not a language"
+                steps.append(feed(base, .answered(token: token, .browserReported(nonsense)), "browser malformed"))
+                steps.append(feed(base, .timerFired(.operation(token)), "presenter never reports"))
             } else {
                 let status = world.status
                 steps.append(
@@ -531,7 +592,7 @@ import Testing
             steps.append(feed(base, .gateAnswered(token: token, .cancel), "gate cancels") { $0.disturbed = true })
             steps.append(feed(base, .timerFired(.gate(token)), "gate never answers") { $0.disturbed = true })
         }
-        if world.cancels == 0 {
+        if world.cancels == 0 && scenario.hostCancels {
             steps.append(
                 feed(node, .cancel, "host cancel") {
                     $0.cancels += 1
@@ -562,6 +623,9 @@ import Testing
                 })
         }
         guard !node.world.pageEnded else { return steps }
+        if node.world.methodPage {
+            return steps + methodPageSteps(node, id, canFault: canFault)
+        }
         steps.append(feed(node, .pageClosed(pageId: id), "buyer closes") { $0.pageEnded = true })
         if canFault {
             steps.append(
@@ -625,6 +689,41 @@ import Testing
         return steps
     }
 
+    /// A presenter's honest report (a WebKit view on a 1920×1080 screen).
+    static let browserReport = ThreeDSBrowserData(
+        userAgent: "Mozilla/5.0", acceptHeader: "text/html", language: "en-GB", timeZoneOffsetMinutes: 0,
+        javascriptEnabled: true, javaEnabled: false, screenWidth: 1920, screenHeight: 1080, colorDepth: 24,
+        challengeWindowSize: .size500x600)
+    static let methodNotification = GatewayAPI.methodNotificationURL(checkoutBaseURL: base, sessionId: "s")!
+
+    /// The invisible method page: nobody closes it; its ACS posts to the method notification URL, or
+    /// never does (a hanging page: only the 10 s deadline ends it); that load ends, or is never reported;
+    /// it may fail.
+    static func methodPageSteps(_ node: Node, _ id: UInt64, canFault: Bool) -> [Step] {
+        var steps: [Step] = []
+        if canFault {
+            steps.append(
+                feed(node, .pageFailed(pageId: id, URL(string: "https://acs.example/m")!, reason: "reset"), "method fails") {
+                    $0.faults += 1
+                    $0.pageEnded = true
+                })
+        }
+        if node.world.methodHangs { return steps }
+        if !node.world.methodNotified {
+            var hanging = node
+            hanging.world.methodHangs = true
+            steps.append(Step(label: "ACS never notifies", node: hanging, violations: []))
+            steps.append(
+                feed(node, .navigation(pageId: id, methodNotification, request: 95, method: "POST"), "ACS notifies") {
+                    $0.methodNotified = true
+                })
+        } else {
+            steps.append(
+                feed(node, .pageLoaded(pageId: id, methodNotification), "notification loaded") { $0.pageEnded = true })
+        }
+        return steps
+    }
+
     // MARK: The walk
 
     struct Totals: Sendable {
@@ -640,7 +739,9 @@ import Testing
         var memo: [World: Double] = [:]
         var onStack: Set<World> = []
         var totals = Totals()
-        var start = Node(run: newRun(scenario), world: World(), mutation: scenario.mutation)
+        var start = Node(
+            run: newRun(scenario), world: World(card: scenario.card), mutation: scenario.mutation,
+            checksTimers: scenario.checksTimers)
         // With no lookup, nothing can tell the SDK how a hosted payment ended: precision is not asked.
         start.world.disturbed = scenario.card == nil && scenario.statusSource == .none
         var startViolations: [String] = []
@@ -663,6 +764,9 @@ import Testing
             let steps = successors(node, scenario)
             var paths: Double = 0
             if steps.isEmpty {
+                if ProcessInfo.processInfo.environment["EGW_EXPLORE_DEBUG"] != nil {
+                    FileHandle.standardError.write(Data("END \(trail.joined(separator: " > "))\n".utf8))
+                }
                 paths = 1
                 if node.world.delivered.count != 1 {
                     totals.violations.append(
@@ -703,6 +807,8 @@ import Testing
         Scenario(name: "card challenge", card: .challenge),
         Scenario(name: "card declined", card: .declined),
         Scenario(name: "card without 3-D Secure", card: .noThreeDS),
+        Scenario(name: "card with a 3DS Method", card: .method, faultBudget: 1),
+        Scenario(name: "card with a 3DS Method, no host cancel", card: .method, faultBudget: 0, hostCancels: false),
         Scenario(name: "card challenge, gated", card: .challenge, gated: true, faultBudget: 1),
         Scenario(name: "card frictionless, transport reports nothing", card: .frictionless, transportReport: .nothing),
         Scenario(name: "hosted, built-in lookup", card: nil),
@@ -730,6 +836,28 @@ import Testing
         #expect(totals.violations.isEmpty, "\(totals.violations.prefix(5).joined(separator: "\n"))")
     }
 
+    /// Without its 10 s deadline a method page whose ACS never notifies leaves the run waiting for ever:
+    /// the walk finds that end (a path with no delivery), not only the missing timer.
+    @Test func aMethodWithoutItsDeadlineHangs() throws {
+        var scenario = try #require(Self.scenarios.first { $0.name == "card with a 3DS Method, no host cancel" })
+        scenario.mutation = .skipsMethodDeadline
+        scenario.checksTimers = false
+        let mutated = scenario
+        let result = Mutex<Totals?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let walker = Thread {
+            result.withLock { $0 = Self.explore(mutated) }
+            done.signal()
+        }
+        walker.stackSize = 1 << 28
+        walker.start()
+        done.wait()
+        let totals = try #require(result.withLock { $0 })
+        let hang = totals.violations.first { $0.contains("waiting with nothing pending") }
+        print("RunExploration skipsMethodDeadline without cancel: " + (hang ?? "no hang found"))
+        #expect(hang != nil)
+    }
+
     /// The invariants bite: each deliberate bug, run through the scenarios it concerns, breaks them.
     @Test(arguments: [
         (Mutation.alwaysUnresolved, "card frictionless"),
@@ -741,6 +869,7 @@ import Testing
         (Mutation.refusedConnectNeverSent, "card frictionless"),
         (Mutation.ignoresPageRequests, "hosted, built-in lookup"),
         (Mutation.ignoresPageRequests, "hosted, no lookup"),
+        (Mutation.skipsMethodDeadline, "card with a 3DS Method"),
     ])
     func mutationsAreCaught(mutation: Mutation, scenarioName: String) throws {
         var scenario = try #require(Self.scenarios.first { $0.name == scenarioName })

@@ -38,7 +38,10 @@ import Testing
         let answer = GatewayAPI.event(
             for: .createSession(encryptedCard: "a.b.c.d.e", idempotencyKey: keys.createSession),
             .success(HTTPResponse(status: 201, body: Array(body.utf8), url: base)), paymentId: "p")
-        return run.handle(.answered(token: send, answer))
+        // Then the presenter's browser data (not a gated step: nothing reaches out), before the authentication.
+        let heard = run.handle(.answered(token: send, answer))
+        let browser = heard.compactMap { if case .askBrowser(let t) = $0 { t } else { nil } }.first!
+        return run.handle(.answered(token: browser, .browserReported(nil)))
     }
 
     static func delivered(_ effects: [PaymentLifecycle.Effect]) -> Terminal? {

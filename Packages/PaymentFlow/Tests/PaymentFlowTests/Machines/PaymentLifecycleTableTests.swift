@@ -186,6 +186,7 @@ import Testing
         case .dropCachedKey: "drop cached key"
         case .storeKey: "store key"
         case .askResolver(let token): "ask resolver #\(token)"
+        case .askBrowser(let token): "ask browser #\(token)"
         case .encrypt(let token, _, _): "encrypt #\(token)"
         case .present(let id, _): "present page \(id)"
         case .dismiss(let id): "dismiss page \(id)"

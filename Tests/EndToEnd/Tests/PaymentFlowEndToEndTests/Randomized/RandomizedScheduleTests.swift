@@ -145,6 +145,9 @@ final class RandomizedScheduleTests: XCTestCase {
         ("4000000000003063", "123"), ("5200828282828210", "123"), ("4000000000000002", "123"),
         ("6011111111111117", "123"), ("378282246310005", "1234"), ("4000000000003105", "123"),
         ("4000000000003204", "123"), ("4242424242424242", "123"),
+        // A 3DS Method posting back at once: frictionless when the method completes (faults on its two
+        // endpoints make it N, and the issuer challenges).
+        ("4000000000002107", "123"),
     ]
 
     static func makeSchedule(seed: UInt64) -> Schedule {
@@ -159,7 +162,7 @@ final class RandomizedScheduleTests: XCTestCase {
             flow = .card(number: pick(cards).0, answer: pick(ChallengeAnswer.allCases), warmCache: chance(0.3))
             endpoints = [
                 .jwks, .cardSessionCreate, .authentication, .challengeResult, .cardSessionGet, .acsChallenge,
-                .acsSubmit, .notification,
+                .acsSubmit, .notification, .acsMethod, .methodNotification,
             ]
         } else {
             flow = .hosted(
@@ -766,4 +769,16 @@ final class SlowToAnswerPresenter: PaymentPresenter {
     }
 
     func dismiss(completion: @escaping @Sendable () -> Void) { browser.dismiss(completion: completion) }
+
+    // The 3DS Method and the browser data are the browser's own (never late: a silent method load
+    // would only cost each schedule the method's 10 s).
+    func reportBrowserData(completion: @escaping @Sendable (ThreeDSBrowserData?) -> Void) {
+        browser.reportBrowserData(completion: completion)
+    }
+    func loadThreeDSMethod(
+        _ method: ThreeDSMethodRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        browser.loadThreeDSMethod(method, handler: handler, completion: completion)
+    }
+    func endThreeDSMethod(completion: @escaping @Sendable () -> Void) { browser.endThreeDSMethod(completion: completion) }
 }

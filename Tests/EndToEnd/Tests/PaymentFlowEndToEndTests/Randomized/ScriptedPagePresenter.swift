@@ -64,4 +64,14 @@ final class ScriptedPagePresenter: PaymentPresenter {
         page.gone()
         inner.dismiss(completion: completion)
     }
+
+    func reportBrowserData(completion: @escaping @Sendable (ThreeDSBrowserData?) -> Void) {
+        inner.reportBrowserData(completion: completion)
+    }
+    func loadThreeDSMethod(
+        _ method: ThreeDSMethodRequest, handler: PageEventHandler, completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        inner.loadThreeDSMethod(method, handler: handler, completion: completion)
+    }
+    func endThreeDSMethod(completion: @escaping @Sendable () -> Void) { inner.endThreeDSMethod(completion: completion) }
 }
