@@ -77,7 +77,7 @@ class Node:
         except NotImplementedError:
             self.actions = []
         try:
-            e = accessible.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            e = accessible.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
             self.extents = (e.x, e.y, e.width, e.height)
         except NotImplementedError:
             self.extents = None
@@ -107,6 +107,26 @@ def nodes(accessible):
             out.append(Node(a))
             stack.extend(reversed([a.getChildAtIndex(i) for i in range(a.childCount)]))
         except Exception:  # a widget destroyed while walking
+            continue
+    return out
+
+
+CONTROLS = ("push button", "toggle button", "radio button", "check box")
+
+
+def readable_nodes(accessible):
+    """The nodes a screen reader reads: as `nodes`, without the insides of a control (a button's own
+    label, a radio button's indicator), which it reads by the control's name."""
+    out = []
+    stack = [accessible]
+    while stack:
+        a = stack.pop()
+        try:
+            node = Node(a)
+            out.append(node)
+            if node.role not in CONTROLS:
+                stack.extend(reversed([a.getChildAtIndex(i) for i in range(a.childCount)]))
+        except Exception:
             continue
     return out
 
@@ -160,8 +180,11 @@ class Checkout:
         environment.pop("GTK_A11Y", None)  # GTK's own default: AT-SPI
         environment["GDK_BACKEND"] = "x11"
         self.language = language
+        # Its messages go to a file: a pipe nobody reads fills up and then blocks GTK's thread.
+        import tempfile
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen([CHECKOUT_BIN, *args], env=environment, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE, text=True)
+                                        stderr=self.log)
         self.app = wait_for("egw-checkout on the accessibility bus", self._find_app)
 
     def _find_app(self):
@@ -186,7 +209,7 @@ class Checkout:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.process.stderr.close()
+        self.log.close()
 
     def windows(self):
         return [self.app.getChildAtIndex(i) for i in range(self.app.childCount)]
@@ -205,6 +228,7 @@ class Checkout:
 
     def focused(self):
         """The node with the focused state in any of the application's windows, or None."""
+
         for w in self.windows():
             for n in nodes(w):
                 if "focused" in n.states and n.role not in ("frame", "dialog", "window", "application"):
@@ -242,3 +266,68 @@ def key(*names):
 
 def type_text(text):
     xdotool("type", "--delay", "15", text)
+
+
+# MARK: - The gateway (egw-sandbox over TLS, its own record of each payment)
+
+class Gateway:
+    """egw-sandbox --tls (egw-checkout's live mode needs https) and what it recorded; a context manager."""
+
+    def __init__(self):
+        import ssl
+        if not sandbox_process.BIN:
+            raise RuntimeError("EGW_SANDBOX_BIN is not set (make test-a11y sets it)")
+        self.sandbox = sandbox_process.SandboxProcess("--tls", last="serverPublicKeyPin")
+        self.ca_file = self.sandbox.urls["certificateAuthorityFile"]
+        self.context = ssl.create_default_context(cafile=self.ca_file)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sandbox.stop()
+
+    def checkout_args(self):
+        """egw-checkout's options for paying here (live mode, only this sandbox's CA trusted)."""
+        s = self.sandbox
+        return ["--no-sandbox", "--api-base-url", s.api, "--checkout-api-base-url", s.checkout_api,
+                "--checkout-base-url", s.checkout, "--merchant-base-url", s.merchant, "--ca-file", self.ca_file]
+
+    def _get(self, path):
+        import urllib.request
+        request = urllib.request.Request(self.sandbox.merchant + path, headers=self.sandbox.control_headers)
+        with urllib.request.urlopen(request, context=self.context, timeout=30) as response:
+            return json.loads(response.read())
+
+    def paid_payment_ids(self):
+        """The payments a card session was created for (from the sandbox's request log), in order."""
+        ids = []
+        for entry in self._get("/sandbox/log")["requests"]:
+            found = re.search(r"/payments/([^/]+)/card-sessions$", entry["path"])
+            if entry["endpoint"] == "card-session-create" and found and found.group(1) not in ids:
+                ids.append(found.group(1))
+        return ids
+
+    def record(self, payment_id):
+        """The sandbox's own record of a payment (GET /sandbox/payments/ID)."""
+        return self._get(f"/sandbox/payments/{payment_id}")
+
+
+def focused_where(app, predicate):
+    """The focused node if `predicate` accepts it, else None (for wait_for)."""
+    node = app.focused()
+    return node if node is not None and predicate(node) else None
+
+
+def tab_to(app, predicate, what, limit=20):
+    """Presses Tab until the focused node is what `predicate` accepts (at most `limit` times), each time
+    waiting for the focus to arrive somewhere new."""
+    for _ in range(limit):
+        node = focused_where(app, predicate)
+        if node is not None:
+            return node
+        before = app.focused()
+        key("Tab")
+        wait_for(f"focus to move on the way to {what}", lambda: focused_where(
+            app, lambda n: before is None or (n.name, n.role) != (before.name, before.role)))
+    raise AssertionError(f"Tab never reached {what}")
