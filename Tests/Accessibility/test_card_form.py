@@ -43,6 +43,7 @@ class CardFormTree(unittest.TestCase):
                     self.assertNotIn("invalid", entry.states, entry.line())
                     self.assertEqual(entry.description, "", "no error before the buyer sends the form")
                     self.assertIn("activate", entry.actions, entry.line())
+                harness.assert_targets_at_least_24_by_24(self, tree)
                 buttons = [n for n in tree if n.role == "push button"]
                 self.assertGreaterEqual(len(buttons), 3, "pay by card, with the wallet, hosted")
                 for button in buttons:
@@ -70,6 +71,10 @@ class CardFormKeyboard(unittest.TestCase):
                 order.append(harness.wait_for("focus after Tab", lambda: self._moved(app, order[-1])).name)
             self.assertEqual(order[:len(visual)], self._rotated(visual, first.name), "Tab follows what is seen")
             self.assertEqual(order[len(visual)], first.name, "Tab comes back round: no keyboard trap")
+            fields = [n.name for n in nodes(shop) if n.role == "text" and "editable" in n.states]
+            self.assertEqual(len(fields), 4, "the name, the number, the expiry and the security code")
+            for field in fields:
+                self.assertIn(field, order, "every field is reached by Tab")
             key("shift+Tab")
             back = harness.wait_for("focus after shift+Tab", lambda: self._moved(app, order[-1]))
             self.assertEqual(back.name, order[len(visual) - 1], "shift+Tab goes back")

@@ -42,6 +42,7 @@ class SheetTree(unittest.TestCase):
                 self.assertIn(text["sheet.total.of"].replace("%@", "EGW shop") + ": 20.50 EUR", labels)
                 for title in ("sheet.shipping", "sheet.contact", "sheet.card"):
                     self.assertIn(text[title], labels)
+                harness.assert_targets_at_least_24_by_24(self, tree)
                 radios = [n for n in tree if n.role == "radio button"]
                 self.assertEqual(len(radios), 6, "two shipping methods, two contacts, two cards")
                 for radio in radios:
