@@ -91,12 +91,10 @@ public final class CheckoutWindow {
         on(widget("pay-card")) { $0.payByCard() }
         // Enter in any card field pays, as in a web form; a keyboard buyer need not Tab to the button.
         ckt_set_invalid(widget("cardholder-name"), 0, nil)
-        for entry in [widget("cardholder-name"), number.widget.assumingMemoryBound(to: GtkWidget.self),
-            expiry.widget.assumingMemoryBound(to: GtkWidget.self),
-            securityCode.widget.assumingMemoryBound(to: GtkWidget.self)]
-        {
-            onActivate(entry) { $0.payByCard() }
+        let cardEntries = [number.widget, expiry.widget, securityCode.widget].map {
+            $0.assumingMemoryBound(to: GtkWidget.self)
         }
+        for entry in [widget("cardholder-name")] + cardEntries { onActivate(entry) { $0.payByCard() } }
         on(widget("pay-wallet")) { $0.payWithWallet() }
         on(widget("hosted")) { $0.payHosted() }
     }
