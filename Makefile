@@ -16,7 +16,8 @@ SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packa
               Apps/egw-checkout \
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
-                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace gdb xclip
+                libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace gdb xclip \
+                python3-pyatspi at-spi2-core dbus-daemon xdotool
 # Suites that open windows (WebKitGTK, GTK 4) run on a private X server (`xvfb-run -a`), display or not.
 # Under the sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder,
 # and ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.
@@ -40,12 +41,13 @@ SANITIZE_ENV := TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressio
 # PaymentFlow's randomized schedules under the sanitizers: 200 of the usual 1,000 (make soak runs 10,000).
 SANITIZE_KNOBS := EGW_SCHEDULES=200
 
-.PHONY: help deps venv test trust-store-before test-swift test-each root-manifest-check test-interop test-consumer repl bench soak lint clean fuzz sanitize demo screenshots \
+.PHONY: help deps venv test trust-store-before test-swift test-each root-manifest-check test-interop test-a11y test-consumer repl bench soak lint clean fuzz sanitize demo screenshots \
         docs api-check api-baseline coverage
 
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite, built once through the root Package.swift"
+	@echo "make test-a11y - the AT-SPI (screen reader) and keyboard-only suites on egw-checkout (part of make test)"
 	@echo "make test-consumer - outside apps built by URL from the working tree tagged 1.0.0 (Tests/Consumer)"
 	@echo "make test-each - swift test in every package's own folder (each builds its dependencies again)"
 	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
@@ -92,7 +94,7 @@ $(VENV)/.ready: | deps
 CERTS_DIGEST := find /etc/ssl/certs -printf '%P|%y|%l|%s|%T@\n' 2>/dev/null | LC_ALL=C sort | sha256sum
 CERTS_BEFORE := $(ROOT)/.build/etc-ssl-certs.before
 
-test: trust-store-before test-swift test-interop test-consumer api-check
+test: trust-store-before test-swift test-interop test-a11y test-consumer api-check
 	@[ "$$($(CERTS_DIGEST))" = "$$(cat $(CERTS_BEFORE))" ] || { echo "make test: FAILED: the run changed /etc/ssl/certs"; exit 1; }
 	@echo "make test: all suites passed"
 
@@ -136,6 +138,16 @@ test-interop: deps venv
 	  echo "==> interop and end-to-end tests in Tests/Interop"; \
 	  $(PY) -m unittest discover -s Tests/Interop -p 'test_*.py' -v || { echo "make test: FAILED in Tests/Interop"; exit 1; }; \
 	fi
+
+# What a screen reader and a keyboard-only buyer get (Tests/Accessibility): egw-checkout of the root build
+# read over AT-SPI (python3-pyatspi) and driven by XTest key events (xdotool), on a private session bus
+# and X server (run.sh: dbus-run-session, xvfb-run), in every language BuyerText has.
+test-a11y: deps
+	@swift build --build-tests || { echo "make test: FAILED building the root package"; exit 1; }
+	@bin="$$(swift build --show-bin-path)"; \
+	echo "==> accessibility and keyboard-only tests in Tests/Accessibility"; \
+	EGW_CHECKOUT_BIN="$$bin/egw-checkout" EGW_SANDBOX_BIN="$$bin/egw-sandbox" Tests/Accessibility/run.sh -v \
+	  || { echo "make test: FAILED in Tests/Accessibility"; exit 1; }
 
 repl: deps
 	@if [ ! -f Apps/egw-repl/Package.swift ]; then echo "egw-repl is not built yet"; exit 0; fi

@@ -2,6 +2,11 @@
 
 gboolean ckt_init(void) { return gtk_init_check(); }
 
+void ckt_set_application_name(const char *prgname, const char *name) {
+    g_set_prgname(prgname);
+    g_set_application_name(name);
+}
+
 GtkBuilder *ckt_builder(const char *xml) { return gtk_builder_new_from_string(xml, -1); }
 
 GtkWidget *ckt_widget(GtkBuilder *builder, const char *id) { return GTK_WIDGET(gtk_builder_get_object(builder, id)); }
@@ -69,6 +74,55 @@ const char *ckt_text(GtkWidget *widget) {
 void ckt_set_sensitive(GtkWidget *widget, gboolean sensitive) { gtk_widget_set_sensitive(widget, sensitive); }
 void ckt_set_visible(GtkWidget *widget, gboolean visible) { gtk_widget_set_visible(widget, visible); }
 void ckt_present(GtkWidget *window) { gtk_window_present(GTK_WINDOW(window)); }
+void ckt_grab_focus(GtkWidget *widget) { gtk_widget_grab_focus(widget); }
+
+static void kept_focus_free(gpointer data) {
+    g_weak_ref_clear(data);
+    g_free(data);
+}
+
+void ckt_focus_keep(GtkWidget *window) {
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
+    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "ckt-kept-focus");
+    if (kept == NULL) {
+        kept = g_new0(GWeakRef, 1);
+        g_weak_ref_init(kept, NULL);
+        g_object_set_data_full(G_OBJECT(window), "ckt-kept-focus", kept, kept_focus_free);
+    }
+    if (focus != NULL) g_weak_ref_set(kept, focus);
+}
+
+void ckt_focus_restore(GtkWidget *window) {
+    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "ckt-kept-focus");
+    if (kept == NULL) return;
+    GtkWidget *widget = g_weak_ref_get(kept);
+    g_weak_ref_set(kept, NULL);
+    if (widget == NULL) return;
+    if (gtk_root_get_focus(GTK_ROOT(window)) == NULL && gtk_widget_is_sensitive(widget)) gtk_widget_grab_focus(widget);
+    g_object_unref(widget);
+}
+
+void ckt_set_invalid(GtkWidget *widget, gboolean invalid, const char *description) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+    if (invalid && description != NULL) {
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+        gtk_widget_add_css_class(widget, "error");
+    } else {
+        gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+        gtk_widget_remove_css_class(widget, "error");
+    }
+}
+
+static void on_activate(GtkWidget *entry, gpointer data) {
+    (void)entry;
+    callback *c = data;
+    c->fn(c->context);
+}
+
+void ckt_on_activate(GtkWidget *entry, ckt_fn fn, void *context) {
+    g_signal_connect_data(entry, "activate", G_CALLBACK(on_activate), callback_new(fn, context), callback_free, 0);
+}
 
 static GMainLoop *loop = NULL;
 

@@ -10,6 +10,8 @@ public enum CheckoutMain {
         // WebKit's pages need GTK started by GTKMainLoop (it also keeps Mesa's shader cache off disk).
         // GTK is initialised once: a second gtk_init_check after a failed one crashes.
         var gtkProblem: String?
+        // Before GTK opens the display: the name a screen reader announces for the application.
+        ckt_set_application_name("egw-checkout", "EGW shop")
         if options.browser == .webkit {
             do throws(WebKitPresenterError) {
                 try GTKMainLoop.start()

@@ -89,6 +89,12 @@ public final class CheckoutWindow {
         ckt_append(widget("card-details-slot"), securityCode.widget)
         number.onBrandChange = { [securityCode] brand in securityCode.brand = brand }
         on(widget("pay-card")) { $0.payByCard() }
+        // Enter in any card field pays, as in a web form; a keyboard buyer need not Tab to the button.
+        ckt_set_invalid(widget("cardholder-name"), 0, nil)
+        let cardEntries = [number.widget, expiry.widget, securityCode.widget].map {
+            $0.assumingMemoryBound(to: GtkWidget.self)
+        }
+        for entry in [widget("cardholder-name")] + cardEntries { onActivate(entry) { $0.payByCard() } }
         on(widget("pay-wallet")) { $0.payWithWallet() }
         on(widget("hosted")) { $0.payHosted() }
     }
@@ -123,28 +129,58 @@ public final class CheckoutWindow {
         ckt_on_clicked(button, Action.callback, Unmanaged.passUnretained(action).toOpaque())
     }
 
+    private func onActivate(
+        _ entry: UnsafeMutablePointer<GtkWidget>, _ body: @escaping @MainActor (CheckoutWindow) -> Void
+    ) {
+        let action = Action { [weak self] in if let self { body(self) } }
+        handlers.append(action)
+        ckt_on_activate(entry, Action.callback, Unmanaged.passUnretained(action).toOpaque())
+    }
+
     // MARK: - Paying
 
+    /// While a payment runs: the pay buttons are insensitive and Enter in a card field does nothing.
+    private var busy = false
+
     private func setBusy(_ busy: Bool) {
+        self.busy = busy
+        let shop = window.assumingMemoryBound(to: GtkWidget.self)
+        // GTK drops the focus of a button made insensitive; a keyboard buyer gets it back afterwards.
+        if busy { ckt_focus_keep(shop) }
         for id in ["pay-card", "pay-wallet", "hosted"] { ckt_set_sensitive(widget(id), busy ? 0 : 1) }
+        if !busy { ckt_focus_restore(shop) }
         if busy { show("Paying…", count: false) }
     }
 
     private func show(_ text: String, count: Bool = true) {
         result = text
         ckt_set_text(widget("result"), text)
+        // Hidden while empty: an empty label is read out by its class name ("GtkLabel").
+        ckt_set_visible(widget("result"), text.isEmpty ? 0 : 1)
         if count { finished += 1 }
     }
 
     func payByCard() {
+        guard !busy else { return }  // Enter in a field while paying: never a second payment
         let card = CardInput()
         card.fill(
             number: number, expiry: expiry, securityCode: securityCode,
             cardholderName: String(cString: ckt_text(widget("cardholder-name"))))
         let errors = widget("card-errors")
         let nameError = card.validationError(for: .cardholderName).map(PaymentErrorText.describe)
+        let name = widget("cardholder-name")
+        ckt_set_invalid(name, nameError == nil ? 0 : 1, nameError)
         guard card.showValidationErrors(number: number, expiry: expiry, securityCode: securityCode), nameError == nil
         else {
+            // Focus on the first invalid field in reading order: a screen reader reads its name and,
+            // as its description, what is wrong (GTK 4.8 has no announcement API).
+            let fields: [(String?, UnsafeMutableRawPointer)] = [
+                (nameError, UnsafeMutableRawPointer(name)), (number.validationMessage, number.widget),
+                (expiry.validationMessage, expiry.widget), (securityCode.validationMessage, securityCode.widget),
+            ]
+            if let first = fields.first(where: { $0.0 != nil }) {
+                ckt_grab_focus(first.1.assumingMemoryBound(to: GtkWidget.self))
+            }
             let messages = [
                 nameError, number.validationMessage, expiry.validationMessage, securityCode.validationMessage,
             ]
@@ -187,6 +223,7 @@ public final class CheckoutWindow {
     /// Empties the card form and its errors.
     func clearCardForm() {
         gtk_editable_set_text(OpaquePointer(widget("cardholder-name")), "")
+        ckt_set_invalid(widget("cardholder-name"), 0, nil)
         number.clear()
         expiry.clear()
         securityCode.clear()

@@ -45,7 +45,7 @@ enum ShopWindowUI {
                 </object></child>
                 <child><object class="GtkLabel" id="result"><property name="name">result</property>
                   <property name="xalign">0</property><property name="wrap">1</property>
-                  <property name="selectable">0</property></object></child>
+                  <property name="selectable">0</property><property name="visible">0</property></object></child>
               </object>
             </child>
           </object>

@@ -368,7 +368,10 @@ gboolean egwui_widget_is_label(GtkWidget *widget) { return GTK_IS_LABEL(widget);
 GtkWidget *egwui_button_new(const char *label) { return gtk_button_new_with_label(label); }
 void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }
 GtkWidget *egwui_check_new(const char *label, GtkWidget *group) {
-    GtkWidget *check = gtk_check_button_new_with_label(label);
+    // One choice of several: a screen reader says "radio button, 1 of 2", not "check box" (GTK 4.8 keeps
+    // the check-box role for grouped check buttons; the role can only be set at construction).
+    GtkWidget *check = g_object_new(GTK_TYPE_CHECK_BUTTON, "label", label, "accessible-role",
+                                    GTK_ACCESSIBLE_ROLE_RADIO, NULL);
     if (group != NULL) gtk_check_button_set_group(GTK_CHECK_BUTTON(check), GTK_CHECK_BUTTON(group));
     return check;
 }
@@ -399,6 +402,32 @@ void egwui_widget_set_margins(GtkWidget *widget, int margin) {
     gtk_widget_set_margin_end(widget, margin);
 }
 void egwui_widget_grab_focus(GtkWidget *widget) { gtk_widget_grab_focus(widget); }
+
+static void kept_focus_free(gpointer data) {
+    g_weak_ref_clear(data);
+    g_free(data);
+}
+
+void egwui_focus_keep(GtkWidget *window) {
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
+    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "egwui-kept-focus");
+    if (kept == NULL) {
+        kept = g_new0(GWeakRef, 1);
+        g_weak_ref_init(kept, NULL);
+        g_object_set_data_full(G_OBJECT(window), "egwui-kept-focus", kept, kept_focus_free);
+    }
+    if (focus != NULL) g_weak_ref_set(kept, focus);
+}
+
+void egwui_focus_restore(GtkWidget *window) {
+    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "egwui-kept-focus");
+    if (kept == NULL) return;
+    GtkWidget *widget = g_weak_ref_get(kept);
+    g_weak_ref_set(kept, NULL);
+    if (widget == NULL) return;
+    if (gtk_root_get_focus(GTK_ROOT(window)) == NULL && gtk_widget_is_sensitive(widget)) gtk_widget_grab_focus(widget);
+    g_object_unref(widget);
+}
 void egwui_object_ref_sink(GtkWidget *widget) { g_object_ref_sink(widget); }
 void egwui_object_unref(GtkWidget *widget) { g_object_unref(widget); }
 

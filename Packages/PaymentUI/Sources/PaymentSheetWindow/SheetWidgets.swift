@@ -256,12 +256,21 @@ final class SheetWidgets {
             case .showingStatus(let status): (false, false, false, statusText(status))
             case .finished: (false, false, false, String(cString: egwui_label_text(status)))
             }
+        // GTK drops the focus of a widget made insensitive: a keyboard or screen-reader buyer who changed
+        // the shipping method would be left nowhere. The focused control gets it back once ready.
+        if !controls { egwui_focus_keep(window) }
         for widget in [methods, contacts, cards, couponRow, pay] {
             egwui_widget_set_sensitive(widget, controls ? 1 : 0)
         }
+        if controls { egwui_focus_restore(window) }
         egwui_widget_set_sensitive(cancel, canCancel ? 1 : 0)
         egwui_spinner_set(spinner, spinning ? 1 : 0)
         egwui_label_set_text(status, message)
+        // Hidden while idle or empty: a screen reader reads an unnamed spinner or an empty label by its
+        // class name ("GtkSpinner", "GtkLabel"). Spinning, the spinner is named by the status it shows.
+        egwui_widget_set_visible(spinner, spinning ? 1 : 0)
+        if spinning { egwui_accessible_set_label(spinner, message) }
+        egwui_widget_set_visible(status, message.isEmpty ? 0 : 1)
     }
 
     func showStatus(_ status: PaymentAuthorizationStatus) {

@@ -7,6 +7,9 @@
 typedef void (*ckt_fn)(void *context);
 
 gboolean ckt_init(void);
+/// Names the program before GTK starts (g_set_prgname, g_set_application_name): the name assistive
+/// technology announces for the application (AT-SPI reads it when GTK opens the display; unset, "Unnamed").
+void ckt_set_application_name(const char *prgname, const char *name);
 /// The builder for `xml` (a GtkBuilder UI description); aborts on a malformed description.
 GtkBuilder *ckt_builder(const char *xml);
 /// The builder's object `id` as a widget.
@@ -25,6 +28,17 @@ const char *ckt_text(GtkWidget *widget);
 void ckt_set_sensitive(GtkWidget *widget, gboolean sensitive);
 void ckt_set_visible(GtkWidget *widget, gboolean visible);
 void ckt_present(GtkWidget *window);
+/// Remembers the window's focused widget (weakly) before its buttons turn insensitive and GTK drops the
+/// focus; ckt_focus_restore gives it back when the window has none.
+void ckt_focus_keep(GtkWidget *window);
+void ckt_focus_restore(GtkWidget *window);
+/// Moves keyboard focus to the widget (what a screen reader then reads).
+void ckt_grab_focus(GtkWidget *widget);
+/// Marks an entry invalid (AT-SPI `invalid-entry`, the theme's `error` class) with `description` read
+/// beside its name, or valid again (`description` NULL).
+void ckt_set_invalid(GtkWidget *widget, gboolean invalid, const char *description);
+/// Calls `fn(context)` on the entry's `activate` (Enter).
+void ckt_on_activate(GtkWidget *entry, ckt_fn fn, void *context);
 /// Runs the main loop until ckt_quit().
 void ckt_run(void);
 void ckt_quit(void);

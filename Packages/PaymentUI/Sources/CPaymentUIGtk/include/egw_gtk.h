@@ -99,6 +99,11 @@ void egwui_widget_set_halign_end(GtkWidget *widget);
 void egwui_widget_set_hexpand(GtkWidget *widget);
 void egwui_widget_set_margins(GtkWidget *widget, int margin);
 void egwui_widget_grab_focus(GtkWidget *widget);
+/// Remembers the window's focused widget (weakly), before its controls turn insensitive and GTK drops
+/// the focus; nothing when nothing is focused.
+void egwui_focus_keep(GtkWidget *window);
+/// Gives the remembered widget the focus back when the window has none (and forgets it).
+void egwui_focus_restore(GtkWidget *window);
 void egwui_object_ref_sink(GtkWidget *widget);
 void egwui_object_unref(GtkWidget *widget);
 /// A delay on the default main context.
