@@ -202,8 +202,10 @@ public final class CheckoutWindow {
     }
 
     func payWithWallet() {
+        let text = Self.text
         let merchant = SimulatedMerchant(
-            name: Self.text["shop.name"], goods: Self.cart, currencyCode: Self.currency, initialMethod: Self.methods[0])
+            name: text["shop.name"], goods: Self.cart, currencyCode: Self.currency, initialMethod: Self.methods[0],
+            couponLabel: { text.format("shop.coupon", $0) })
         merchant.setCoupon("SAVE10", .percentOff(10))
         var request = PaymentAuthorizationRequest(
             merchantIdentifier: "merchant.lv.egw-shop", countryCode: "LV", currencyCode: Self.currency,

@@ -49,8 +49,8 @@ final class LanguageTests: XCTestCase {
         }
     }
 
-    /// In the child: the shop, its validation errors (Pay by card on an empty form) and the wallet sheet,
-    /// every label read.
+    /// In the child: the shop, its validation errors (Pay by card on an empty form) and the wallet sheet
+    /// (before and after express shipping and the coupon SAVE10), every label read.
     private func check(_ language: String) throws {
         XCTAssertEqual(BuyerText.current.language, language)
         let shown = try MainActor.assumeIsolated { () throws -> [String] in
@@ -65,6 +65,8 @@ final class LanguageTests: XCTestCase {
             UITest.spin { shop.sheet?.sheet?.state == .ready }
             let sheet = try XCTUnwrap(shop.sheet?.window)
             shown += labels(in: UnsafeMutablePointer(OpaquePointer(sheet)))
+            try chooseContactExpressAndSAVE10(on: try XCTUnwrap(shop.sheet))  // the shipping and coupon lines
+            shown += labels(in: UnsafeMutablePointer(OpaquePointer(sheet)))
             UITest.activate(try XCTUnwrap(UITest.find("cancel", in: sheet)))
             UITest.spin(timeout: 30) { shop.finished == 2 }
             shown += labels(in: UnsafeMutablePointer(OpaquePointer(shop.window)))
@@ -76,6 +78,8 @@ final class LanguageTests: XCTestCase {
             XCTAssertTrue(shown.contains(word), "\(language): no \(word) in \(shown)")
         }
         XCTAssertTrue(shown.contains(BuyerText.current["shop.cancelled"]), "\(shown)")
+        XCTAssertTrue(shown.contains(BuyerText.current.format("shop.coupon", "SAVE10")), "\(shown)")
+        XCTAssertFalse(shown.contains("Coupon SAVE10") && language != "en", "\(shown)")
         for text in shown {
             XCTAssertFalse(
                 ["shop.", "sheet.", "card.", "error.", "sdk."].contains { text.hasPrefix($0) }, "a key shows: \(text)")
