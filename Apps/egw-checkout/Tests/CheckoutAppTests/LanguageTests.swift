@@ -17,13 +17,26 @@ final class LanguageTests: XCTestCase {
     ]
 
     /// Hand-written from the tables' meaning and CLDR's number formats: the window's title, the cart's
-    /// heading (its plural), the total (CLDR's price format) and the card button.
+    /// heading (its plural), the total (CLDR's price format), the card button; on the sheet its total and
+    /// the SAVE10 line (10 % of 20.50, negative).
     static let expected: [String: [String]] = [
-        "en": ["EGW shop", "Your cart (2 items)", "Total: €20.50", "Pay by card"],
-        "lv": ["EGW veikals", "Jūsu grozs (2 preces)", "Kopā: 20,50\u{A0}€", "Maksāt ar karti"],
-        "et": ["EGW pood", "Teie ostukorv (2 toodet)", "Kokku: 20,50\u{A0}€", "Maksa kaardiga"],
-        "lt": ["EGW parduotuvė", "Jūsų krepšelis (2 prekės)", "Iš viso: 20,50\u{A0}€", "Mokėti kortele"],
-        "ru": ["Магазин EGW", "Ваша корзина (2 товара)", "Итого: 20,50\u{A0}€", "Оплатить картой"],
+        "en": ["EGW shop", "Your cart (2 items)", "Total: €20.50", "Pay by card", "Total, EGW shop: €20.50", "-€2.05"],
+        "lv": [
+            "EGW veikals", "Jūsu grozs (2 preces)", "Kopā: 20,50\u{A0}€", "Maksāt ar karti",
+            "Kopā, EGW veikals: 20,50\u{A0}€", "-2,05\u{A0}€",
+        ],
+        "et": [
+            "EGW pood", "Teie ostukorv (2 toodet)", "Kokku: 20,50\u{A0}€", "Maksa kaardiga",
+            "Kokku, EGW pood: 20,50\u{A0}€", "\u{2212}2,05\u{A0}€",
+        ],
+        "lt": [
+            "EGW parduotuvė", "Jūsų krepšelis (2 prekės)", "Iš viso: 20,50\u{A0}€", "Mokėti kortele",
+            "Iš viso, EGW parduotuvė: 20,50\u{A0}€", "\u{2212}2,05\u{A0}€",
+        ],
+        "ru": [
+            "Магазин EGW", "Ваша корзина (2 товара)", "Итого: 20,50\u{A0}€", "Оплатить картой",
+            "Итого, Магазин EGW: 20,50\u{A0}€", "-2,05\u{A0}€",
+        ],
     ]
 
     func testEveryWordOfTheShopIsInTheBuyersLanguage() throws {
@@ -81,6 +94,7 @@ final class LanguageTests: XCTestCase {
         XCTAssertTrue(shown.contains(BuyerText.current.format("shop.coupon", "SAVE10")), "\(shown)")
         XCTAssertFalse(shown.contains("Coupon SAVE10") && language != "en", "\(shown)")
         for text in shown {
+            XCTAssertNil(text.range(of: "[0-9][.,][0-9]{2} EUR", options: .regularExpression), "not CLDR: \(text)")
             XCTAssertFalse(
                 ["shop.", "sheet.", "card.", "error.", "sdk."].contains { text.hasPrefix($0) }, "a key shows: \(text)")
         }
