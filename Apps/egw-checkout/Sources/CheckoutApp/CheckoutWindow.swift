@@ -1,5 +1,5 @@
-internal import CCheckoutGtk
 import BuyerText
+internal import CCheckoutGtk
 import CardFields
 import CardValidation
 import Foundation
@@ -283,7 +283,9 @@ public final class CheckoutWindow {
 
     /// The one line the buyer reads about a result; `paid` is the key of the success line
     /// (`shop.paid.card`, `.wallet`, `.hosted`).
-    static func describe(_ outcome: PaymentOutcome, _ error: NSError?, how paid: String, total: Decimal = total)
+    static func describe(
+        _ outcome: PaymentOutcome, _ error: NSError?, how paid: String, total: Decimal = total
+    )
         -> String
     {
         switch outcome {

@@ -28,7 +28,9 @@ final class BuyerTextTests: XCTestCase {
             }
             for key in englishPlain.sorted() {
                 XCTAssertFalse(text[key].isEmpty, key)
-                if !same.contains(key) { XCTAssertNotEqual(text[key], en[key], "\(language): \(key) is not translated") }
+                if !same.contains(key) {
+                    XCTAssertNotEqual(text[key], en[key], "\(language): \(key) is not translated")
+                }
                 XCTAssertEqual(
                     text[key].components(separatedBy: "%@").count, en[key].components(separatedBy: "%@").count,
                     "\(language): \(key)")

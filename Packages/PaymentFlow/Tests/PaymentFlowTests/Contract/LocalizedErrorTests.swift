@@ -42,11 +42,18 @@ import Testing
             "et",
             "Võrgupäring ebaõnnestus. Kontrollige võrguühendust ja seadistatud baas-URL-e ning proovige uuesti."
         ),
-        ("lt", "Tinklo užklausa nepavyko. Patikrinkite ryšį ir sukonfigūruotus bazinius URL, tada bandykite dar kartą."),
-        ("ru", "Сетевой запрос не выполнен. Проверьте подключение к сети и настроенные базовые URL, затем повторите попытку."),
+        (
+            "lt",
+            "Tinklo užklausa nepavyko. Patikrinkite ryšį ir sukonfigūruotus bazinius URL, tada bandykite dar kartą."
+        ),
+        (
+            "ru",
+            "Сетевой запрос не выполнен. Проверьте подключение к сети и настроенные базовые URL, затем повторите попытку."
+        ),
     ])
     func theNetworkErrorInEveryBalticLanguage(language: String, expected: String) {
-        let error = FlowError(.networkError, "could not connect to api.example").nsError(in: BuyerText(language: language))
+        let error = FlowError(.networkError, "could not connect to api.example").nsError(
+            in: BuyerText(language: language))
         #expect(error.localizedDescription == expected)
         #expect(error.localizedFailureReason == "could not connect to api.example")
     }
