@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "egw-checkout", targets: ["egw-checkout"])
     ],
     dependencies: [
+        .package(path: "../../Packages/BuyerText"),
         .package(path: "../../Packages/PaymentUI"),
         .package(path: "../../Packages/PaymentAuthorization"),
         .package(path: "../../Packages/PaymentFlow"),
@@ -26,6 +27,7 @@ let package = Package(
             name: "CheckoutApp",
             dependencies: [
                 "CCheckoutGtk",
+                .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "CardFields", package: "PaymentUI"),
                 .product(name: "PaymentSheetWindow", package: "PaymentUI"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
@@ -43,6 +45,7 @@ let package = Package(
             name: "CheckoutAppTests",
             dependencies: [
                 "CheckoutApp", "CCheckoutGtk4", .product(name: "GatewaySandbox", package: "GatewaySandbox"),
+                .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "PaymentSheetWindow", package: "PaymentUI"),
                 .product(name: "PaymentUITesting", package: "PaymentUI"),
                 .product(name: "WebKitPresenter", package: "WebKitPresenter"),

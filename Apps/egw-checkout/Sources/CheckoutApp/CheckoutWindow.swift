@@ -1,3 +1,4 @@
+import BuyerText
 internal import CCheckoutGtk
 import CardFields
 import CardValidation
@@ -13,13 +14,17 @@ import WebKitPresenter
 /// wallet sheet, hosted checkout), each showing its one result in the window. 3-D Secure challenges and
 /// the hosted page open in a modal WebKit window over the shop (WebKitPresenter), where the person at
 /// the screen answers them, or a scripted ``WebBuyer`` does; `--browser headless` plays them with the
-/// headless buyer instead.
+/// headless buyer instead. Every word the shop shows is BuyerText's (`shop.*`), in the locale's language
+/// as the SDK's own fields and sheet.
 @MainActor
 public final class CheckoutWindow {
+    /// The words the shop shows: the locale's language (``BuyerText/current``).
+    static let text = BuyerText.current
+
     /// The cart: a book and a mug, 20.50 EUR.
     static let cart = [
-        PaymentSummaryItem(label: "Book", amount: Decimal(string: "12.50")!),
-        PaymentSummaryItem(label: "Mug", amount: Decimal(string: "8.00")!),
+        PaymentSummaryItem(label: text["shop.item.book"], amount: Decimal(string: "12.50")!),
+        PaymentSummaryItem(label: text["shop.item.mug"], amount: Decimal(string: "8.00")!),
     ]
     static let currency = "EUR"
 
@@ -76,14 +81,14 @@ public final class CheckoutWindow {
         self.onPageEvent = onPageEvent
         if browser == .webkit { try GTKMainLoop.start() }  // GTK on this thread, for the page windows
         GLibMainQueue.install()
-        builder = ckt_builder(ShopWindowUI.xml)
+        builder = ckt_builder(ShopWindowUI.xml(Self.text, items: Self.cart.count))
         let widget = { [builder] (id: String) -> UnsafeMutablePointer<GtkWidget> in ckt_widget(builder, id)! }
         window = UnsafeMutableRawPointer(widget("window"))
         let cartBox = widget("cart")
         for item in Self.cart {
             ckt_append(cartBox, ckt_label_new("\(item.label): \(Self.money(item.amount))"))
         }
-        ckt_set_text(widget("cart-total"), "Total: \(Self.money(Self.total))")
+        ckt_set_text(widget("cart-total"), Self.text.format("shop.total", Self.money(Self.total)))
         ckt_append(widget("card-number-slot"), number.widget)
         ckt_append(widget("card-details-slot"), expiry.widget)
         ckt_append(widget("card-details-slot"), securityCode.widget)
@@ -116,7 +121,10 @@ public final class CheckoutWindow {
     }
 
     static var total: Decimal { cart.reduce(0) { $0 + $1.amount } }
-    static func money(_ amount: Decimal) -> String { CurrencyExponent.format(amount, currencyCode: currency) }
+    /// `amount` as the buyer's language writes a price in the cart's currency (`€20.50`, `20,50 €`).
+    static func money(_ amount: Decimal) -> String {
+        text.money(amount, currencyCode: currency, fractionDigits: CurrencyExponent.of(currency) ?? 2)
+    }
     static var minorUnits: Int { CurrencyExponent.minorUnits(total, exponent: 2) ?? 0 }
 
     private func widget(_ id: String) -> UnsafeMutablePointer<GtkWidget> {
@@ -149,7 +157,7 @@ public final class CheckoutWindow {
         if busy { ckt_focus_keep(shop) }
         for id in ["pay-card", "pay-wallet", "hosted"] { ckt_set_sensitive(widget(id), busy ? 0 : 1) }
         if !busy { ckt_focus_restore(shop) }
-        if busy { show("Paying…", count: false) }
+        if busy { show(Self.text["shop.paying"], count: false) }
     }
 
     private func show(_ text: String, count: Bool = true) {
@@ -186,7 +194,7 @@ public final class CheckoutWindow {
             ]
             ckt_set_text(errors, messages.compactMap { $0 }.joined(separator: "\n"))
             ckt_set_visible(errors, 1)
-            return show("Check the card details.")
+            return show(Self.text["shop.checkCard"])
         }
         ckt_set_visible(errors, 0)
         let presenter = pagePresenter(headless: .answering(challengeCode: Sandbox.challengeCode))
@@ -195,7 +203,7 @@ public final class CheckoutWindow {
             kit.startCardPayment(request, card: card, from: presenter) { result in
                 MainActor.assumeIsolated {
                     if result.outcome == .succeeded { self.clearCardForm() }
-                    self.finish(Self.describe(result.outcome, result.error, how: "by card"))
+                    self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.card"))
                 }
             }
         }
@@ -210,7 +218,7 @@ public final class CheckoutWindow {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     switch created {
-                    case .failure(let failure): self.finish("Could not create the payment: \(failure)")
+                    case .failure(let failure): self.finish(Self.text.format("shop.createFailed", "\(failure)"))
                     case .success(let payment):
                         self.lastPaymentId = payment.paymentId
                         pay(kit, payment)
@@ -231,8 +239,10 @@ public final class CheckoutWindow {
     }
 
     func payWithWallet() {
+        let text = Self.text
         let merchant = SimulatedMerchant(
-            name: "EGW shop", goods: Self.cart, currencyCode: Self.currency, initialMethod: Self.methods[0])
+            name: text["shop.name"], goods: Self.cart, currencyCode: Self.currency, initialMethod: Self.methods[0],
+            couponLabel: { text.format("shop.coupon", $0) })
         merchant.setCoupon("SAVE10", .percentOff(10))
         var request = PaymentAuthorizationRequest(
             merchantIdentifier: "merchant.lv.egw-shop", countryCode: "LV", currencyCode: Self.currency,
@@ -257,12 +267,12 @@ public final class CheckoutWindow {
                             .mapError { $0 as any Error })
                     }
                 })
-        else { return show("The wallet cannot pay here.") }
+        else { return show(Self.text["shop.walletUnavailable"]) }
         setBusy(true)
         context.present { result in
             MainActor.assumeIsolated {
                 self.finish(
-                    Self.describe(result.outcome, result.payment?.error, how: "with the wallet", total: result.total))
+                    Self.describe(result.outcome, result.payment?.error, how: "shop.paid.wallet", total: result.total))
             }
         }
     }
@@ -275,7 +285,7 @@ public final class CheckoutWindow {
             let presenter = self.pagePresenter(headless: .answering(hosted: .pay))
             kit.startPayment(request, from: presenter) { result in
                 MainActor.assumeIsolated {
-                    self.finish(Self.describe(result.outcome, result.error, how: "on the hosted page"))
+                    self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.hosted"))
                 }
             }
         }
@@ -308,19 +318,28 @@ public final class CheckoutWindow {
         show(text)
     }
 
-    /// The one line the buyer reads about a result.
-    static func describe(_ outcome: PaymentOutcome, _ error: NSError?, how: String, total: Decimal = total) -> String {
+    /// The one line the buyer reads about a result; `paid` is the key of the success line
+    /// (`shop.paid.card`, `.wallet`, `.hosted`).
+    static func describe(
+        _ outcome: PaymentOutcome, _ error: NSError?, how paid: String, total: Decimal = total
+    )
+        -> String
+    {
         switch outcome {
-        case .succeeded: "Paid \(money(total)) \(how)."
-        case .failed: "Payment failed: " + (error.map(PaymentErrorText.describe) ?? "the payment did not happen.")
-        case .cancelled: "Payment cancelled."
-        case .unresolved: "We could not confirm the payment yet: the shop will check it. Do not pay again."
+        case .succeeded: text.format(paid, money(total))
+        case .failed: text.format("shop.failed", error.map(PaymentErrorText.describe) ?? text["shop.failed.unknown"])
+        case .cancelled: text["shop.cancelled"]
+        case .unresolved: text["shop.unresolved"]
         }
     }
 
     static let methods = [
-        ShippingMethod(identifier: "standard", label: "Standard", amount: 0, detail: "3-5 days"),
-        ShippingMethod(identifier: "express", label: "Express", amount: Decimal(string: "4.99")!, detail: "next day"),
+        ShippingMethod(
+            identifier: "standard", label: text["shop.shipping.standard"], amount: 0,
+            detail: text["shop.shipping.standard.detail"]),
+        ShippingMethod(
+            identifier: "express", label: text["shop.shipping.express"], amount: Decimal(string: "4.99")!,
+            detail: text["shop.shipping.express.detail"]),
     ]
 
     /// Sandbox test cards: a frictionless Visa and a Mastercard the issuer challenges.

@@ -1,11 +1,35 @@
+import BuyerText
+
 /// The shop's window as a GtkBuilder description: the app's own layout, into which the SDK's three card
-/// entries are packed (`card-number-slot`, `card-details-slot`). Widget names are what tests click.
+/// entries are packed (`card-number-slot`, `card-details-slot`). Widget names are what tests click. Its
+/// words come from BuyerText's `shop.*` keys in the buyer's language.
 enum ShopWindowUI {
-    static let xml = """
+    /// The description with `text`'s words, for a cart of `items` items.
+    static func xml(_ text: BuyerText, items: Int) -> String {
+        let words = [
+            "shop.name", "shop.cart", "shop.card", "shop.cardholderName", "shop.pay.card", "shop.pay.wallet",
+            "shop.pay.hosted",
+        ]
+        var xml = template
+        for key in words {
+            let word =
+                key == "shop.cart"
+                ? text.format(key, text.plural("shop.cart.items", count: items)) : text[key]
+            xml = xml.replacingOccurrences(of: "{\(key)}", with: escaped(word))
+        }
+        return xml
+    }
+
+    private static func escaped(_ word: String) -> String {
+        word.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private static let template = """
         <?xml version="1.0" encoding="UTF-8"?>
         <interface>
           <object class="GtkWindow" id="window">
-            <property name="title">EGW shop</property>
+            <property name="title">{shop.name}</property>
             <property name="default-width">440</property>
             <child>
               <object class="GtkBox">
@@ -15,17 +39,17 @@ enum ShopWindowUI {
                 <property name="margin-bottom">16</property>
                 <property name="margin-start">16</property>
                 <property name="margin-end">16</property>
-                <child><object class="GtkLabel"><property name="label">Your cart</property>
+                <child><object class="GtkLabel"><property name="label">{shop.cart}</property>
                   <property name="xalign">0</property></object></child>
                 <child><object class="GtkBox" id="cart">
                   <property name="orientation">vertical</property><property name="spacing">4</property></object></child>
                 <child><object class="GtkLabel" id="cart-total"><property name="name">cart-total</property>
                   <property name="xalign">0</property></object></child>
-                <child><object class="GtkLabel"><property name="label">Card</property>
+                <child><object class="GtkLabel"><property name="label">{shop.card}</property>
                   <property name="xalign">0</property></object></child>
                 <child><object class="GtkEntry" id="cardholder-name"><property name="name">cardholder-name</property>
-                  <property name="placeholder-text">Name on card</property>
-                  <accessibility><property name="label">Name on card</property></accessibility>
+                  <property name="placeholder-text">{shop.cardholderName}</property>
+                  <accessibility><property name="label">{shop.cardholderName}</property></accessibility>
                 </object></child>
                 <child><object class="GtkBox" id="card-number-slot">
                   <property name="orientation">vertical</property></object></child>
@@ -37,11 +61,11 @@ enum ShopWindowUI {
                 <child><object class="GtkBox">
                   <property name="spacing">6</property>
                   <child><object class="GtkButton" id="pay-card"><property name="name">pay-card</property>
-                    <property name="label">Pay by card</property></object></child>
+                    <property name="label">{shop.pay.card}</property></object></child>
                   <child><object class="GtkButton" id="pay-wallet"><property name="name">pay-wallet</property>
-                    <property name="label">Pay with wallet</property></object></child>
+                    <property name="label">{shop.pay.wallet}</property></object></child>
                   <child><object class="GtkButton" id="hosted"><property name="name">hosted</property>
-                    <property name="label">Hosted checkout</property></object></child>
+                    <property name="label">{shop.pay.hosted}</property></object></child>
                 </object></child>
                 <child><object class="GtkLabel" id="result"><property name="name">result</property>
                   <property name="xalign">0</property><property name="wrap">1</property>

@@ -16,7 +16,7 @@ import XCTest
 final class CheckoutAppTests: XCTestCase {
     func testAFrictionlessCard() throws {
         let pages = PageEvents()
-        try pay(number: "4111111111111111", expecting: "Paid 20.50 EUR by card.", pages: pages)
+        try pay(number: "4111111111111111", expecting: "Paid €20.50 by card.", pages: pages)
         XCTAssertEqual(pages.presented, [], "no page for a frictionless card")
     }
 
@@ -24,7 +24,7 @@ final class CheckoutAppTests: XCTestCase {
     /// where the scripted buyer types the code; the window is gone before the result shows.
     func testAChallengedCard() throws {
         let pages = PageEvents()
-        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.", pages: pages)
+        try pay(number: "5555555555554444", expecting: "Paid €20.50 by card.", pages: pages)
         XCTAssertEqual(pages.presented.count, 1, "\(pages.all)")
         XCTAssertTrue(pages.all.contains(.buyerActed(PageAction.enterCode("").description)), "\(pages.all)")
         XCTAssertTrue(pages.all.contains { if case .painted = $0 { true } else { false } }, "WebKit drew the page")
@@ -59,7 +59,7 @@ final class CheckoutAppTests: XCTestCase {
         var options = CheckoutOptions()
         options.browser = .headless
         let pages = PageEvents()
-        try pay(number: "5555555555554444", expecting: "Paid 20.50 EUR by card.", pages: pages, options: options)
+        try pay(number: "5555555555554444", expecting: "Paid €20.50 by card.", pages: pages, options: options)
         XCTAssertEqual(pages.all, [])
     }
 
@@ -111,8 +111,8 @@ final class CheckoutAppTests: XCTestCase {
                 XCTAssertEqual(sheet.sheet?.total, Decimal(string: "23.44"))
                 UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
                 UITest.spin(timeout: 30) { shop.finished == 1 }
-                XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
-                XCTAssertEqual(text(shop, "result"), "Paid 23.44 EUR with the wallet.")
+                XCTAssertEqual(shop.result, "Paid €23.44 with the wallet.")
+                XCTAssertEqual(text(shop, "result"), "Paid €23.44 with the wallet.")
                 XCTAssertFalse(sheet.isPresenting)
                 UITest.destroy(window: shop.window)
             }
@@ -183,7 +183,7 @@ final class CheckoutAppTests: XCTestCase {
                 UITest.spin { sheet.sheet?.state == .ready && sheet.sheet?.selectedCard == 1 }
                 UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
                 UITest.spin(timeout: 60) { shop.finished == 1 }
-                XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
+                XCTAssertEqual(shop.result, "Paid €23.44 with the wallet.")
                 UITest.destroy(window: shop.window)
             }
         }
@@ -204,7 +204,7 @@ final class CheckoutAppTests: XCTestCase {
             shop.present()
             click(shop, "hosted")
             UITest.spin(timeout: 60) { shop.finished == 1 }
-            XCTAssertEqual(shop.result, "Paid 20.50 EUR on the hosted page.")
+            XCTAssertEqual(shop.result, "Paid €20.50 on the hosted page.")
             XCTAssertEqual(text(shop, "result"), shop.result)
             let sandbox = try XCTUnwrap(shop.sandbox)
             XCTAssertEqual(sandbox.paymentStatus(try XCTUnwrap(shop.lastPaymentId)), "SETTLED")
@@ -275,7 +275,7 @@ final class CheckoutAppTests: XCTestCase {
             return (shop.result, shop.lastPaymentId, shop.configuration.environment.name)
         }
         XCTAssertEqual(environment, "live")
-        XCTAssertEqual(result, "Paid 20.50 EUR by card.")
+        XCTAssertEqual(result, "Paid €20.50 by card.")
         XCTAssertEqual(sandbox.paymentStatus(try XCTUnwrap(paymentId)), "SETTLED")
 
         // Live rules: the same gateway over plain http is a configuration the kit refuses.

@@ -47,7 +47,7 @@ final class ScreenshotTests: XCTestCase {
             let finished = shop.finished  // the refused card counted as one
             UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
             UITest.spin(timeout: 30) { shop.finished > finished }
-            XCTAssertEqual(shop.result, "Paid 23.44 EUR with the wallet.")
+            XCTAssertEqual(shop.result, "Paid €23.44 with the wallet.")
             try shoot(shop.window, "result-wallet-paid")
             UITest.destroy(window: shop.window)
         }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The text a buyer reads: one table per language, shipped as package resources (`Resources/en.json`,
-/// `Resources/lv.json`), the language chosen from the locale.
+/// `lv.json`, `et.json`, `lt.json`, `ru.json`), the language chosen from the locale; with each
+/// language's plural forms (``plural(_:count:)``) and its way of writing numbers and prices
+/// (``number(_:)``, ``money(_:currencyCode:fractionDigits:)``).
 ///
 /// PaymentFlow takes the `localizedDescription` of its twelve error codes from these tables
 /// (`sdk.error.<code>.summary` and `.advice`), and PaymentUI its labels and messages, so an app's
@@ -12,17 +14,18 @@ import Foundation
 /// are read from the resource folder SwiftPM builds beside the executable
 /// (`BuyerText_BuyerText.resources`); a program shipped without that folder gets no table (and the
 /// SDK's errors fall back to their code names) rather than a crash. The package's tests fail when a key
-/// is missing from either table.
+/// is missing from any table.
 ///
 /// A value; safe to use from any thread.
 public struct BuyerText: Sendable {
-    /// The languages with a table, English first (the fallback).
-    public static let languages = ["en", "lv"]
+    /// The languages with a table, English first (the fallback): English, Latvian, Estonian,
+    /// Lithuanian, Russian.
+    public static let languages = ["en", "lv", "et", "lt", "ru"]
 
-    /// The language of this table (`"en"` or `"lv"`).
+    /// The language of this table (one of ``languages``).
     public let language: String
-    private let table: [String: String]
-    private let fallback: [String: String]
+    let table: [String: String]
+    let fallback: [String: String]
 
     /// The table for `language` (an unknown language gets English).
     public init(language: String) {

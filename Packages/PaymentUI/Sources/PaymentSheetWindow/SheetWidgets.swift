@@ -164,7 +164,11 @@ final class SheetWidgets {
     // MARK: - Rendering
 
     func render(_ sheet: WalletSheet) {
-        let money = { (amount: Decimal) in CurrencyExponent.format(amount, currencyCode: sheet.currencyCode) }
+        // Prices as the buyer's language writes them (CLDR: `€16.24`, `16,24 €`), like the rest of the sheet.
+        let digits = CurrencyExponent.of(sheet.currencyCode) ?? 2
+        let money = { [text] (amount: Decimal) in
+            text.money(amount, currencyCode: sheet.currencyCode, fractionDigits: digits)
+        }
         egwui_box_clear(items)
         for item in sheet.summaryItems.dropLast() {
             let row = egwui_box_new(0, 12)

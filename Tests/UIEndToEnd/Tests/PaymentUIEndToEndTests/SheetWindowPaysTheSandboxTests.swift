@@ -54,7 +54,7 @@ final class SheetWindowPaysTheSandboxTests: XCTestCase {
                 UITest.type("SAVE10", into: coupon)
                 UITest.pressEnter(in: coupon)
                 UITest.spin(timeout: 15) { window.sheet?.total != before && window.sheet?.state == .ready }
-                XCTAssertEqual(text(window, "total"), "Total, Example shop: 16.24 EUR")
+                XCTAssertEqual(text(window, "total"), "Total, Example shop: €16.24")
                 UITest.activate(try XCTUnwrap(find(window, "pay")))
                 var status: String?
                 UITest.spin(timeout: 30) {

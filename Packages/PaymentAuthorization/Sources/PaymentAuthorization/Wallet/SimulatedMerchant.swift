@@ -50,13 +50,21 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
     public let goods: [PaymentSummaryItem]
     /// The currency (for rounding).
     public let currencyCode: String
+    /// The coupon line's label for a code (`Coupon SAVE10` unless the merchant words it in the buyer's
+    /// language); called on any thread.
+    public let couponLabel: @Sendable (String) -> String
     private let state = Mutex(State())
 
-    /// A merchant selling `goods` in `currencyCode`, shipping with `initialMethod` until the buyer picks one.
-    public init(name: String, goods: [PaymentSummaryItem], currencyCode: String, initialMethod: ShippingMethod? = nil) {
+    /// A merchant selling `goods` in `currencyCode`, shipping with `initialMethod` until the buyer picks one;
+    /// `couponLabel` words the coupon line for a code.
+    public init(
+        name: String, goods: [PaymentSummaryItem], currencyCode: String, initialMethod: ShippingMethod? = nil,
+        couponLabel: @escaping @Sendable (String) -> String = { "Coupon \($0)" }
+    ) {
         self.name = name
         self.goods = goods
         self.currencyCode = currencyCode
+        self.couponLabel = couponLabel
         state.withLock { $0.method = initialMethod }
     }
 
@@ -92,7 +100,7 @@ public final class SimulatedMerchant: WalletPaymentMerchant {
         if let coupon {
             let off = min(discount(coupon.effect, on: subtotal), subtotal)
             if off > 0 {
-                lines.append(PaymentSummaryItem(label: "Coupon \(coupon.code)", amount: -off))
+                lines.append(PaymentSummaryItem(label: couponLabel(coupon.code), amount: -off))
                 total -= off
             }
         }

@@ -36,6 +36,28 @@ import Testing
         #expect(error.code == 4 && error.domain == "com.egw.egwpay")
     }
 
+    /// Issue 32: the same error in Estonian, Lithuanian and Russian, written out by hand.
+    @Test(arguments: [
+        (
+            "et",
+            "Võrgupäring ebaõnnestus. Kontrollige võrguühendust ja seadistatud baas-URL-e ning proovige uuesti."
+        ),
+        (
+            "lt",
+            "Tinklo užklausa nepavyko. Patikrinkite ryšį ir sukonfigūruotus bazinius URL, tada bandykite dar kartą."
+        ),
+        (
+            "ru",
+            "Сетевой запрос не выполнен. Проверьте подключение к сети и настроенные базовые URL, затем повторите попытку."
+        ),
+    ])
+    func theNetworkErrorInEveryBalticLanguage(language: String, expected: String) {
+        let error = FlowError(.networkError, "could not connect to api.example").nsError(
+            in: BuyerText(language: language))
+        #expect(error.localizedDescription == expected)
+        #expect(error.localizedFailureReason == "could not connect to api.example")
+    }
+
     @Test func aCardProblemIsToldInLatvianToo() {
         var failure = FlowError(
             .cardValidationFailed, "The card number is incomplete: a card number has 12 to 19 digits.")
