@@ -43,4 +43,19 @@ import Testing
         #expect(!names.contains("MESA_SHADER_CACHE_DISABLE"))
         #expect(names.contains("WEBKIT_DISABLE_COMPOSITING_MODE"))
     }
+
+    @Test func theSandboxRecordsRemovedAtExitAreThisProcessesOnly() {
+        let names = ["webkit-41-1", "webkit-41-12", "webkit-412-3", "webkit-4-1", "webkit-41-x", "other-41-1"]
+        #expect(StartupEnvironment.sandboxRecords(of: 41, among: names) == ["webkit-41-1", "webkit-41-12"])
+    }
+
+    @Test func theSandboxRecordsAreWhereGLibPutsTheRuntimeDirectory() {
+        #expect(
+            StartupEnvironment.sandboxRecordsDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/7", "HOME": "/h"])
+                == "/run/user/7/.flatpak")
+        #expect(
+            StartupEnvironment.sandboxRecordsDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])
+                == "/c/.flatpak")
+        #expect(StartupEnvironment.sandboxRecordsDirectory(environment: ["HOME": "/h"]) == "/h/.cache/.flatpak")
+    }
 }

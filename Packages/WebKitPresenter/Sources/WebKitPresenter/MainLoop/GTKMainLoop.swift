@@ -41,8 +41,14 @@ public enum GTKMainLoop {
     /// `GALLIUM_DRIVER`), `GSK_RENDERER=cairo` and `WEBKIT_DISABLE_COMPOSITING_MODE=1`: windows and pages
     /// drawn on the CPU without the GL renderer's shaders, which would otherwise be compiled at every
     /// start. With a GPU, GTK's own renderer choice stands. Set `GSK_RENDERER` yourself to choose.
+    /// At exit (`exit`, or `main` returning) it removes the records WebKit's process sandbox
+    /// (bubblewrap) leaves for each web process under `XDG_RUNTIME_DIR/.flatpak/webkit-<pid>-<n>`;
+    /// a process that crashes leaves them.
     public static func start() throws(WebKitPresenterError) {
-        if !isStarted { StartupEnvironment.current.apply() }
+        if !isStarted {
+            StartupEnvironment.current.apply()
+            atexit { StartupEnvironment.removeSandboxRecords() }
+        }
         guard egwwk_gtk_init() else {
             if isStarted {
                 throw WebKitPresenterError(.wrongThread, "GTK was started on another thread")

@@ -59,4 +59,32 @@ struct StartupEnvironment: Equatable {
     func apply() {
         for (name, value) in variables { setenv(name, value, 0) }
     }
+
+    /// Where WebKit's process sandbox (bubblewrap) records each web process it starts:
+    /// `<runtime dir>/.flatpak/webkit-<this pid>-<n>/bwrapinfo.json` (for the desktop portal), never removed
+    /// by WebKit. The runtime directory is GLib's `g_get_user_runtime_dir()`: `XDG_RUNTIME_DIR`, else the
+    /// cache directory.
+    static func sandboxRecordsDirectory(environment: [String: String]) -> String? {
+        let runtime =
+            environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].map { $0 + "/.cache" }
+        return runtime.map { $0 + "/.flatpak" }
+    }
+
+    /// The records of `pid`'s web processes among `names` (the entries of the records directory).
+    static func sandboxRecords(of pid: Int32, among names: [String]) -> [String] {
+        let prefix = "webkit-\(pid)-"
+        return names.filter { $0.hasPrefix(prefix) && Int($0.dropFirst(prefix.count)) != nil }
+    }
+
+    /// Removes this process's web-process records (at exit: the web processes are gone by then), and the
+    /// `.flatpak` directory when that leaves it empty.
+    static func removeSandboxRecords() {
+        guard let directory = sandboxRecordsDirectory(environment: ProcessInfo.processInfo.environment) else { return }
+        let files = FileManager.default
+        let names = (try? files.contentsOfDirectory(atPath: directory)) ?? []
+        for name in sandboxRecords(of: getpid(), among: names) { try? files.removeItem(atPath: directory + "/" + name) }
+        if (try? files.contentsOfDirectory(atPath: directory))?.isEmpty == true { rmdir(directory) }
+    }
 }
