@@ -7,6 +7,8 @@ import HeadlessBrowser
 import PaymentAuthorization
 import PaymentFlow
 import PaymentSheetWindow
+import ShopWindowLayout
+import Synchronization
 import WebKitPresenter
 
 /// The shop: a cart of two items, a card form of the three SDK entries, and three ways to pay (card,
@@ -54,12 +56,18 @@ public final class CheckoutWindow {
     ///   - onPageEvent: what the WebKit presenter did, on GTK's thread (tests).
     /// - Throws: the sandbox's start failure; with `--browser webkit`, `WebKitPresenterError` when GTK
     ///   cannot be started for WebKit on this thread.
+    ///   - sandboxStart: the embedded sandbox already starting on another thread (``SandboxStart``), so
+    ///     that its start (an RSA key) overlaps GTK's and the window's; nil starts it here.
     public init(
         options: CheckoutOptions, buyer: WebBuyer? = nil,
-        onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil
+        onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil, sandboxStart: SandboxStart? = nil
     ) throws {
+        if options.browser == .webkit { try GTKMainLoop.start() }  // GTK on this thread, for the page windows
+        // The window's widgets first: they need nothing of the sandbox, which may still be starting.
+        builder = ckt_builder(ShopWindowUI.xml)
+        window = UnsafeMutableRawPointer(ckt_widget(builder, "window")!)
         if options.sandbox {
-            let sandbox = try Sandbox(configuration: .init(seed: UInt64(Date().timeIntervalSince1970)))
+            let sandbox = try (sandboxStart ?? SandboxStart()).wait()
             self.sandbox = sandbox
             backend = .embedded(sandbox)
             configuration = Configuration(
@@ -74,11 +82,8 @@ public final class CheckoutWindow {
         browser = options.browser
         self.buyer = buyer
         self.onPageEvent = onPageEvent
-        if browser == .webkit { try GTKMainLoop.start() }  // GTK on this thread, for the page windows
         GLibMainQueue.install()
-        builder = ckt_builder(ShopWindowUI.xml)
         let widget = { [builder] (id: String) -> UnsafeMutablePointer<GtkWidget> in ckt_widget(builder, id)! }
-        window = UnsafeMutableRawPointer(widget("window"))
         let cartBox = widget("cart")
         for item in Self.cart {
             ckt_append(cartBox, ckt_label_new("\(item.label): \(Self.money(item.amount))"))
@@ -160,6 +165,20 @@ public final class CheckoutWindow {
                 MainActor.assumeIsolated {
                     if result.outcome == .succeeded { self.clearCardForm() }
                     self.finish(Self.describe(result.outcome, result.error, how: "by card"))
+                }
+            }
+        }
+    }
+
+    /// Pays `card` as "Pay by card" does, without the form (measure.sh's `--measure`); `done` gets the outcome.
+    func pay(_ card: CardInput, done: @escaping @MainActor (PaymentOutcome) -> Void) {
+        let presenter = pagePresenter(headless: .answering(challengeCode: Sandbox.challengeCode))
+        withNewPayment { kit, payment in
+            let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+            kit.startCardPayment(request, card: card, from: presenter) { result in
+                MainActor.assumeIsolated {
+                    self.finish(Self.describe(result.outcome, result.error, how: "by card"))
+                    done(result.outcome)
                 }
             }
         }
@@ -319,5 +338,29 @@ final class Action {
         guard let context else { return }
         let action = Unmanaged<Action>.fromOpaque(context).takeUnretainedValue()
         MainActor.assumeIsolated { action.run() }
+    }
+}
+
+/// The embedded sandbox, started on a thread of its own from `init`: `CheckoutMain` starts it before GTK, so
+/// that generating its RSA key overlaps GTK's start and the window's construction instead of delaying the
+/// first frame by as much.
+public final class SandboxStart: Sendable {
+    private let started = DispatchSemaphore(value: 0)
+    private let result = Mutex<Result<Sandbox, any Error>?>(nil)
+
+    /// Starts a sandbox seeded with the current time on a new thread.
+    public init() {
+        let seed = UInt64(Date().timeIntervalSince1970)
+        Thread.detachNewThread {
+            let outcome = Result<Sandbox, any Error> { try Sandbox(configuration: .init(seed: seed)) }
+            self.result.withLock { $0 = outcome }
+            self.started.signal()
+        }
+    }
+
+    /// The sandbox, once started (blocks until then); its start failure otherwise. Call it once.
+    func wait() throws -> Sandbox {
+        started.wait()
+        return try result.withLock { $0! }.get()
     }
 }

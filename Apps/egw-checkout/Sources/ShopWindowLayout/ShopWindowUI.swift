@@ -1,7 +1,9 @@
 /// The shop's window as a GtkBuilder description: the app's own layout, into which the SDK's three card
 /// entries are packed (`card-number-slot`, `card-details-slot`). Widget names are what tests click.
-enum ShopWindowUI {
-    static let xml = """
+/// Its own target so that `bare-gtk-window --shop` (measure.sh's baseline) draws the same widgets.
+public enum ShopWindowUI {
+    /// The GtkBuilder description; the top-level window's id is `window`.
+    public static let xml = """
         <?xml version="1.0" encoding="UTF-8"?>
         <interface>
           <object class="GtkWindow" id="window">
