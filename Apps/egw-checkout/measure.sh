@@ -12,7 +12,8 @@
 # TMPDIR, scanned after every run: nothing may be written there (exit 1 otherwise).
 # Then one egw-checkout makes PAYMENTS (default 100) challenged payments in the WebKit window and prints the
 # RSS of WebKit's processes after 10 and after all of them (target at most 1.1x).
-# "egw-checkout --browser headless" shows pages with the scripted headless browser (no WebKit).
+# "egw-checkout --browser headless" shows pages with the scripted headless browser (no WebKit);
+# "egw-checkout, GSK_RENDERER=gl" is the GL renderer GTK picked before issue 35 (shaders compiled at every start).
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ -z "${EGW_MEASURE_ON_XVFB:-}" ]; then
@@ -66,12 +67,14 @@ for _ in $(seq "$RUNS"); do
     run "bare-gtk-window --shop" "first frame" bare "$bin/bare-gtk-window" --shop
     run "egw-checkout" "first frame" sdk "$bin/egw-checkout" --exit-when-shown
     run "egw-checkout --browser headless" "first frame" sdk "$bin/egw-checkout" --browser headless --exit-when-shown
+    run "egw-checkout, GSK_RENDERER=gl" "first frame" sdk env GSK_RENDERER=gl "$bin/egw-checkout" --exit-when-shown
     run "bare-gtk-window --second-window" "second window first frame" bare "$bin/bare-gtk-window" --second-window
     run "egw-checkout --measure sheet" "sheet first frame" sdk "$bin/egw-checkout" --measure sheet
     run "bare-webkit-window" "first frame" bare "$bin/bare-webkit-window"
     run "egw-checkout --measure challenge" "challenge first frame" sdk "$bin/egw-checkout" --measure challenge
 done
 for label in "bare-gtk-window" "bare-gtk-window --shop" "egw-checkout" "egw-checkout --browser headless" \
+    "egw-checkout, GSK_RENDERER=gl" \
     "bare-gtk-window --second-window" "egw-checkout --measure sheet" "bare-webkit-window" \
     "egw-checkout --measure challenge"; do
     f="$work/results/$label"
@@ -84,6 +87,8 @@ ratio() {  # ratio NAME SDK-LABEL BARE-LABEL WHAT-THE-BASELINE-IS
         awk '{ print $1 / $2 }' | median)
     printf "%-10s %5.2fx (target <= 1.5x, median of %s paired rounds) [baseline: %s]\n" "$1" "$value" "$RUNS" "$4"
 }
+ratio "shop (gl)" "egw-checkout, GSK_RENDERER=gl" "bare-gtk-window --shop" \
+    "as shop below, with the renderer egw-checkout used before issue 35 (not a target)"
 ratio shop "egw-checkout" "bare-gtk-window --shop" \
     "bare-gtk-window --shop: the shop's GtkBuilder widgets, plain entries, GTK defaults; not: the sandbox, the SDK's entries"
 ratio sheet "egw-checkout --measure sheet" "bare-gtk-window --second-window" \

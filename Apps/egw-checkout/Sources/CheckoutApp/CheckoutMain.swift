@@ -45,12 +45,25 @@ public enum CheckoutMain {
         let quit = Action { ckt_quit() }
         ckt_on_close(gtkWindow, Action.callback, Unmanaged.passUnretained(quit).toOpaque())
         let shown = Action {
-            if let measurement = options.measure {
-                CheckoutMeasure.start(measurement, shop: shop)
-            } else if options.exitWhenShown {
+            if options.exitWhenShown && options.measure == nil {
                 print(
                     String(format: "egw-checkout: first frame after %.0f ms", Date().timeIntervalSince(started) * 1000))
                 ckt_quit()
+                return
+            }
+            // The sandbox started while the window was built and drawn; wait for it only after this frame
+            // is painted (a main-queue block runs after the frame clock's paint).
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    do {
+                        try shop.finishStarting()
+                    } catch {
+                        FileHandle.standardError.write(
+                            Data("egw-checkout: could not start the sandbox: \(error)\n".utf8))
+                        exit(1)
+                    }
+                    if let measurement = options.measure { CheckoutMeasure.start(measurement, shop: shop) }
+                }
             }
         }
         ckt_on_first_frame(gtkWindow, Action.callback, Unmanaged.passUnretained(shown).toOpaque())

@@ -25,11 +25,26 @@ public final class CheckoutWindow {
     ]
     static let currency = "EUR"
 
-    let sandbox: Sandbox?
-    private let backend: MerchantBackend
-    private let kit: PaymentKit
+    /// What pays: the sandbox (when embedded), the merchant backend, the kit and its configuration; set by
+    /// ``finishStarting()``, before any payment (a payment button needs the first frame shown).
+    private struct Services {
+        let sandbox: Sandbox?
+        let backend: MerchantBackend
+        let kit: PaymentKit
+        let configuration: Configuration
+    }
+    private var services: Services?
+    private var pendingStart: (() throws -> Services)?
+    private var started: Services {
+        if services == nil { try? finishStarting() }  // a click that beat CheckoutMain's call
+        guard let services else { preconditionFailure("CheckoutWindow: the sandbox did not start") }
+        return services
+    }
+    var sandbox: Sandbox? { started.sandbox }
+    private var backend: MerchantBackend { started.backend }
+    private var kit: PaymentKit { started.kit }
     /// The kit's configuration; both page presenters are held to its trust.
-    let configuration: Configuration
+    var configuration: Configuration { started.configuration }
     private let browser: CheckoutOptions.Browser
     private let buyer: WebBuyer?
     private let onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)?
@@ -54,10 +69,11 @@ public final class CheckoutWindow {
     ///   - buyer: with `--browser webkit`, a scripted buyer acting on the WebKit pages (tests, and
     ///     ``sandboxBuyer``); nil lets the person at the screen answer them.
     ///   - onPageEvent: what the WebKit presenter did, on GTK's thread (tests).
-    /// - Throws: the sandbox's start failure; with `--browser webkit`, `WebKitPresenterError` when GTK
+    /// - Throws: the sandbox's start failure (without `sandboxStart`); with `--browser webkit`, `WebKitPresenterError` when GTK
     ///   cannot be started for WebKit on this thread.
     ///   - sandboxStart: the embedded sandbox already starting on another thread (``SandboxStart``), so
-    ///     that its start (an RSA key) overlaps GTK's and the window's; nil starts it here.
+    ///     that its start (an RSA key) overlaps GTK's, the window's and its first frame; then call
+    ///     ``finishStarting()`` before any payment. nil: the sandbox starts here, before `init` returns.
     public init(
         options: CheckoutOptions, buyer: WebBuyer? = nil,
         onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil, sandboxStart: SandboxStart? = nil
@@ -66,19 +82,26 @@ public final class CheckoutWindow {
         // The window's widgets first: they need nothing of the sandbox, which may still be starting.
         builder = ckt_builder(ShopWindowUI.xml)
         window = UnsafeMutableRawPointer(ckt_widget(builder, "window")!)
-        if options.sandbox {
-            let sandbox = try (sandboxStart ?? SandboxStart()).wait()
-            self.sandbox = sandbox
-            backend = .embedded(sandbox)
-            configuration = Configuration(
-                apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
-                checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
-        } else {
-            sandbox = nil
-            backend = .http(options.merchantBaseURL!, certificateAuthorityFile: options.certificateAuthorityFile)
-            configuration = Self.liveConfiguration(options)
+        pendingStart = {
+            let sandbox: Sandbox?
+            let backend: MerchantBackend
+            let configuration: Configuration
+            if options.sandbox {
+                let started = try (sandboxStart ?? SandboxStart()).wait()
+                sandbox = started
+                backend = .embedded(started)
+                configuration = Configuration(
+                    apiBaseURL: started.apiBaseURL, checkoutAPIBaseURL: started.checkoutAPIBaseURL,
+                    checkoutBaseURL: started.checkoutBaseURL, environment: .sandbox)
+            } else {
+                sandbox = nil
+                backend = .http(options.merchantBaseURL!, certificateAuthorityFile: options.certificateAuthorityFile)
+                configuration = Self.liveConfiguration(options)
+            }
+            return Services(
+                sandbox: sandbox, backend: backend, kit: PaymentKit(configuration: configuration),
+                configuration: configuration)
         }
-        kit = PaymentKit(configuration: configuration)
         browser = options.browser
         self.buyer = buyer
         self.onPageEvent = onPageEvent
@@ -96,6 +119,19 @@ public final class CheckoutWindow {
         on(widget("pay-card")) { $0.payByCard() }
         on(widget("pay-wallet")) { $0.payWithWallet() }
         on(widget("hosted")) { $0.payHosted() }
+        if sandboxStart == nil { try finishStarting() }
+    }
+
+    /// Waits for what `init` left starting (the embedded sandbox given as `sandboxStart`) and makes the
+    /// kit; does nothing the second time. `CheckoutMain` calls it once the first frame is drawn, so the
+    /// window shows while the sandbox starts; until then no payment can start (the buttons are not
+    /// shown yet). Without `sandboxStart`, `init` calls it.
+    ///
+    /// - Throws: the sandbox's start failure.
+    public func finishStarting() throws {
+        guard let start = pendingStart else { return }
+        pendingStart = nil
+        services = try start()
     }
 
     /// Live mode (`--no-sandbox`): a real gateway's rules (`.live`: `https` only) and the trust the
