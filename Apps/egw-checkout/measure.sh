@@ -7,7 +7,8 @@
 #              window opened in a running bare GTK program)
 #   challenge: the challenge window, present to its first painted frame of the sandbox's page  /
 #              bare-webkit-window (a bare WebKitGTK program, a page of the same shape from memory)
-# Targets: each at most 1.5x. The bare programs run with GTK's and Mesa's defaults (a shader cache on disk, in
+# Targets: each at most 1.5x. Each is also printed against the same bare program drawing with egw-checkout's
+# renderer choice (GSK_RENDERER=cairo, WebKit without GL compositing): what egw-checkout itself adds. The bare programs run with GTK's and Mesa's defaults (a shader cache on disk, in
 # a HOME of their own, warm after their first run); egw-checkout runs with a fresh, empty HOME, XDG_* and
 # TMPDIR, scanned after every run: nothing may be written there (exit 1 otherwise).
 # Then one egw-checkout makes PAYMENTS (default 100) challenged payments in the WebKit window and prints the
@@ -61,31 +62,37 @@ run() {  # run LABEL PATTERN bare|sdk COMMAND...: appends "<ms> <max RSS KiB>" (
     rss=$(sed -n 's/^TIME \([0-9]*\)/\1/p' <<<"$out" | tail -1)
     echo "${ms:-NaN} ${rss:-0}" >>"$work/results/$label"
 }
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { grep -E '^[0-9.]+$' | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 for _ in $(seq "$RUNS"); do
     run "bare-gtk-window" "first frame" bare "$bin/bare-gtk-window"
     run "bare-gtk-window --shop" "first frame" bare "$bin/bare-gtk-window" --shop
+    run "bare-gtk-window --shop, cairo" "first frame" bare env GSK_RENDERER=cairo "$bin/bare-gtk-window" --shop
     run "egw-checkout" "first frame" sdk "$bin/egw-checkout" --exit-when-shown
     run "egw-checkout --browser headless" "first frame" sdk "$bin/egw-checkout" --browser headless --exit-when-shown
     run "egw-checkout, GSK_RENDERER=gl" "first frame" sdk env GSK_RENDERER=gl "$bin/egw-checkout" --exit-when-shown
     run "bare-gtk-window --second-window" "second window first frame" bare "$bin/bare-gtk-window" --second-window
+    run "bare-gtk-window --second-window, cairo" "second window first frame" bare env GSK_RENDERER=cairo \
+        "$bin/bare-gtk-window" --second-window
     run "egw-checkout --measure sheet" "sheet first frame" sdk "$bin/egw-checkout" --measure sheet
     run "bare-webkit-window" "first frame" bare "$bin/bare-webkit-window"
+    run "bare-webkit-window, cairo" "first frame" bare env GSK_RENDERER=cairo WEBKIT_DISABLE_COMPOSITING_MODE=1 \
+        "$bin/bare-webkit-window"
     run "egw-checkout --measure challenge" "challenge first frame" sdk "$bin/egw-checkout" --measure challenge
 done
-for label in "bare-gtk-window" "bare-gtk-window --shop" "egw-checkout" "egw-checkout --browser headless" \
-    "egw-checkout, GSK_RENDERER=gl" \
-    "bare-gtk-window --second-window" "egw-checkout --measure sheet" "bare-webkit-window" \
-    "egw-checkout --measure challenge"; do
+for label in "bare-gtk-window" "bare-gtk-window --shop" "bare-gtk-window --shop, cairo" "egw-checkout" \
+    "egw-checkout --browser headless" "egw-checkout, GSK_RENDERER=gl" "bare-gtk-window --second-window" \
+    "bare-gtk-window --second-window, cairo" "egw-checkout --measure sheet" "bare-webkit-window" \
+    "bare-webkit-window, cairo" "egw-checkout --measure challenge"; do
     f="$work/results/$label"
-    printf "%-34s first frame %5s ms   peak RSS %7s KiB   (median of %s; rounds: %s)\n" "$label" \
+    printf "%-40s first frame %5s ms   peak RSS %7s KiB   (median of %s; rounds: %s)\n" "$label" \
         "$(cut -d' ' -f1 "$f" | median)" "$(cut -d' ' -f2 "$f" | median)" "$RUNS" "$(cut -d' ' -f1 "$f" | paste -sd' ')"
 done
 ratio() {  # ratio NAME SDK-LABEL BARE-LABEL WHAT-THE-BASELINE-IS
     local value
     value=$(paste -d' ' <(cut -d' ' -f1 "$work/results/$2") <(cut -d' ' -f1 "$work/results/$3") |
-        awk '{ print $1 / $2 }' | median)
-    printf "%-10s %5.2fx (target <= 1.5x, median of %s paired rounds) [baseline: %s]\n" "$1" "$value" "$RUNS" "$4"
+        awk '$1 != "NaN" && $2 != "NaN" { print $1 / $2 }' | median)
+    printf "%-17s %5.2fx (%s, median of %s paired rounds) [baseline: %s]\n" "$1" "$value" "${5:-target <= 1.5x}" \
+        "$RUNS" "$4"
 }
 ratio "shop (gl)" "egw-checkout, GSK_RENDERER=gl" "bare-gtk-window --shop" \
     "as shop below, with the renderer egw-checkout used before issue 35 (not a target)"
@@ -95,6 +102,12 @@ ratio sheet "egw-checkout --measure sheet" "bare-gtk-window --second-window" \
     "a second shop window in a running bare GTK program; not: the sheet's own layout and machine"
 ratio challenge "egw-checkout --measure challenge" "bare-webkit-window" \
     "bare WebKitGTK, ephemeral session, a page of the same shape from memory; not: the sandbox round trip, the presenter"
+ratio "shop, same renderer" "egw-checkout" "bare-gtk-window --shop, cairo" \
+    "the same with GSK_RENDERER=cairo: what egw-checkout itself adds" "like for like, not a target"
+ratio "sheet, same renderer" "egw-checkout --measure sheet" "bare-gtk-window --second-window, cairo" \
+    "the same with GSK_RENDERER=cairo" "like for like, not a target"
+ratio "challenge, same" "egw-checkout --measure challenge" "bare-webkit-window, cairo" \
+    "the same with GSK_RENDERER=cairo WEBKIT_DISABLE_COMPOSITING_MODE=1" "like for like, not a target"
 root=$(fresh)
 # shellcheck disable=SC2207
 environment=($(dirs "$root"))

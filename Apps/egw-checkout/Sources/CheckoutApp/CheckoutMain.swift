@@ -69,6 +69,8 @@ public enum CheckoutMain {
         ckt_on_first_frame(gtkWindow, Action.callback, Unmanaged.passUnretained(shown).toOpaque())
         shop.present()
         ckt_run()
+        // A sandbox still starting uses libcrypto, which exit's handlers tear down: let it finish first.
+        try? shop.finishStarting()
         _ = (quit, shown)
         return 0
     }
