@@ -95,7 +95,7 @@ ratio() {  # ratio NAME SDK-LABEL BARE-LABEL WHAT-THE-BASELINE-IS
         "$RUNS" "$4"
 }
 ratio "shop (gl)" "egw-checkout, GSK_RENDERER=gl" "bare-gtk-window --shop" \
-    "as shop below, with the renderer egw-checkout used before issue 35 (not a target)"
+    "as shop below, with the renderer egw-checkout used before issue 35" "before issue 35, not a target"
 ratio shop "egw-checkout" "bare-gtk-window --shop" \
     "bare-gtk-window --shop: the shop's GtkBuilder widgets, plain entries, GTK defaults; not: the sandbox, the SDK's entries"
 ratio sheet "egw-checkout --measure sheet" "bare-gtk-window --second-window" \

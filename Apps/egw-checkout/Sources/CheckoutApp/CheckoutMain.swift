@@ -9,7 +9,7 @@ public enum CheckoutMain {
     public static func run(_ options: CheckoutOptions, started: Date) -> Int32 {
         // WebKit's pages need GTK started by GTKMainLoop (it also keeps Mesa's shader cache off disk).
         // GTK is initialised once: a second gtk_init_check after a failed one crashes.
-        let sandboxStart = options.sandbox ? SandboxStart() : nil  // its RSA key while GTK starts
+        let sandboxStart = options.sandbox ? SandboxStart() : nil  // begun after the first frame
         var gtkProblem: String?
         // Headless pages too: GTKMainLoop's start-up environment (no shader cache on disk, no GL shaders
         // to compile for a software-rendered first frame) is the shop's as well.
@@ -45,14 +45,15 @@ public enum CheckoutMain {
         let quit = Action { ckt_quit() }
         ckt_on_close(gtkWindow, Action.callback, Unmanaged.passUnretained(quit).toOpaque())
         let shown = Action {
+            sandboxStart?.begin()
             if options.exitWhenShown && options.measure == nil {
                 print(
                     String(format: "egw-checkout: first frame after %.0f ms", Date().timeIntervalSince(started) * 1000))
                 ckt_quit()
                 return
             }
-            // The sandbox started while the window was built and drawn; wait for it only after this frame
-            // is painted (a main-queue block runs after the frame clock's paint).
+            // Wait for the sandbox only after this frame is painted (a main-queue block runs after the
+            // frame clock's paint).
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     do {

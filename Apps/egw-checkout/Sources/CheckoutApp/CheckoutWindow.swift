@@ -71,9 +71,9 @@ public final class CheckoutWindow {
     ///   - onPageEvent: what the WebKit presenter did, on GTK's thread (tests).
     /// - Throws: the sandbox's start failure (without `sandboxStart`); with `--browser webkit`, `WebKitPresenterError` when GTK
     ///   cannot be started for WebKit on this thread.
-    ///   - sandboxStart: the embedded sandbox already starting on another thread (``SandboxStart``), so
-    ///     that its start (an RSA key) overlaps GTK's, the window's and its first frame; then call
-    ///     ``finishStarting()`` before any payment. nil: the sandbox starts here, before `init` returns.
+    ///   - sandboxStart: the embedded sandbox, started elsewhere (``SandboxStart/begin()``, `CheckoutMain`
+    ///     does it once the first frame is drawn); then call ``finishStarting()`` before any payment.
+    ///     nil: the sandbox starts here, before `init` returns.
     public init(
         options: CheckoutOptions, buyer: WebBuyer? = nil,
         onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil, sandboxStart: SandboxStart? = nil
@@ -377,16 +377,26 @@ final class Action {
     }
 }
 
-/// The embedded sandbox, started on a thread of its own from `init`: `CheckoutMain` starts it before GTK, so
-/// that generating its RSA key overlaps GTK's start and the window's construction instead of delaying the
-/// first frame by as much.
+/// The embedded sandbox, started on a thread of its own: `CheckoutMain` makes one before the window and
+/// calls ``begin()`` once the window's first frame is drawn, so that generating its RSA key neither delays
+/// that frame nor competes with it for the CPU.
 public final class SandboxStart: Sendable {
     private let started = DispatchSemaphore(value: 0)
     private let result = Mutex<Result<Sandbox, any Error>?>(nil)
+    private let begun = Mutex(false)
+    private let seed = UInt64(Date().timeIntervalSince1970)
 
-    /// Starts a sandbox seeded with the current time on a new thread.
-    public init() {
-        let seed = UInt64(Date().timeIntervalSince1970)
+    /// A sandbox not started yet (``begin()`` or ``wait()`` starts it).
+    public init() {}
+
+    /// Starts the sandbox on a new thread; later calls do nothing.
+    public func begin() {
+        guard
+            begun.withLock({ begun in
+                defer { begun = true }; return !begun
+            })
+        else { return }
+        let seed = seed
         Thread.detachNewThread {
             let outcome = Result<Sandbox, any Error> { try Sandbox(configuration: .init(seed: seed)) }
             self.result.withLock { $0 = outcome }
@@ -394,8 +404,10 @@ public final class SandboxStart: Sendable {
         }
     }
 
-    /// The sandbox, once started (blocks until then); its start failure otherwise. Call it once.
+    /// The sandbox, once started (starting it if needed; blocks until then); its start failure otherwise.
+    /// Call it once.
     func wait() throws -> Sandbox {
+        begin()
         started.wait()
         return try result.withLock { $0! }.get()
     }
