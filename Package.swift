@@ -123,9 +123,12 @@ let package = Package(
         // Apps/egw-checkout (egw-checkout)
         .systemLibrary(name: "CCheckoutGtk4", path: "Apps/egw-checkout/Sources/CCheckoutGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CCheckoutGtk", dependencies: ["CCheckoutGtk4"], path: "Apps/egw-checkout/Sources/CCheckoutGtk"),
-        .target(name: "CheckoutApp", dependencies: ["CCheckoutGtk", "BuyerText", "CardFields", "PaymentSheetWindow", "PaymentAuthorization", "PaymentFlow", "CardValidation", "EGWWire", "GatewaySandbox", "HeadlessBrowser", "WebKitPresenter"], path: "Apps/egw-checkout/Sources/CheckoutApp"),
+        .target(name: "ShopWindowLayout", dependencies: ["BuyerText"], path: "Apps/egw-checkout/Sources/ShopWindowLayout"),
+        .target(name: "CheckoutApp", dependencies: ["CCheckoutGtk", "ShopWindowLayout", "BuyerText", "CardFields", "PaymentSheetWindow", "PaymentAuthorization", "PaymentFlow", "CardValidation", "EGWWire", "GatewaySandbox", "HeadlessBrowser", "WebKitPresenter"], path: "Apps/egw-checkout/Sources/CheckoutApp"),
         .executableTarget(name: "egw-checkout", dependencies: ["CheckoutApp"], path: "Apps/egw-checkout/Sources/egw-checkout"),
-        .executableTarget(name: "bare-gtk-window", dependencies: ["CCheckoutGtk"], path: "Apps/egw-checkout/Sources/bare-gtk-window"),
+        .executableTarget(name: "bare-gtk-window", dependencies: ["CCheckoutGtk", "ShopWindowLayout", "BuyerText"], path: "Apps/egw-checkout/Sources/bare-gtk-window"),
+        .systemLibrary(name: "CCheckoutWebKit", path: "Apps/egw-checkout/Sources/CCheckoutWebKit", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        .executableTarget(name: "bare-webkit-window", dependencies: ["CCheckoutWebKit"], path: "Apps/egw-checkout/Sources/bare-webkit-window"),
         .testTarget(name: "CheckoutAppTests", dependencies: ["CheckoutApp", "CCheckoutGtk4", "GatewaySandbox", "BuyerText", "PaymentSheetWindow", "PaymentUITesting", "WebKitPresenter"], path: "Apps/egw-checkout/Tests/CheckoutAppTests"),
         // Apps/egw-repl (egw-repl)
         .systemLibrary(name: "CEditLine", path: "Apps/egw-repl/Sources/CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),

@@ -23,10 +23,12 @@ let package = Package(
         .systemLibrary(name: "CCheckoutGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // The shop's window from a GtkBuilder description, its signals and main loop.
         .target(name: "CCheckoutGtk", dependencies: ["CCheckoutGtk4"]),
+        // The shop window's GtkBuilder description, shared with its baseline (bare-gtk-window --shop).
+        .target(name: "ShopWindowLayout", dependencies: [.product(name: "BuyerText", package: "BuyerText")]),
         .target(
             name: "CheckoutApp",
             dependencies: [
-                "CCheckoutGtk",
+                "CCheckoutGtk", "ShopWindowLayout",
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "CardFields", package: "PaymentUI"),
                 .product(name: "PaymentSheetWindow", package: "PaymentUI"),
@@ -40,7 +42,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "egw-checkout", dependencies: ["CheckoutApp"]),
-        .executableTarget(name: "bare-gtk-window", dependencies: ["CCheckoutGtk"]),
+        .executableTarget(
+            name: "bare-gtk-window",
+            dependencies: ["CCheckoutGtk", "ShopWindowLayout", .product(name: "BuyerText", package: "BuyerText")]),
+        // measure.sh's baseline of the challenge window: a bare WebKitGTK program (C, none of the SDK).
+        .systemLibrary(
+            name: "CCheckoutWebKit", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        .executableTarget(name: "bare-webkit-window", dependencies: ["CCheckoutWebKit"]),
         .testTarget(
             name: "CheckoutAppTests",
             dependencies: [

@@ -24,6 +24,20 @@ public struct CheckoutOptions: Sendable, Equatable {
     public var browser = Browser.webkit
     /// Quit once the first frame is drawn, printing the time it took (`--exit-when-shown`).
     public var exitWhenShown = false
+    /// A measurement for `measure.sh` (`--measure`), then quit; nil: the shop as usual.
+    public var measure: Measurement?
+
+    /// What `--measure` times once the shop's first frame is drawn (measure.sh).
+    public enum Measurement: Sendable, Equatable {
+        /// Opens the wallet sheet and prints the time to its first frame (`--measure sheet`).
+        case sheet
+        /// Pays with the sandbox's challenged card, the sandbox buyer answering, and prints the time from
+        /// the challenge window's `present` to its first painted frame (`--measure challenge`).
+        case challenge
+        /// Makes this many challenged card payments in a row and prints the RSS of WebKit's processes
+        /// after 10 and after all of them (`--measure payments=N`, N >= 10).
+        case payments(Int)
+    }
 
     /// The defaults: the embedded sandbox, pages in the WebKit window.
     public init() {}
@@ -50,6 +64,10 @@ public struct CheckoutOptions: Sendable, Equatable {
           --browser webkit|headless     challenge and hosted page in a WebKit window (default), or played
                                         by the headless buyer (the sandbox's code, Pay)
           --exit-when-shown             quit after the first frame, printing the start-up time
+          --measure sheet|challenge|payments=N
+                                        after the first frame: time the wallet sheet's first frame, or the
+                                        challenge window's, or the RSS of WebKit's processes after 10 and
+                                        N challenged payments; then quit (measure.sh)
           --help                        this text
         """
 
@@ -97,6 +115,18 @@ public struct CheckoutOptions: Sendable, Equatable {
                 }
                 options.browser = browser
             case "--exit-when-shown": options.exitWhenShown = true
+            case "--measure":
+                let what = try value(flag)
+                switch what {
+                case "sheet": options.measure = .sheet
+                case "challenge": options.measure = .challenge
+                case _ where what.hasPrefix("payments="):
+                    guard let count = Int(what.dropFirst("payments=".count)), count >= 10 else {
+                        throw UsageError(description: "--measure payments=N needs N >= 10, not \(what)")
+                    }
+                    options.measure = .payments(count)
+                default: throw UsageError(description: "--measure: sheet, challenge or payments=N, not \(what)")
+                }
             default: throw UsageError(description: "unknown option \(flag)")
             }
         }

@@ -8,6 +8,8 @@ import HeadlessBrowser
 import PaymentAuthorization
 import PaymentFlow
 import PaymentSheetWindow
+import ShopWindowLayout
+import Synchronization
 import WebKitPresenter
 
 /// The shop: a cart of two items, a card form of the three SDK entries, and three ways to pay (card,
@@ -28,11 +30,26 @@ public final class CheckoutWindow {
     ]
     static let currency = "EUR"
 
-    let sandbox: Sandbox?
-    private let backend: MerchantBackend
-    private let kit: PaymentKit
+    /// What pays: the sandbox (when embedded), the merchant backend, the kit and its configuration; set by
+    /// ``finishStarting()``, before any payment (a payment button needs the first frame shown).
+    private struct Services {
+        let sandbox: Sandbox?
+        let backend: MerchantBackend
+        let kit: PaymentKit
+        let configuration: Configuration
+    }
+    private var services: Services?
+    private var pendingStart: (() throws -> Services)?
+    private var started: Services {
+        if services == nil { try? finishStarting() }  // a click that beat CheckoutMain's call
+        guard let services else { preconditionFailure("CheckoutWindow: the sandbox did not start") }
+        return services
+    }
+    var sandbox: Sandbox? { started.sandbox }
+    private var backend: MerchantBackend { started.backend }
+    private var kit: PaymentKit { started.kit }
     /// The kit's configuration; both page presenters are held to its trust.
-    let configuration: Configuration
+    var configuration: Configuration { started.configuration }
     private let browser: CheckoutOptions.Browser
     private let buyer: WebBuyer?
     private let onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)?
@@ -57,33 +74,44 @@ public final class CheckoutWindow {
     ///   - buyer: with `--browser webkit`, a scripted buyer acting on the WebKit pages (tests, and
     ///     ``sandboxBuyer``); nil lets the person at the screen answer them.
     ///   - onPageEvent: what the WebKit presenter did, on GTK's thread (tests).
-    /// - Throws: the sandbox's start failure; with `--browser webkit`, `WebKitPresenterError` when GTK
+    /// - Throws: the sandbox's start failure (without `sandboxStart`); with `--browser webkit`, `WebKitPresenterError` when GTK
     ///   cannot be started for WebKit on this thread.
+    ///   - sandboxStart: the embedded sandbox, started elsewhere (``SandboxStart/begin()``, `CheckoutMain`
+    ///     does it once the first frame is drawn); then call ``finishStarting()`` before any payment.
+    ///     nil: the sandbox starts here, before `init` returns.
     public init(
         options: CheckoutOptions, buyer: WebBuyer? = nil,
-        onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil
+        onPageEvent: (@Sendable (WebKitPagePresenter.Event) -> Void)? = nil, sandboxStart: SandboxStart? = nil
     ) throws {
-        if options.sandbox {
-            let sandbox = try Sandbox(configuration: .init(seed: UInt64(Date().timeIntervalSince1970)))
-            self.sandbox = sandbox
-            backend = .embedded(sandbox)
-            configuration = Configuration(
-                apiBaseURL: sandbox.apiBaseURL, checkoutAPIBaseURL: sandbox.checkoutAPIBaseURL,
-                checkoutBaseURL: sandbox.checkoutBaseURL, environment: .sandbox)
-        } else {
-            sandbox = nil
-            backend = .http(options.merchantBaseURL!, certificateAuthorityFile: options.certificateAuthorityFile)
-            configuration = Self.liveConfiguration(options)
+        if options.browser == .webkit { try GTKMainLoop.start() }  // GTK on this thread, for the page windows
+        // The window's widgets first: they need nothing of the sandbox, which may still be starting.
+        builder = ckt_builder(ShopWindowUI.xml(Self.text, items: Self.cart.count))
+        window = UnsafeMutableRawPointer(ckt_widget(builder, "window")!)
+        pendingStart = {
+            let sandbox: Sandbox?
+            let backend: MerchantBackend
+            let configuration: Configuration
+            if options.sandbox {
+                let started = try (sandboxStart ?? SandboxStart()).wait()
+                sandbox = started
+                backend = .embedded(started)
+                configuration = Configuration(
+                    apiBaseURL: started.apiBaseURL, checkoutAPIBaseURL: started.checkoutAPIBaseURL,
+                    checkoutBaseURL: started.checkoutBaseURL, environment: .sandbox)
+            } else {
+                sandbox = nil
+                backend = .http(options.merchantBaseURL!, certificateAuthorityFile: options.certificateAuthorityFile)
+                configuration = Self.liveConfiguration(options)
+            }
+            return Services(
+                sandbox: sandbox, backend: backend, kit: PaymentKit(configuration: configuration),
+                configuration: configuration)
         }
-        kit = PaymentKit(configuration: configuration)
         browser = options.browser
         self.buyer = buyer
         self.onPageEvent = onPageEvent
-        if browser == .webkit { try GTKMainLoop.start() }  // GTK on this thread, for the page windows
         GLibMainQueue.install()
-        builder = ckt_builder(ShopWindowUI.xml(Self.text, items: Self.cart.count))
         let widget = { [builder] (id: String) -> UnsafeMutablePointer<GtkWidget> in ckt_widget(builder, id)! }
-        window = UnsafeMutableRawPointer(widget("window"))
         let cartBox = widget("cart")
         for item in Self.cart {
             ckt_append(cartBox, ckt_label_new("\(item.label): \(Self.money(item.amount))"))
@@ -102,6 +130,19 @@ public final class CheckoutWindow {
         for entry in [widget("cardholder-name")] + cardEntries { onActivate(entry) { $0.payByCard() } }
         on(widget("pay-wallet")) { $0.payWithWallet() }
         on(widget("hosted")) { $0.payHosted() }
+        if sandboxStart == nil { try finishStarting() }
+    }
+
+    /// Waits for what `init` left starting (the embedded sandbox given as `sandboxStart`) and makes the
+    /// kit; does nothing the second time. `CheckoutMain` calls it once the first frame is drawn, so the
+    /// window shows while the sandbox starts; until then no payment can start (the buttons are not
+    /// shown yet). Without `sandboxStart`, `init` calls it.
+    ///
+    /// - Throws: the sandbox's start failure.
+    public func finishStarting() throws {
+        guard let start = pendingStart else { return }
+        pendingStart = nil
+        services = try start()
     }
 
     /// Live mode (`--no-sandbox`): a real gateway's rules (`.live`: `https` only) and the trust the
@@ -204,6 +245,20 @@ public final class CheckoutWindow {
                 MainActor.assumeIsolated {
                     if result.outcome == .succeeded { self.clearCardForm() }
                     self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.card"))
+                }
+            }
+        }
+    }
+
+    /// Pays `card` as "Pay by card" does, without the form (measure.sh's `--measure`); `done` gets the outcome.
+    func pay(_ card: CardInput, done: @escaping @MainActor (PaymentOutcome) -> Void) {
+        let presenter = pagePresenter(headless: .answering(challengeCode: Sandbox.challengeCode))
+        withNewPayment { kit, payment in
+            let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
+            kit.startCardPayment(request, card: card, from: presenter) { result in
+                MainActor.assumeIsolated {
+                    self.finish(Self.describe(result.outcome, result.error, how: "by card"))
+                    done(result.outcome)
                 }
             }
         }
@@ -375,5 +430,41 @@ final class Action {
         guard let context else { return }
         let action = Unmanaged<Action>.fromOpaque(context).takeUnretainedValue()
         MainActor.assumeIsolated { action.run() }
+    }
+}
+
+/// The embedded sandbox, started on a thread of its own: `CheckoutMain` makes one before the window and
+/// calls ``begin()`` once the window's first frame is drawn, so that generating its RSA key neither delays
+/// that frame nor competes with it for the CPU.
+public final class SandboxStart: Sendable {
+    private let started = DispatchSemaphore(value: 0)
+    private let result = Mutex<Result<Sandbox, any Error>?>(nil)
+    private let begun = Mutex(false)
+    private let seed = UInt64(Date().timeIntervalSince1970)
+
+    /// A sandbox not started yet (``begin()`` or ``wait()`` starts it).
+    public init() {}
+
+    /// Starts the sandbox on a new thread; later calls do nothing.
+    public func begin() {
+        guard
+            begun.withLock({ begun in
+                defer { begun = true }; return !begun
+            })
+        else { return }
+        let seed = seed
+        Thread.detachNewThread {
+            let outcome = Result<Sandbox, any Error> { try Sandbox(configuration: .init(seed: seed)) }
+            self.result.withLock { $0 = outcome }
+            self.started.signal()
+        }
+    }
+
+    /// The sandbox, once started (starting it if needed; blocks until then); its start failure otherwise.
+    /// Call it once.
+    func wait() throws -> Sandbox {
+        begin()
+        started.wait()
+        return try result.withLock { $0! }.get()
     }
 }

@@ -235,6 +235,11 @@ final class CheckoutAppTests: XCTestCase {
         XCTAssertEqual(try CheckoutOptions.parse(["--browser", "headless"])?.browser, .headless)
         XCTAssertEqual(try CheckoutOptions.parse(["--browser", "webkit"])?.browser, .webkit)
         XCTAssertThrowsError(try CheckoutOptions.parse(["--browser", "lynx"]))
+        XCTAssertEqual(try CheckoutOptions.parse(["--measure", "sheet"])?.measure, .sheet)
+        XCTAssertEqual(try CheckoutOptions.parse(["--measure", "challenge"])?.measure, .challenge)
+        XCTAssertEqual(try CheckoutOptions.parse(["--measure", "payments=100"])?.measure, .payments(100))
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--measure", "payments=9"]))
+        XCTAssertThrowsError(try CheckoutOptions.parse(["--measure", "paint"]))
         let live = try CheckoutOptions.parse([
             "--no-sandbox", "--checkout-api-base-url", "https://api.example.com", "--checkout-base-url",
             "https://checkout.example.com", "--merchant-base-url", "https://shop.example.com", "--ca-file", "/ca.pem",

@@ -33,12 +33,22 @@ public enum GTKMainLoop {
     ///   started on another thread; ``WebKitPresenterError/Code/mainQueueBridge``
     ///   when libdispatch's main-queue handle is unavailable.
     ///
-    /// Nothing on disk: unless the environment already says otherwise, it sets
-    /// `MESA_SHADER_CACHE_DISABLE=true` before GTK starts, so neither this
-    /// process nor WebKit's (which inherit it) keep a GPU shader cache under
-    /// `XDG_CACHE_HOME`.
+    /// Nothing on disk, and a first frame without compiling shaders on the CPU: before GTK starts, it
+    /// sets (each only when the environment does not already set it) `MESA_SHADER_CACHE_DISABLE=true`
+    /// and `__GL_SHADER_DISK_CACHE=0`, so neither this process nor WebKit's (which inherit them) keep a
+    /// GPU shader cache under `HOME` or `XDG_CACHE_HOME`; and when OpenGL would be Mesa's software
+    /// rasteriser (no GPU render node this process can open, `LIBGL_ALWAYS_SOFTWARE`, or a software
+    /// `GALLIUM_DRIVER`), `GSK_RENDERER=cairo` and `WEBKIT_DISABLE_COMPOSITING_MODE=1`: windows and pages
+    /// drawn on the CPU without the GL renderer's shaders, which would otherwise be compiled at every
+    /// start. With a GPU, GTK's own renderer choice stands. Set `GSK_RENDERER` yourself to choose.
+    /// At exit (`exit`, or `main` returning) it removes the records WebKit's process sandbox
+    /// (bubblewrap) leaves for each web process under `XDG_RUNTIME_DIR/.flatpak/webkit-<pid>-<n>`;
+    /// a process that crashes leaves them.
     public static func start() throws(WebKitPresenterError) {
-        if !isStarted { setenv("MESA_SHADER_CACHE_DISABLE", "true", 0) }
+        if !isStarted {
+            StartupEnvironment.current.apply()
+            atexit { StartupEnvironment.removeSandboxRecords() }
+        }
         guard egwwk_gtk_init() else {
             if isStarted {
                 throw WebKitPresenterError(.wrongThread, "GTK was started on another thread")

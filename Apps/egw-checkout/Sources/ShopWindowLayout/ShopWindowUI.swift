@@ -2,10 +2,11 @@ import BuyerText
 
 /// The shop's window as a GtkBuilder description: the app's own layout, into which the SDK's three card
 /// entries are packed (`card-number-slot`, `card-details-slot`). Widget names are what tests click. Its
-/// words come from BuyerText's `shop.*` keys in the buyer's language.
-enum ShopWindowUI {
+/// words come from BuyerText's `shop.*` keys in the buyer's language. Its own target so that
+/// `bare-gtk-window --shop` (measure.sh's baseline) draws the same widgets.
+public enum ShopWindowUI {
     /// The description with `text`'s words, for a cart of `items` items.
-    static func xml(_ text: BuyerText, items: Int) -> String {
+    public static func xml(_ text: BuyerText, items: Int) -> String {
         let words = [
             "shop.name", "shop.cart", "shop.card", "shop.cardholderName", "shop.pay.card", "shop.pay.wallet",
             "shop.pay.hosted",

@@ -1,0 +1,1 @@
+#include <webkit/webkit.h>
