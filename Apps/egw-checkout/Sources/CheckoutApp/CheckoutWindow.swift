@@ -242,10 +242,9 @@ public final class CheckoutWindow {
         withNewPayment { kit, payment in
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
             kit.startCardPayment(request, card: card, from: presenter) { result in
-                MainActor.assumeIsolated {
-                    if result.outcome == .succeeded { self.clearCardForm() }
-                    self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.card"))
-                }
+                // The completion is @MainActor (delivered on the main queue): no assumeIsolated.
+                if result.outcome == .succeeded { self.clearCardForm() }
+                self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.card"))
             }
         }
     }
@@ -256,10 +255,8 @@ public final class CheckoutWindow {
         withNewPayment { kit, payment in
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
             kit.startCardPayment(request, card: card, from: presenter) { result in
-                MainActor.assumeIsolated {
-                    self.finish(Self.describe(result.outcome, result.error, how: "by card"))
-                    done(result.outcome)
-                }
+                self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.card"))
+                done(result.outcome)
             }
         }
     }
@@ -339,9 +336,7 @@ public final class CheckoutWindow {
                 checkoutURL: payment.checkoutURL, returnURL: payment.returnURL)
             let presenter = self.pagePresenter(headless: .answering(hosted: .pay))
             kit.startPayment(request, from: presenter) { result in
-                MainActor.assumeIsolated {
-                    self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.hosted"))
-                }
+                self.finish(Self.describe(result.outcome, result.error, how: "shop.paid.hosted"))
             }
         }
     }

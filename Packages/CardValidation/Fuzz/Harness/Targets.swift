@@ -115,7 +115,9 @@ enum CardValidationFuzz {
                         ? expiryDigits : "\(expiryDigits.prefix(2))/\(expiryDigits.dropFirst(2))"),
                 "expiry text is not MM/YY of its digits")
             try fuzzRequire(code.digits.utf8.count <= code.brand.securityCodeLength, "security code exceeds its brand")
-            try fuzzRequire(code.text == String(repeating: "•", count: code.digits.count), "security code shows digits")
+            try fuzzRequire(
+                code.displayText == String(repeating: "•", count: code.digits.count), "security code shows digits")
+            try fuzzRequire(code.text == code.digits, "security code text is not the code typed")
             for shown in [code.description, "\(Mirror(reflecting: code).children.map(\.value))"]
             where code.digits.count >= 2 {
                 try fuzzRequire(!shown.contains(code.digits), "security code editor shows the code")

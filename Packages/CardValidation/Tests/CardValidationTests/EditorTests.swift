@@ -273,7 +273,7 @@ struct CardSecurityCodeEditorTests {
     @Test func typingIsMaskedAndLimitedByBrand() {
         var field = CardSecurityCodeEditor(brand: .visa)
         for digit in "737" { #expect(field.insert(String(digit)) == .applied) }
-        #expect(field.text == "•••")
+        #expect(field.displayText == "•••")
         #expect(field.digits == "737")
         #expect(field.caret == 3)
         #expect(field.insert("3") == .truncated)
@@ -282,7 +282,7 @@ struct CardSecurityCodeEditorTests {
         var amex = CardSecurityCodeEditor(brand: .amex)
         amex.insert("73737")
         #expect(amex.digits == "7373")
-        #expect(amex.text == "••••")
+        #expect(amex.displayText == "••••")
 
         var unknown = CardSecurityCodeEditor()
         unknown.insert("7373")
@@ -322,6 +322,22 @@ struct CardSecurityCodeEditorTests {
         #expect(outcome == .applied)
         #expect(field.digits == "737")
         #expect(field.caret == 2)
+    }
+
+    /// Seed 001: `card.securityCode = securityCodeField.text` (the app reads the field's text, as with
+    /// every other field) gives a valid card: the text is what the buyer typed; only the display is masked.
+    @Test func theTextIsWhatTheBuyerTypedAndOnlyTheDisplayIsMasked() {
+        var field = CardSecurityCodeEditor(brand: .visa)
+        for digit in "737" { field.insert(String(digit)) }
+        #expect(field.text == field.digits)
+        #expect(field.text.allSatisfy { $0.isASCII && $0.isNumber } && field.text.count == 3)
+        #expect(field.displayText.count == 3 && field.displayText.allSatisfy { $0 == "•" })
+        let card = validCard(code: field.text)
+        #expect(card.validationError(for: .securityCode) == nil)
+        #expect(card.isValid)
+        var number = CardNumberEditor()
+        number.insert("4242424242424242")
+        #expect(number.displayText == number.text)
     }
 
     @Test func numberFieldBrandDrivesTheCodeField() {

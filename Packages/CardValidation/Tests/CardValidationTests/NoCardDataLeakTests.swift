@@ -89,7 +89,7 @@ struct NoCardDataLeakTests {
         for text in everything(codeField) where !codeField.digits.isEmpty {
             #expect(!text.contains(codeField.digits), "code editor shows the code")
         }
-        #expect(codeField.text.allSatisfy { $0 == "•" })
+        #expect(codeField.displayText.allSatisfy { $0 == "•" })
     }
 
     @Test func maskedShowsOnlyTheLastFour() {

@@ -38,6 +38,10 @@ public final class CardSecurityCodeEntry {
 
     /// The code entered (for `CardInput.securityCode`).
     public var digits: String { editor.digits }
+    /// The code as the buyer typed it, the same as ``digits`` (seed 001's
+    /// `card.securityCode = securityCodeField.text`): the value, not the mask; only the entry's display
+    /// is masked (GTK draws one mask character per digit).
+    public var text: String { editor.text }
     /// The caret position.
     public var caret: Int { editor.caret }
     /// The most digits the entry accepts now.

@@ -145,6 +145,31 @@ final class CardSecurityCodeEntryTests: XCTestCase {
         }
     }
 
+    /// Seed 001 reads each field's text: `card.securityCode = securityCodeField.text`. The text is the
+    /// code typed (a valid card), while the entry itself still shows a mask (visibility off).
+    func testTheSeedsTextReadingGivesAValidCard() throws {
+        try onMain {
+            let numberField = CardNumberTextField()
+            let expiryField = CardExpiryTextField()
+            let securityCodeField = CardSecurityCodeTextField()
+            numberField.onBrandChange = { securityCodeField.brand = $0 }
+            let harness = try Harness([numberField.widget, expiryField.widget, securityCodeField.widget])
+            defer { harness.close() }
+            type("4242424242424242", into: numberField.widget)
+            type("1230", into: expiryField.widget)
+            type("737", into: securityCodeField.widget)
+            let card = CardInput(clock: .fixed(Date(timeIntervalSince1970: 1_795_000_000)))
+            card.cardholderName = "Jane Doe"
+            card.cardNumber = numberField.text
+            card.expiryMonth = expiryField.month
+            card.expiryYear = expiryField.year
+            card.securityCode = securityCodeField.text
+            XCTAssertNil(card.validationError(for: .securityCode))
+            XCTAssertTrue(card.isValid)
+            XCTAssertEqual(egwui_entry_visibility(Harness.gtk(securityCodeField.widget)), 0, "the display stays masked")
+        }
+    }
+
     func testTheEntriesFillACardInputInOneCall() throws {
         try onMain {
             let number = CardNumberEntry()

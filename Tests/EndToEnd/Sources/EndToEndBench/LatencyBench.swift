@@ -84,21 +84,27 @@ func runLatencyBench(payments: Int, roundTrip: Duration) {
         let card = CardInput(
             cardholderName: "Bench", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "35",
             securityCode: "123")
+        // The async forms: the result comes on the callback queue while this thread waits.
         return wait { completion in
-            kit.startCardPayment(
-                CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey), card: card,
-                from: presenter, completion: completion)
+            Task.detached {
+                completion(
+                    await kit.startCardPayment(
+                        CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey),
+                        card: card, from: presenter))
+            }
         }?.outcome == .succeeded
     }
 
     func payHosted(_ kit: PaymentKit, _ presenter: HeadlessBrowserPresenter) -> Bool {
         let payment = sandbox.createPayment()
         return wait { completion in
-            kit.startPayment(
-                PaymentRequest(
-                    paymentId: payment.paymentId, verificationKey: payment.verificationKey,
-                    checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL), from: presenter,
-                completion: completion)
+            Task.detached {
+                completion(
+                    await kit.startPayment(
+                        PaymentRequest(
+                            paymentId: payment.paymentId, verificationKey: payment.verificationKey,
+                            checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL), from: presenter))
+            }
         }?.outcome == .succeeded
     }
 

@@ -109,10 +109,12 @@ func payCard(
     let done = DispatchSemaphore(value: 0)
     let box = Mutex<PaymentResult?>(nil)
     let start = now()
-    kit.startCardPayment(
-        CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey), card: card,
-        from: presenter, options: options
-    ) { result in
+    // The async form: its result comes on the callback queue while this thread waits (the completion
+    // form's is @MainActor, on the main queue this thread holds).
+    Task.detached {
+        let result = await kit.startCardPayment(
+            CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey), card: card,
+            from: presenter, options: options)
         box.withLock { $0 = result }
         done.signal()
     }
@@ -125,11 +127,11 @@ func payHosted(_ kit: PaymentKit) -> PaymentResult {
     let payment = sandbox.createPayment()
     let done = DispatchSemaphore(value: 0)
     let box = Mutex<PaymentResult?>(nil)
-    kit.startPayment(
-        PaymentRequest(
-            paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
-            returnURL: payment.shopRedirectURL), from: presenter
-    ) { result in
+    Task.detached {
+        let result = await kit.startPayment(
+            PaymentRequest(
+                paymentId: payment.paymentId, verificationKey: payment.verificationKey,
+                checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL), from: presenter)
         box.withLock { $0 = result }
         done.signal()
     }
@@ -474,20 +476,23 @@ func heldAfter(_ count: Int) -> Int {
             let payment = local.createPayment()
             let done = DispatchSemaphore(value: 0)
             if index % 10 == 9 {
-                kit.startPayment(
-                    PaymentRequest(
-                        paymentId: payment.paymentId, verificationKey: payment.verificationKey,
-                        checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL), from: presenter
-                ) { _ in done.signal() }
+                Task.detached {
+                    _ = await kit.startPayment(
+                        PaymentRequest(
+                            paymentId: payment.paymentId, verificationKey: payment.verificationKey,
+                            checkoutURL: payment.checkoutURL, returnURL: payment.shopRedirectURL), from: presenter)
+                    done.signal()
+                }
             } else {
                 let card = CardInput(
                     cardholderName: "Bench", cardNumber: "4111111111111111", expiryMonth: "12", expiryYear: "35",
                     securityCode: "123")
-                kit.startCardPayment(
-                    CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey),
-                    card: card,
-                    from: presenter
-                ) { _ in done.signal() }
+                Task.detached {
+                    _ = await kit.startCardPayment(
+                        CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey),
+                        card: card, from: presenter)
+                    done.signal()
+                }
             }
             done.wait()
             if index % 500 == 499 { local.clearRequestLog() }

@@ -207,11 +207,11 @@ extension Shell {
     func readSecurityCode() -> String? {
         var editor = CardSecurityCodeEditor(brand: card.brand)
         let prompt = "security code (\(editor.maximumLength) digits): "
-        let entered = FieldEntry.run(prompt: prompt, interrupts: interrupts, editor: &editor, display: { $0.text })
+        let entered = FieldEntry.run(prompt: prompt, interrupts: interrupts, editor: &editor, display: { $0.displayText })
         guard entered else {
             return nil
         }
-        FieldEntry.redrawFinal(prompt + editor.text)
+        FieldEntry.redrawFinal(prompt + editor.displayText)
         return editor.digits
     }
 }

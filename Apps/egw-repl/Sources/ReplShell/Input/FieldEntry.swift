@@ -2,7 +2,7 @@ import CardValidation
 
 /// A one-field line editor for the terminal, driven by a CardValidation editing
 /// model: every keystroke is an edit of the model, and the line is redrawn from
-/// the model's `text` (grouped digits, or dots for a security code). The
+/// what `display` makes of the model (grouped digits, or a security code's `displayText`, dots). The
 /// terminal's own echo is off, so what is typed is never shown as typed.
 @MainActor
 enum FieldEntry {

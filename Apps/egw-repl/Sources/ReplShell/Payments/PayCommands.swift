@@ -54,7 +54,11 @@ extension Shell {
                 returnURL: returnURL)
             request.preferredMethod = method
             info(console.styled("Paying \(payment.paymentId) on the hosted checkout page", .bold) + hint)
-            kit.startPayment(request, from: presenter, options: paymentOptions, completion: inbox.completion())
+            let deliver = inbox.completion()
+            let options = paymentOptions
+            // The async form: its result comes on the kit's callback queue, the one the shell's event loop
+            // runs (a private queue while the main thread sleeps); the completion form's is @MainActor.
+            Task.detached { deliver(await kit.startPayment(request, from: presenter, options: options)) }
         } else {
             let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
             let brand = card.brand == .unknown ? "" : " \(card.brand.displayName)"
@@ -65,8 +69,12 @@ extension Shell {
                     console.styled(
                         "  the card does not pass validation: the SDK will refuse it before any request", .dim))
             }
-            kit.startCardPayment(
-                request, card: card, from: presenter, options: paymentOptions, completion: inbox.completion())
+            let deliver = inbox.completion()
+            let options = paymentOptions
+            let card = card
+            Task.detached {
+                deliver(await kit.startCardPayment(request, card: card, from: presenter, options: options))
+            }
         }
         running = run
         defer { running = nil }

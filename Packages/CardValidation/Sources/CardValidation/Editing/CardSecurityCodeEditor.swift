@@ -1,8 +1,9 @@
 /// The security-code field without a UI: digits only, masked on display,
 /// limited by ``brand``.
 ///
-/// - ``text`` shows one `•` per digit; the digits themselves are in
-///   ``digits``. Offsets in ``text`` and in ``digits`` are the same.
+/// - ``text`` and ``digits`` are the code typed (the value an app reads, for
+///   `card.securityCode = field.text`); ``displayText`` is what a UI shows,
+///   one `•` per digit. Offsets in all three are the same.
 /// - At most ``CardBrand/securityCodeLength`` digits: 4 for Amex and
 ///   `.unknown`, 3 for the other brands. Set ``brand`` from the number
 ///   field's brand; digits past a new, lower limit are dropped.
@@ -53,8 +54,12 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
         self.caret = kept.count
     }
 
-    /// What the field displays: one `•` per digit.
-    public var text: String { String(repeating: "•", count: storage.count) }
+    /// The code typed, the same as ``digits`` (a `String` copy your app owns): what the buyer typed,
+    /// not its mask. Show ``displayText`` instead.
+    public var text: String { storage.string }
+
+    /// What the field displays: one `•` per digit, never the code.
+    public var displayText: String { String(repeating: "•", count: storage.count) }
 
     /// The most digits the field accepts for ``brand``.
     public var maximumLength: Int { brand.securityCodeLength }
@@ -74,8 +79,7 @@ public struct CardSecurityCodeEditor: CardTextEditor, Equatable, CustomStringCon
     }
 
     /// See ``CardTextEditor/deleteForward()``: deletes the digit after the
-    /// caret (``text`` shows `•`, not digits, so the shared default, which
-    /// looks for digits in ``text``, does not apply).
+    /// caret (every character of ``text`` is a digit; no separator to skip).
     @discardableResult
     public mutating func deleteForward() -> EditOutcome {
         guard caret < storage.count else { return .applied }

@@ -32,8 +32,12 @@ public enum EditOutcome: Sendable, Equatable, CaseIterable, CustomStringConverti
 /// replacement), with no I/O and no shared state, so any UI can drive them
 /// and tests can replay keystrokes exactly.
 public protocol CardTextEditor: Sendable {
-    /// What the field displays.
+    /// The field's value as the buyer typed it, with the field's own formatting (digit groups, `/`):
+    /// what an app reads to fill ``CardInput``. Never masked; masking is ``displayText``'s business.
     var text: String { get }
+    /// What the field shows on screen: ``text`` itself, or a mask of it for a field whose display is
+    /// masked (the security code shows one `•` per digit). Same length and offsets as ``text``.
+    var displayText: String { get }
     /// The caret position in ``text`` (0 = before the first character).
     var caret: Int { get }
     /// Replaces `range` of ``text`` with `replacement` (typed or pasted) and
@@ -51,6 +55,9 @@ public protocol CardTextEditor: Sendable {
 }
 
 extension CardTextEditor {
+    /// ``text`` itself: the number and expiry fields show what was typed.
+    public var displayText: String { text }
+
     /// Types or pastes `string` at the caret.
     @discardableResult
     public mutating func insert(_ string: String) -> EditOutcome {

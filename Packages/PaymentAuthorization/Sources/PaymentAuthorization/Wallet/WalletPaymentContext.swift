@@ -287,7 +287,11 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
                 queue.async { self.handle(.paymentForDeadline(token: token)) }
             }
         case .startCardPayment(let token, let request, let card):
-            paymentKit.startCardPayment(request, card: card, from: pagePresenter) { [self] result in
+            // The async form: its result comes on the kit's callback queue, whether or not the host runs
+            // the main queue (the completion form's is @MainActor, on the main queue).
+            let (kit, presenter) = (paymentKit, pagePresenter)
+            Task.detached { [self] in
+                let result = await kit.startCardPayment(request, card: card, from: presenter)
                 queue.async { self.handle(.paymentFinished(token: token, result)) }
             }
         case .answerSheet(let token, let result):

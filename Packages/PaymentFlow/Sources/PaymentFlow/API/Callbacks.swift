@@ -21,11 +21,13 @@ public protocol PaymentStatusResolving: AnyObject, Sendable {
 
 /// An alternative to the completion block.
 ///
-/// `paymentDidFinish` is called exactly once per payment, on the callback queue
-/// (main by default), after the SDK's page is gone. ``PaymentKit`` holds the
+/// `paymentDidFinish` is called exactly once per payment, on the main actor
+/// (the main queue, whatever ``Configuration/callbackQueue`` is), after the SDK's
+/// page is gone, so a `@MainActor` class conforms with its own isolated method.
+/// A conformer that is not main-actor isolated may implement it `nonisolated`. ``PaymentKit`` holds the
 /// delegate weakly: keep your own strong reference. If the delegate is gone
 /// when the result is ready, the result is dropped, not retried.
 public protocol PaymentDelegate: AnyObject, Sendable {
-    /// The payment ended with `result`.
-    func paymentDidFinish(_ result: PaymentResult)
+    /// The payment ended with `result`. Called on the main actor.
+    @MainActor func paymentDidFinish(_ result: PaymentResult)
 }

@@ -90,8 +90,10 @@ public struct Configuration: Sendable {
     public var logLevel: LogLevel = .info
     /// Where log lines go; `nil` (the default) logs nothing. Lines never hold card data or secrets.
     public var logSink: PaymentLogSink?
-    /// The queue results, delegate calls and presenter calls are made on. Default `.main`; set another
-    /// serial queue only when the host does not run the main queue.
+    /// The queue presenter and status-resolver calls are made on and results are handed over from.
+    /// Default `.main`. The completion and delegate forms always get their result on the main actor
+    /// (from another queue, by a hop to the main queue); the `async` forms get it here. Set another
+    /// serial queue only when the host does not run the main queue, and then use the `async` forms.
     public var callbackQueue: DispatchQueue = .main
 
     /// Creates a configuration. Every URL is optional; see each property for who needs it.

@@ -13,8 +13,12 @@ import Synchronization
 ///
 /// The callback contract, for every `start...` overload:
 /// - exactly one result per call — never zero, never two;
-/// - delivered on ``Configuration/callbackQueue`` (the main queue by default),
-///   never synchronously inside the `start...` call;
+/// - the completion and the delegate are `@MainActor` and delivered on the main actor (the main
+///   queue), never synchronously inside the `start...` call, so a `@MainActor` class calls its own
+///   methods in them directly. With the default ``Configuration/callbackQueue`` (`.main`) the result
+///   is handed over there; with another callback queue it hops from that queue to the main queue, so
+///   the host must run the main queue (a host that does not uses the `async` forms, whose result
+///   comes on the callback queue);
 /// - after any page the SDK presented has been dismissed (the presenter's
 ///   dismissal completion has run);
 /// - every terminal path goes through it: return URL reached, buyer cancelled,
@@ -97,7 +101,7 @@ public final class PaymentKit: Sendable {
 
     /// Starts a hosted-checkout payment and reports its one result to `completion`.
     ///
-    /// `completion` runs exactly once, on the callback queue, after the page is gone.
+    /// `completion` runs exactly once, on the main actor, after the page is gone.
     /// - Parameters:
     ///   - request: the payment from your backend.
     ///   - presenter: shows the checkout page (see ``PaymentPresenter``).
@@ -105,13 +109,13 @@ public final class PaymentKit: Sendable {
     ///   - completion: receives the result.
     public func startPayment(
         _ request: PaymentRequest, from presenter: any PaymentPresenter, options: PaymentOptions = PaymentOptions(),
-        completion: @escaping @Sendable (PaymentResult) -> Void
+        completion: @escaping @MainActor @Sendable (PaymentResult) -> Void
     ) {
-        _ = beginHosted(request, presenter: presenter, options: options, deliver: completion)
+        _ = beginHosted(request, presenter: presenter, options: options, deliver: Self.onMainActor(completion))
     }
 
     /// Starts a hosted-checkout payment and reports its one result to `delegate`, held weakly
-    /// (if it is gone by then, the result is dropped).
+    /// (if it is gone by then, the result is dropped), on the main actor.
     public func startPayment(
         _ request: PaymentRequest, from presenter: any PaymentPresenter, options: PaymentOptions = PaymentOptions(),
         delegate: any PaymentDelegate
@@ -166,15 +170,16 @@ public final class PaymentKit: Sendable {
     /// session, with 3-D Secure when the issuer asks for it. The presenter is used only for a 3-D Secure
     /// challenge; most card payments show no page. `sessionId` is set once a session exists.
     /// Needs `checkoutAPIBaseURL` (missing: `invalidRequest`) and `checkoutBaseURL` (missing:
-    /// `encryptionKeyUnavailable`).
+    /// `encryptionKeyUnavailable`). `completion` runs exactly once, on the main actor.
     public func startCardPayment(
         _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
-        options: PaymentOptions = PaymentOptions(), completion: @escaping @Sendable (PaymentResult) -> Void
+        options: PaymentOptions = PaymentOptions(), completion: @escaping @MainActor @Sendable (PaymentResult) -> Void
     ) {
-        _ = beginCard(request, card: card, presenter: presenter, options: options, deliver: completion)
+        _ = beginCard(
+            request, card: card, presenter: presenter, options: options, deliver: Self.onMainActor(completion))
     }
 
-    /// Starts a card payment and reports its one result to `delegate`, held weakly.
+    /// Starts a card payment and reports its one result to `delegate`, held weakly, on the main actor.
     public func startCardPayment(
         _ request: CardPaymentRequest, card: CardInput, from presenter: any PaymentPresenter,
         options: PaymentOptions = PaymentOptions(), delegate: any PaymentDelegate
@@ -304,7 +309,22 @@ public final class PaymentKit: Sendable {
 
     static func weakDelivery(to delegate: any PaymentDelegate) -> @Sendable (PaymentResult) -> Void {
         let box = WeakDelegate(delegate)
-        return { result in box.value?.paymentDidFinish(result) }
+        return onMainActor { result in box.value?.paymentDidFinish(result) }
+    }
+
+    /// The hand-over of the completion and delegate forms, called on the callback queue: on the main
+    /// actor at once when that queue is the main queue (the default), otherwise by one hop to the main
+    /// queue. Either way exactly once, and never inside the `start...` call.
+    static func onMainActor(
+        _ completion: @escaping @MainActor @Sendable (PaymentResult) -> Void
+    ) -> @Sendable (PaymentResult) -> Void {
+        { result in
+            if Thread.isMainThread {
+                MainActor.assumeIsolated { completion(result) }
+            } else {
+                DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+            }
+        }
     }
 }
 
