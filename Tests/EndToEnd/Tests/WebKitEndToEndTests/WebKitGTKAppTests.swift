@@ -124,14 +124,15 @@ final class WebKitGTKAppTests: WebKitTestCase {
         let kit = PaymentKit(configuration: configuration)
         _ = try runPayment(presenter: presenter) { kit.startPayment(request, from: presenter, completion: $0) }
         let new = Self.files(under: GTK.privateRoot).subtracting(before)
-        // WebKit's web and network processes run in bubblewrap, which records each sandbox's pid and
-        // namespace numbers in XDG_RUNTIME_DIR (a per-login tmpfs): bookkeeping, no page data.
-        let sandboxRecords = new.filter { $0.hasPrefix("runtime/.flatpak/webkit-") && $0.hasSuffix("/bwrapinfo.json") }
-        XCTAssertEqual(new.subtracting(sandboxRecords).sorted(), [], "files written under \(GTK.privateRoot.path)")
-        for record in sandboxRecords {
+        let found = RuntimeFiles(new, under: GTK.privateRoot)
+        XCTAssertEqual(found.written, [], "files written under \(GTK.privateRoot.path)")
+        for record in found.sandboxRecords {
             let text = try String(contentsOf: GTK.privateRoot.appendingPathComponent(record), encoding: .utf8)
             XCTAssertFalse(text.contains("127.0.0.1") || text.contains("pay_") || text.contains("cs_"), record)
         }
+        // Read by WebKitRuntimeFilesTests, which runs this test in a child process with an AT-SPI bus and
+        // checks after the child's exit that these sockets went with it.
+        print("EGW-RUNTIME-SOCKETS: \(found.proxySockets.map { $0.components(separatedBy: "/").last ?? $0 }.sorted())")
     }
 
     /// A dismissed page leaves no web process behind: the count of WebKit web processes below this

@@ -12,10 +12,13 @@ import XCTest
 /// file the browser wrote there.
 enum GTK {
     static let privateRoot: URL = {
-        // Under this package's .build (ignored by git), replaced at every run.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../.build/webkit-private-root"
-        ).standardizedFileURL
+        // Under this package's .build (ignored by git), replaced at every run; a child run of this
+        // bundle (WebKitRuntimeFilesTests) is given its own in EGW_WEBKIT_PRIVATE_ROOT.
+        let root =
+            ProcessInfo.processInfo.environment["EGW_WEBKIT_PRIVATE_ROOT"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../.build/webkit-private-root"
+            ).standardizedFileURL
         try? FileManager.default.removeItem(at: root)
         for (variable, name) in [
             ("HOME", "home"), ("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"),
