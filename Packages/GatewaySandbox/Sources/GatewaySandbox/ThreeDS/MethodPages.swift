@@ -26,7 +26,7 @@ extension SandboxCore {
                     page: "acs-method-waiting", title: "Sandbox issuer: 3DS Method", meta: [("egw-session", session.id)],
                     body: "<p>Collecting device data.</p>"))
         }
-        let target = HTML.escape(
+        let target = HTMLEscaping.escape(
             data.notificationURL ?? "\(checkoutBase)/checkout/3ds/method-notification/\(session.id)")
         return .html(
             200,
@@ -34,7 +34,7 @@ extension SandboxCore {
                 page: "acs-method", title: "Sandbox issuer: 3DS Method", meta: [("egw-session", session.id)],
                 body: """
                     <form method="post" action="\(target)" id="method-form">
-                    <input type="hidden" name="\(ThreeDSMethodField.formField)" value="\(HTML.escape(ThreeDSMessages.methodCompletion(for: session)))">
+                    <input type="hidden" name="\(ThreeDSMethodField.formField)" value="\(HTMLEscaping.escape(ThreeDSMessages.methodCompletion(for: session)))">
                     </form>
                     <script>document.getElementById("method-form").submit();</script>
                     """))
