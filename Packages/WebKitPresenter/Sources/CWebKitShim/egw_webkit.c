@@ -1,4 +1,5 @@
 #include "egw_webkit.h"
+#include "egw_webkit_method.h"
 
 #include <gtk/gtk.h>
 #include <openssl/evp.h>
@@ -334,13 +335,8 @@ static void egwwk_on_web_process_terminated(WebKitWebView *view, WebKitWebProces
 
 void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char *watch_script, const char *world,
                      const char *request_script) {
-    WebKitSettings *settings = webkit_settings_new();
-    webkit_settings_set_enable_javascript(settings, TRUE);
-    // Pop-ups never become windows (see egwwk_on_create); letting scripts ask for them only routes
-    // them into the same view, which a script could do anyway by setting location.
-    webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
-    webkit_settings_set_enable_developer_extras(settings, FALSE);
-    webkit_settings_set_enable_page_cache(settings, FALSE);
+    // The same settings reportBrowserData reads (egw_webkit_method.c).
+    WebKitSettings *settings = egwwk_page_settings_new();
     // Our own web context, shared by the presenter's pages and not the app's: the document-viewer
     // cache model turns off WebKit's page and process caches, so a dismissed page's web process
     // exits instead of waiting, with the page's memory, for a reuse that never comes.
@@ -348,6 +344,7 @@ void *egwwk_view_new(void *session, const egwwk_callbacks *callbacks, const char
     if (context == NULL) {
         context = webkit_web_context_new();
         webkit_web_context_set_cache_model(context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+        egwwk_context_set_page_language(context);  // what reportBrowserData says (egw_webkit_method.c)
     }
     WebKitUserContentManager *content = webkit_user_content_manager_new();
     if (watch_script != NULL) {

@@ -132,6 +132,8 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     private let onEvent: (@Sendable (Event) -> Void)?
     private let presenting = Atomic(false)
     private var page: WebPage?
+    /// The invisible 3DS Method page (ThreeDSMethodPage.swift), GTK thread only.
+    var methodPage: WebPage?
     private var screenshotCount: Int?
 
     /// Creates a presenter.
@@ -153,6 +155,15 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
         self.onEvent = onEvent
     }
 
+    deinit {
+        // The pages go with the presenter (a method the flow never ended): their views and sessions
+        // are dropped on the GTK thread, reporting nothing more.
+        let pages = [page, methodPage].compactMap { $0 }
+        guard !pages.isEmpty else { return }
+        let drop: @Sendable () -> Void = { for page in pages { page.tearDown(reporting: false) } }
+        if GTKMainLoop.isGTKThread { drop() } else { onGTKThread(drop) }
+    }
+
     /// Whether a page is shown (from any thread).
     public var isPresenting: Bool { presenting.load(ordering: .acquiring) }
 
@@ -172,7 +183,7 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
             let shown = WebPage(request: page, handler: handler, presenter: self)
             self.page = shown
             presenting.store(true, ordering: .releasing)
-            shown.show(in: host, size: options.windowSize)
+            shown.show(in: host, size: windowSize(for: page))
             emit(.presented(page.url))
             completion(true)
             shown.start()
@@ -201,6 +212,8 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     // MARK: For the page (GTK thread)
 
     var trustRules: PageTrust { trust }
+    var pageHost: Host { host }
+    var pageOptions: Options { options }
     var scriptedBuyer: WebBuyer? { buyer }
     var wantsScreenshots: Bool { options.screenshotsDirectory != nil }
 

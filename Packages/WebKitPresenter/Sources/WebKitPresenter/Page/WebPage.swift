@@ -31,11 +31,14 @@ final class WebPage: @unchecked Sendable {
     private var finishedLoad = false
     private var renderedLoad: RenderedPage?
     private var roundStarted = false
+    /// The 3DS Method's page: in no window, never focusable, never shown, no buyer, no screenshots.
+    private let invisible: Bool
 
-    init(request: PageRequest, handler: PageEventHandler, presenter: WebKitPagePresenter) {
+    init(request: PageRequest, handler: PageEventHandler, presenter: WebKitPagePresenter, invisible: Bool = false) {
         self.request = request
         self.handler = handler
         self.presenter = presenter
+        self.invisible = invisible
     }
 
     private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -89,7 +92,7 @@ final class WebPage: @unchecked Sendable {
                 guard let context else { return }
                 WebPage.from(context).webProcessEnded(reason.map { String(cString: $0) } ?? "ended")
             })
-        let watching = presenter.scriptedBuyer != nil || presenter.wantsScreenshots
+        let watching = !invisible && (presenter.scriptedBuyer != nil || presenter.wantsScreenshots)
         let watch = BuyerJavaScript.watch(patience: presenter.scriptedBuyer?.patience ?? .seconds(2))
         let view = egwwk_view_new(
             session, &callbacks, watching ? watch : nil, BuyerJavaScript.world, PageRequestWatch.script)
@@ -105,6 +108,10 @@ final class WebPage: @unchecked Sendable {
                 else { return }
                 WebPage.from(context).refused(refusal)
             }, context)
+        if invisible {  // the 3DS Method (ThreeDSMethodPage.swift): never in a window the buyer sees
+            egwwk_view_make_invisible(view)
+            return
+        }
         switch host.storage {
         case .window(let parent):
             let window = egwwk_window_new(parent, Int32(size.width), Int32(size.height))
@@ -142,10 +149,12 @@ final class WebPage: @unchecked Sendable {
         egwwk_view_load_html(view, Self.autoPostDocument(to: request.url, fields: fields), "about:blank")
     }
 
-    func tearDown() {
+    /// `reporting: false` when the presenter itself is going (its deinit): nothing is emitted.
+    func tearDown(reporting: Bool = true) {
         _ = lifecycle.dismiss()
         for (_, pending) in decisions.sorted(by: { $0.key < $1.key }) {
             egwwk_decision_ignore(pending.decision)
+            guard reporting else { continue }
             presenter.emit(.refused(pending.url, reason: "the page was dismissed before the SDK answered"))
         }
         decisions = [:]
