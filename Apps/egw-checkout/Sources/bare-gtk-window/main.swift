@@ -1,3 +1,4 @@
+import BuyerText
 import CCheckoutGtk
 import Foundation
 import ShopWindowLayout
