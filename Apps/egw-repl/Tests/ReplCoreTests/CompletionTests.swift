@@ -50,8 +50,8 @@ import Testing
             "sandbox fault ",
             [
                 "status", "jwks", "card-session-create", "card-session-get", "authentication", "challenge-result",
-                "hosted-page", "hosted-choice", "acs-challenge", "acs-submit", "notification", "merchant-payments",
-                "any",
+                "hosted-page", "hosted-choice", "acs-challenge", "acs-submit", "notification", "acs-method",
+                "method-notification", "merchant-payments", "any",
             ]
         ),
         ("sandbox fault card-session-c", ["card-session-create"]),
