@@ -40,6 +40,9 @@ private_rate="$(median <<<"$privates")"
 encrypt_rate="$(median <<<"$encrypts")"
 decrypt_rate="$(median <<<"$decrypts")"
 
+# Self-check: each baseline is one RSA operation, a part of what a JWE message does, so a message can only
+# cost more. A cost ratio (JWE time per message / OpenSSL time per RSA op) under 0.9 means the baseline did
+# more work than the library (or the two were not measured alike), and the run fails.
 awk -v pub="$public_rate" -v priv="$private_rate" -v enc="$encrypt_rate" -v dec="$decrypt_rate" \
     -v rounds="$rounds" -v seconds="$seconds" 'BEGIN {
     printf "JWE RSA-OAEP-256 + A256GCM, RSA-2048, ~120-byte card JSON (median of %d alternating rounds of %ss each)\n", rounds, seconds
@@ -47,6 +50,14 @@ awk -v pub="$public_rate" -v priv="$private_rate" -v enc="$encrypt_rate" -v dec=
     printf "  %-34s %12.0f /s   ratio %.3f  (target >= 0.75)\n", "JWE encrypt", enc, enc / pub
     printf "  %-34s %12.0f /s\n", "openssl speed rsa2048 private op", priv
     printf "  %-34s %12.0f /s   ratio %.3f  (target >= 0.95)\n", "JWE decrypt", dec, dec / priv
+    printf "cost ratios (JWE time per message / baseline time per op; a ratio under 0.9 fails the self-check)\n"
+    printf "  encrypt %.3fx  baseline: one raw RSA-2048 public op (openssl speed, no padding); leaves out OAEP, the CEK and IV draws, AES-256-GCM, JSON and base64url\n", pub / enc
+    printf "  decrypt %.3fx  baseline: one RSA-2048 private op with CRT and blinding (openssl speed); leaves out OAEP, AES-256-GCM, header parsing and base64url\n", priv / dec
+    bad = 0
+    if (pub / enc < 0.9) { printf "SELF-CHECK FAILED: encrypt costs %.3fx its baseline: the baseline did more work\n", pub / enc; bad = 1 }
+    if (priv / dec < 0.9) { printf "SELF-CHECK FAILED: decrypt costs %.3fx its baseline: the baseline did more work\n", priv / dec; bad = 1 }
+    if (!bad) print "self-check: both cost ratios are at least 0.9"
+    exit bad
 }'
 
 if [ "${JWE_BENCH_COMPONENTS:-0}" = 1 ]; then
