@@ -94,14 +94,27 @@ $(VENV)/.ready: | deps
 CERTS_DIGEST := find /etc/ssl/certs -printf '%P|%y|%l|%s|%T@\n' 2>/dev/null | LC_ALL=C sort | sha256sum
 CERTS_BEFORE := $(ROOT)/.build/etc-ssl-certs.before
 
-# After the one build, the suites run in two lanes side by side (`make -j2 --output-sync=target`: each
-# lane's output is printed whole when it ends). Most of a suite's wall time is waiting on timers and
-# loopback round trips, not CPU (a clean run spends about 9 CPU-minutes in 16 wall-minutes), so two lanes
-# share the two cores without changing what any test does. Lane A: the cross-package suites (Tests/*)
-# and the consumer apps; lane B: every package's and app's own tests, the interop suites and the API
-# guard. Each lane's targets still run alone too (`make test-swift`, `make test-interop`, ...).
+# After the one build, the suites run in two lanes side by side. Most of a suite's wall time is waiting
+# on timers and loopback round trips, not CPU (a clean run spends about 9 CPU-minutes in 16 wall-minutes),
+# so two lanes share the two cores without changing what any test does. Lane A: the cross-package suites
+# (Tests/*) and the consumer apps; lane B: every package's and app's own tests, the interop suites and
+# the API guard. Each lane writes its whole output to .build/make-test-lane-{a,b}.log and shows its
+# "==>" steps as they start; when both end, both logs are printed, and a failed lane's last lines are
+# printed again at the very end, so the tail of a CI log always names what failed.
+# Each lane's targets still run alone too (`make test-swift`, `make test-interop`, ...).
+LANE_LOG := $(ROOT)/.build/make-test-lane
 test: trust-store-before test-build venv
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-a test-lane-b EGW_BUILT=1
+	@rm -f $(LANE_LOG)-*; \
+	for lane in a b; do \
+	  { rc=0; $(MAKE) --no-print-directory test-lane-$$lane EGW_BUILT=1 2>&1 || rc=$$?; echo $$rc > $(LANE_LOG)-$$lane.rc; } \
+	    | tee $(LANE_LOG)-$$lane.log | { grep --line-buffered -E '^(==>|make test)' || true; } | sed -u "s/^/[lane $$lane] /" & \
+	done; \
+	wait; \
+	failed=""; for lane in a b; do echo "==== lane $$lane, whole output"; cat $(LANE_LOG)-$$lane.log; \
+	  [ "$$(cat $(LANE_LOG)-$$lane.rc)" = 0 ] || failed="$$failed $$lane"; done; \
+	for lane in $$failed; do echo "==== lane $$lane FAILED; its last 80 lines:"; tail -n 80 $(LANE_LOG)-$$lane.log; \
+	  grep -E 'FAILED|error:|failed \(' $(LANE_LOG)-$$lane.log | tail -n 20; done; \
+	[ -z "$$failed" ] || { echo "make test: FAILED in lane(s)$$failed (logs: $(LANE_LOG)-*.log)"; exit 1; }
 	@[ "$$($(CERTS_DIGEST))" = "$$(cat $(CERTS_BEFORE))" ] || { echo "make test: FAILED: the run changed /etc/ssl/certs"; exit 1; }
 	@echo "make test: all suites passed"
 
@@ -135,7 +148,8 @@ python3 Scripts/root_manifest.py --targets --lines | while read -r d filter; do 
   case "$(1):$$d" in packages:Tests/*|suites:Packages/*|suites:Apps/*) continue;; esac; \
   run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
   echo "==> $${run:+$$run }swift test --skip-build --filter '$$filter' ($$d)"; \
-  $$run swift test --skip-build --filter "$$filter" </dev/null || { echo "make test: FAILED in $$d"; exit 1; }; \
+  t=$$(date +%s); $$run swift test --skip-build --filter "$$filter" </dev/null || { echo "make test: FAILED in $$d"; exit 1; }; \
+  echo "==> $$d passed in $$(( $$(date +%s) - t )) s"; \
 done
 endef
 
