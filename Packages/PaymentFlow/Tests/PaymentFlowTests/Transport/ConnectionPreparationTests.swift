@@ -112,12 +112,19 @@ struct ConnectionPreparationTests {
 
     @Test func theConnectionIsOpenedWithOptionsStarAndKeptOnlyIfLeftOpen() throws {
         // The loopback server answers `Connection: close`: the request is seen, the handle is not kept.
-        let server = try LoopbackServer { _ in .http(204, [("Allow", "GET, POST")]) }
+        // The answer is held until both hints are given, so the second finds the first still opening
+        // (unheld, a preempted test thread could see the first finished and rightly open again).
+        let bothHintsGiven = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _ in
+            _ = bothHintsGiven.wait(timeout: .now() + 10)
+            return .http(204, [("Allow", "GET, POST")])
+        }
         defer { server.stop() }
         let cache = CurlConnectionCache()
         let transport = CurlTransport(connectionCache: cache)
         transport.prepareConnection(to: server.url("/gw/checkout/api"))
         transport.prepareConnection(to: server.url("/another/path"))  // the same origin: one opening
+        bothHintsGiven.signal()
         let origin = CurlConnectionCache.origin(of: server.baseURL)
         for _ in 0..<300 where server.requests.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
         cache.awaitOpening(origin: origin, timeout: 10)
