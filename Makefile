@@ -47,7 +47,7 @@ SANITIZE_KNOBS := EGW_SCHEDULES=200
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite, built once through the root Package.swift"
-	@echo "make test-a11y - the AT-SPI (screen reader) and keyboard-only suites on egw-checkout (not yet in make test)"
+	@echo "make test-a11y - the AT-SPI (screen reader) and keyboard-only suites on egw-checkout (part of make test)"
 	@echo "make test-consumer - outside apps built by URL from the working tree tagged 1.0.0 (Tests/Consumer)"
 	@echo "make test-each - swift test in every package's own folder (each builds its dependencies again)"
 	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
@@ -100,17 +100,24 @@ CERTS_BEFORE := $(ROOT)/.build/etc-ssl-certs.before
 # share the two cores without changing what any test does. Lane A: the cross-package suites (Tests/*)
 # and the consumer apps; lane B: every package's and app's own tests, the interop suites and the API
 # guard. Each lane's targets still run alone too (`make test-swift`, `make test-interop`, ...).
+# The two lanes' X servers never collide: `xvfb-run -a` picks the first display whose lock file is
+# missing, and two lanes asking at once can both pick it (one Xvfb then fails to start), so each lane
+# searches from a range of its own (`-n`); the accessibility suite's Xvfb picks its display itself
+# (`-displayfd`, which takes a display by winning its lock).
+XVFB_LANE_A := 120
+XVFB_LANE_B := 160
 test: trust-store-before test-build venv
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-a test-lane-b EGW_BUILT=1
 	@[ "$$($(CERTS_DIGEST))" = "$$(cat $(CERTS_BEFORE))" ] || { echo "make test: FAILED: the run changed /etc/ssl/certs"; exit 1; }
 	@echo "make test: all suites passed"
 
 test-lane-a:
-	@start=$$(date +%s); $(call run_swift_tests,suites); $(MAKE) --no-print-directory test-consumer EGW_BUILT=1; \
-	echo "make test: lane A (Tests/*, consumer apps) took $$(( $$(date +%s) - start )) s"
+	@start=$$(date +%s); $(call run_swift_tests,suites,$(XVFB_LANE_A)); \
+	$(MAKE) --no-print-directory test-a11y test-consumer EGW_BUILT=1; \
+	echo "make test: lane A (Tests/*, accessibility, consumer apps) took $$(( $$(date +%s) - start )) s"
 
 test-lane-b:
-	@start=$$(date +%s); $(call run_swift_tests,packages); $(MAKE) --no-print-directory test-interop api-check EGW_BUILT=1; \
+	@start=$$(date +%s); $(call run_swift_tests,packages,$(XVFB_LANE_B)); $(MAKE) --no-print-directory test-interop api-check EGW_BUILT=1; \
 	echo "make test: lane B (packages, apps, interop, API guard) took $$(( $$(date +%s) - start )) s"
 
 trust-store-before:
@@ -129,11 +136,12 @@ test-build: deps
 	  swift build --build-tests || { echo "make test: FAILED building the root package"; exit 1; }; fi
 
 # Each folder's test targets in a process of their own; $(1) is all, packages (Packages/*, Apps/*) or
-# suites (Tests/*).
+# suites (Tests/*); $(2) the first X display number `xvfb-run -a` tries (99, its own default, if empty;
+# `-n` before `-a`, which searches from it at once).
 define run_swift_tests
 python3 Scripts/root_manifest.py --targets --lines | while read -r d filter; do \
   case "$(1):$$d" in packages:Tests/*|suites:Packages/*|suites:Apps/*) continue;; esac; \
-  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
+  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -n $(or $(2),99) -a";; esac; \
   echo "==> $${run:+$$run }swift test --skip-build --filter '$$filter' ($$d)"; \
   $$run swift test --skip-build --filter "$$filter" </dev/null || { echo "make test: FAILED in $$d"; exit 1; }; \
 done
