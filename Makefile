@@ -47,7 +47,7 @@ SANITIZE_KNOBS := EGW_SCHEDULES=200
 help:
 	@echo "make repl   - start egw-repl on the embedded sandbox gateway"
 	@echo "make test   - every package's tests and the end-to-end suite, built once through the root Package.swift"
-	@echo "make test-a11y - the AT-SPI (screen reader) and keyboard-only suites on egw-checkout (not yet in make test)"
+	@echo "make test-a11y - the AT-SPI (screen reader) and keyboard-only suites on egw-checkout (part of make test)"
 	@echo "make test-consumer - outside apps built by URL from the working tree tagged 1.0.0 (Tests/Consumer)"
 	@echo "make test-each - swift test in every package's own folder (each builds its dependencies again)"
 	@echo "make demo   - start egw-checkout, the GTK 4 demo shop, on the embedded sandbox"
@@ -97,12 +97,17 @@ CERTS_BEFORE := $(ROOT)/.build/etc-ssl-certs.before
 # After the one build, the suites run in two lanes side by side. Most of a suite's wall time is waiting
 # on timers and loopback round trips, not CPU (a clean run spends about 9 CPU-minutes in 16 wall-minutes),
 # so two lanes share the two cores without changing what any test does. Lane A: the cross-package suites
-# (Tests/*) and the consumer apps; lane B: every package's and app's own tests, the interop suites and
+# (Tests/*), the accessibility suites and the consumer apps; lane B: every package's and app's own tests, the interop suites and
 # the API guard. Each lane writes its whole output to .build/make-test-lane-{a,b}.log and shows its
 # "==>" steps as they start; when both end, both logs are printed, and a failed lane's last lines are
 # printed again at the very end, so the tail of a CI log always names what failed.
 # Each lane's targets still run alone too (`make test-swift`, `make test-interop`, ...).
 LANE_LOG := $(ROOT)/.build/make-test-lane
+# Each lane's X servers come from a range of its own (`xvfb-run -n N -a`; `-n` before `-a`, which
+# searches from N at once): Debian's xvfb-run retries another number when two pick one, and the ranges
+# keep the lanes from meeting at all; the accessibility suite's Xvfb picks its display itself (-displayfd).
+XVFB_LANE_A := 120
+XVFB_LANE_B := 160
 test: trust-store-before test-build venv
 	@rm -f $(LANE_LOG)-*; \
 	for lane in a b; do \
@@ -119,11 +124,12 @@ test: trust-store-before test-build venv
 	@echo "make test: all suites passed"
 
 test-lane-a:
-	@start=$$(date +%s); $(call run_swift_tests,suites); $(MAKE) --no-print-directory test-consumer EGW_BUILT=1; \
-	echo "make test: lane A (Tests/*, consumer apps) took $$(( $$(date +%s) - start )) s"
+	@start=$$(date +%s); $(call run_swift_tests,suites,$(XVFB_LANE_A)); \
+	$(MAKE) --no-print-directory test-a11y test-consumer EGW_BUILT=1; \
+	echo "make test: lane A (Tests/*, accessibility, consumer apps) took $$(( $$(date +%s) - start )) s"
 
 test-lane-b:
-	@start=$$(date +%s); $(call run_swift_tests,packages); $(MAKE) --no-print-directory test-interop api-check EGW_BUILT=1; \
+	@start=$$(date +%s); $(call run_swift_tests,packages,$(XVFB_LANE_B)); $(MAKE) --no-print-directory test-interop api-check EGW_BUILT=1; \
 	echo "make test: lane B (packages, apps, interop, API guard) took $$(( $$(date +%s) - start )) s"
 
 trust-store-before:
@@ -142,12 +148,13 @@ test-build: deps
 	  swift build --build-tests || { echo "make test: FAILED building the root package"; exit 1; }; fi
 
 # Each folder's test targets in a process of their own; $(1) is all, packages (Packages/*, Apps/*) or
-# suites (Tests/*). `--ignore-lock`: SwiftPM locks the build folder for every command, so without it the
+# suites (Tests/*); $(2) the first X display number `xvfb-run -a` tries (99, its own default, if empty).
+# `--ignore-lock`: SwiftPM locks the build folder for every command, so without it the
 # two lanes' test runs would wait for each other in turn; these runs only read the finished build.
 define run_swift_tests
 python3 Scripts/root_manifest.py --targets --lines | while read -r d filter; do \
   case "$(1):$$d" in packages:Tests/*|suites:Packages/*|suites:Apps/*) continue;; esac; \
-  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -a";; esac; \
+  run=""; case " $(DISPLAY_DIRS) " in *" $$d "*) run="xvfb-run -n $(or $(2),99) -a";; esac; \
   echo "==> $${run:+$$run }swift test --skip-build --ignore-lock --filter '$$filter' ($$d)"; \
   t=$$(date +%s); $$run swift test --skip-build --ignore-lock --filter "$$filter" </dev/null || { echo "make test: FAILED in $$d"; exit 1; }; \
   echo "==> $$d passed in $$(( $$(date +%s) - t )) s"; \
@@ -180,9 +187,8 @@ test-interop: test-build venv
 
 # What a screen reader and a keyboard-only buyer get (Tests/Accessibility): egw-checkout of the root build
 # read over AT-SPI (python3-pyatspi) and driven by XTest key events (xdotool), on a private session bus
-# and X server (run.sh: dbus-run-session, xvfb-run), in every language BuyerText has.
-# Not yet a prerequisite of `make test`: written against the two-language shop, it hangs since egw-checkout
-# speaks five languages (issue 32 is open for it); the suite is kept and run by hand until it is adapted.
+# and X server (run.sh: dbus-run-session, Xvfb -displayfd), in every language BuyerText has. Every wait
+# is bounded; the suite as a whole by run.sh's `timeout` (EGW_A11Y_SUITE_SECONDS, 300 s; about 35 s).
 test-a11y: test-build
 	@bin="$$(swift build --ignore-lock --show-bin-path)"; \
 	echo "==> accessibility and keyboard-only tests in Tests/Accessibility"; \

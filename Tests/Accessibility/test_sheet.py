@@ -7,12 +7,11 @@ import unittest
 import harness
 from harness import Node, find, key, nodes, type_text, wait_for
 
-MONEY = r"\d+\.\d\d EUR"
 
 
 def open_sheet(app, text):
-    harness.focus_x_window(app.process.pid, "EGW shop")
-    harness.tab_to(app, lambda n: n.name == "Pay with wallet", "Pay with wallet")
+    app.focus_shop()
+    harness.tab_to(app, lambda n: n.name == text["shop.pay.wallet"], "the wallet button")
     key("Return")
     sheet = app.window(lambda n: n.name == text["sheet.title"], "the sheet window")
     harness.focus_x_window(app.process.pid, text["sheet.title"])
@@ -20,26 +19,31 @@ def open_sheet(app, text):
 
 
 def pay_label(text, amount):
-    return text["sheet.pay"].replace("%@", amount)
+    return text.format("sheet.pay", text.money(amount))
 
 
-class SheetTree(unittest.TestCase):
+def shipping_label(text, key, amount):
+    """A shipping choice as the sheet names it: `Standard (3-5 days): €0.00`."""
+    return f"{text[key]} ({text[key + '.detail']}): {text.money(amount)}"
+
+
+class SheetTree(harness.A11yTest):
 
     def test_every_control_of_the_sheet_is_named_in_the_buyers_language(self):
         for language in harness.languages():
             with self.subTest(language=language), harness.Gateway() as gateway, \
                     harness.Checkout(language, gateway.checkout_args()) as app:
-                text = harness.table(language)
+                text = app.text
                 sheet = open_sheet(app, text)
-                pay = find(sheet, lambda n: n.role == "push button" and n.name == pay_label(text, "20.50 EUR"),
+                pay = find(sheet, lambda n: n.role == "push button" and n.name == pay_label(text, "20.50"),
                            "the Pay button with its amount")
                 tree = nodes(sheet)
                 labels = [n.name for n in tree if n.role == "label"]
-                for item, amount in (("Book", "12.50 EUR"), ("Mug", "8.00 EUR")):  # the shop's cart
-                    self.assertIn(item, labels)
-                    self.assertIn(amount, labels)
+                for item, amount in harness.CART:  # the shop's cart, in the buyer's words
+                    self.assertIn(text[item], labels)
+                    self.assertIn(text.money(amount), labels)
                 # The total is one sentence: whose total, how much, in which currency.
-                self.assertIn(text["sheet.total.of"].replace("%@", "EGW shop") + ": 20.50 EUR", labels)
+                self.assertIn(text.format("sheet.total.of", text["shop.name"]) + ": " + text.money("20.50"), labels)
                 for title in ("sheet.shipping", "sheet.contact", "sheet.card"):
                     self.assertIn(text[title], labels)
                 harness.assert_targets_at_least_24_by_24(self, tree)
@@ -48,8 +52,9 @@ class SheetTree(unittest.TestCase):
                 for radio in radios:
                     self.assertTrue({"focusable", "sensitive"} <= radio.states, radio.line())
                     self.assertRegex(radio.name, r"\S")
-                shipping = [r for r in radios if re.search(MONEY, r.name)]
-                self.assertEqual(len(shipping), 2, "each shipping choice says its price")
+                shipping = [r for r in radios if r.name in (shipping_label(text, "shop.shipping.standard", "0"),
+                                                            shipping_label(text, "shop.shipping.express", "4.99"))]
+                self.assertEqual(len(shipping), 2, "each shipping choice says what it is, how fast, its price")
                 self.assertEqual(sum("checked" in r.states for r in shipping), 1)
                 coupon = [n for n in tree if n.role == "text"]
                 self.assertEqual([n.name for n in coupon], [text["sheet.coupon"]])
@@ -67,35 +72,35 @@ class SheetTree(unittest.TestCase):
                 key("Escape")
 
 
-class SheetKeyboard(unittest.TestCase):
+class SheetKeyboard(harness.A11yTest):
 
     def test_a_keyboard_only_buyer_changes_shipping_applies_a_coupon_and_pays(self):
         with harness.Gateway() as gateway, harness.Checkout("en", gateway.checkout_args()) as app:
-            text = harness.table("en")
+            text = app.text
             sheet = open_sheet(app, text)
             first = wait_for("the first shipping choice focused",
                              lambda: harness.focused_where(app, lambda n: n.role == "radio button"))
             self.assertIn("checked", first.states)
             key("Down")
-            find(sheet, lambda n: n.name == pay_label(text, "25.49 EUR") and "sensitive" in n.states,
+            find(sheet, lambda n: n.name == pay_label(text, "25.49") and "sensitive" in n.states,
                  "the sheet ready with the total of express shipping")
             express = wait_for("the arrow's choice focused, checked and the sheet ready again", lambda: harness.focused_where(
                 app, lambda n: n.role == "radio button" and n.name != first.name and "checked" in n.states))
-            self.assertIn("4.99 EUR", express.name)
+            self.assertEqual(express.name, shipping_label(text, "shop.shipping.express", "4.99"))
             harness.tab_to(app, lambda n: n.role == "radio button" and "Riga" in n.name, "the first contact")
             key("space")
             wait_for("the contact chosen", lambda: harness.focused_where(app, lambda n: "checked" in n.states))
-            find(sheet, lambda n: n.name == pay_label(text, "25.49 EUR") and "sensitive" in n.states, "the sheet ready")
+            find(sheet, lambda n: n.name == pay_label(text, "25.49") and "sensitive" in n.states, "the sheet ready")
             harness.tab_to(app, lambda n: n.name == text["sheet.coupon"], "the coupon field")
             type_text("SAVE10")
             key("Return")
             # 10 % off the goods (20.50 EUR): 2.05 EUR less.
-            find(sheet, lambda n: n.name == pay_label(text, "23.44 EUR"), "the total with the coupon")
-            harness.tab_to(app, lambda n: n.name == pay_label(text, "23.44 EUR"), "the Pay button")
+            find(sheet, lambda n: n.name == pay_label(text, "23.44"), "the total with the coupon")
+            harness.tab_to(app, lambda n: n.name == pay_label(text, "23.44"), "the Pay button")
             key("Return")
             shop = app.shop()
-            result = find(shop, lambda n: n.role == "label" and n.name.startswith("Paid"), "the result line")
-            self.assertEqual(result.name, "Paid 23.44 EUR with the wallet.")
+            paid_line = text.format("shop.paid.wallet", text.money("23.44"))
+            result = find(shop, lambda n: n.role == "label" and n.name == paid_line, f"the result line {paid_line!r}")
             paid = gateway.paid_payment_ids()
             self.assertEqual(len(paid), 1, "one payment, paid once")
             record = gateway.record(paid[0])
@@ -104,16 +109,16 @@ class SheetKeyboard(unittest.TestCase):
 
     def test_escape_cancels_the_sheet_and_nothing_is_paid(self):
         with harness.Gateway() as gateway, harness.Checkout("en", gateway.checkout_args()) as app:
-            text = harness.table("en")
+            text = app.text
             open_sheet(app, text)
             wait_for("focus in the sheet", lambda: harness.focused_where(app, lambda n: n.role == "radio button"))
             key("Escape")
             shop = app.shop()
-            find(shop, lambda n: n.role == "label" and n.name == "Payment cancelled.", "the result line")
-            self.assertEqual([Node(w).name for w in app.windows()], ["EGW shop"], "the sheet is gone")
+            find(shop, lambda n: n.role == "label" and n.name == text["shop.cancelled"], "the result line")
+            self.assertEqual(app.window_names(), [text["shop.name"]], "the sheet is gone")
             self.assertEqual(gateway.paid_payment_ids(), [])
             # The shop has the focus back, on the button that opened the sheet.
-            harness.focus_x_window(app.process.pid, "EGW shop")
+            app.focus_shop()
             wait_for("focus back in the shop", lambda: harness.focused_where(app, lambda n: n.role == "push button"))
 
 
