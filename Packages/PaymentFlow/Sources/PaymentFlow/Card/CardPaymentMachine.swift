@@ -113,7 +113,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         /// The invisible 3DS Method page is loading; waiting for its notification (10 s at most).
         case runningMethod(sessionId: String, notificationURL: URL, browser: ThreeDSBrowserFields)
         /// The method page reached the method notification URL; waiting for that load to end.
-        case completingMethod(sessionId: String, browser: ThreeDSBrowserFields)
+        case completingMethod(sessionId: String, notificationURL: URL, browser: ThreeDSBrowserFields)
         /// The method page is being removed; then the authentication is sent with `threeDS`.
         case endingMethod(sessionId: String, threeDS: ThreeDSAuthentication)
         case authenticating(sessionId: String, resends: ResendBudget, threeDS: ThreeDSAuthentication)
@@ -173,7 +173,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     var sessionId: String? {
         switch state {
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .finished: nil
-        case .reportingBrowser(let id, _), .runningMethod(let id, _, _), .completingMethod(let id, _),
+        case .reportingBrowser(let id, _), .runningMethod(let id, _, _), .completingMethod(let id, _, _),
             .endingMethod(let id, _), .authenticating(let id, _, _), .presentingChallenge(let id, _),
             .challenging(let id, _),
             .completingChallenge(let id), .dismissingChallenge(let id, _), .submittingChallengeResult(let id, _, _):
@@ -195,7 +195,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .presented(let shown): FlowReaction(presented(shown, event))
         case .navigation(let url, _): navigation(to: url, event)
         case .presentationTimedOut: FlowReaction(pageEnded(.presenterSilent, event))
-        case .pageLoaded: FlowReaction(pageLoaded(event))
+        case .pageLoaded(let url): FlowReaction(pageLoaded(url, event))
         case .pageFailed(_, let reason): FlowReaction(pageEnded(.loadFailed(reason: reason), event))
         case .pageClosedByBuyer: FlowReaction(pageEnded(.closedByBuyer, event))
         case .pageSentRequest: FlowReaction(pageSent(event))
@@ -535,7 +535,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     /// Ends the method page (dismissed first); the authentication then says `compInd`.
     private mutating func endMethod(_ compInd: ThreeDSCompInd) -> FlowAction {
         switch state {
-        case .runningMethod(let sessionId, _, let browser), .completingMethod(let sessionId, let browser):
+        case .runningMethod(let sessionId, _, let browser), .completingMethod(let sessionId, _, let browser):
             state = .endingMethod(
                 sessionId: sessionId, threeDS: ThreeDSAuthentication(compInd: compInd, browser: browser))
             return .dismissPage
@@ -624,7 +624,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .runningMethod(let sessionId, let notificationURL, let browser):
             if URLMatch.sameEndpoint(url, notificationURL) {
                 // The ACS ends the method: let its POST reach the gateway; that load's end says `Y`.
-                state = .completingMethod(sessionId: sessionId, browser: browser)
+                state = .completingMethod(sessionId: sessionId, notificationURL: notificationURL, browser: browser)
             }
             return FlowReaction(.none, navigation: .allow)
         case .completingChallenge, .completingMethod:
@@ -637,7 +637,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         }
     }
 
-    private mutating func pageLoaded(_ event: FlowEvent) -> FlowAction {
+    private mutating func pageLoaded(_ url: URL, _ event: FlowEvent) -> FlowAction {
         switch state {
         case .presentingChallenge, .challenging, .dismissingChallenge, .submittingChallengeResult, .recovering,
             .pausingRecovery:
@@ -647,8 +647,10 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             return .dismissPage
         case .runningMethod, .endingMethod:
             return .none
-        case .completingMethod:
-            return endMethod(.completed)
+        case .completingMethod(_, let notificationURL, _):
+            // Only the notification page's own load says `Y`: the method page's load can be reported
+            // after its script already posted on, and ending then would cut the POST before it left.
+            return URLMatch.sameEndpoint(url, notificationURL) ? endMethod(.completed) : .none
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished,
             .reportingBrowser:
             return finish(unexplained(event))

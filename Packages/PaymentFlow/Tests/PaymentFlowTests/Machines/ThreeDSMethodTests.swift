@@ -66,6 +66,18 @@ import Testing
         #expect(m.handle(.pageDismissed).action == .call(Self.authenticate(.completed)))
     }
 
+    @Test func theMethodPagesLateLoadDoesNotEndTheMethodBeforeTheNotificationLoads() {
+        // WebKit can report the method page's own load after its script already posted on: that load
+        // is not the notification page's, so the POST to the gateway is not cut (a false `Y`).
+        var m = Self.running()
+        #expect(m.handle(.presented(shown: true)).action == .none)
+        #expect(m.handle(.navigation(Self.methodNotification, method: "POST")).navigation == .allow)
+        #expect(m.handle(.pageLoaded(Self.methodURL)).action == .none)
+        #expect(m.stateName == "completingThreeDSMethod")
+        #expect(m.handle(.pageLoaded(Self.methodNotification)).action == .dismissPage)
+        #expect(m.handle(.pageDismissed).action == .call(Self.authenticate(.completed)))
+    }
+
     @Test(arguments: [
         FlowEvent.pageTimedOut, .pageFailed(methodURL, reason: "reset"), .presented(shown: false),
         .presentationTimedOut, .pageTerminated(reason: "crashed"), .pageClosedByBuyer,
