@@ -112,15 +112,17 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case reportingBrowser(sessionId: String, method: ThreeDSMethodPlan?)
         /// The invisible 3DS Method page is loading; waiting for its notification (10 s at most).
         case runningMethod(sessionId: String, notificationURL: URL, browser: ThreeDSBrowserFields)
-        /// The method page reached the method notification URL; waiting for that load to end.
-        case completingMethod(sessionId: String, notificationURL: URL, browser: ThreeDSBrowserFields)
+        /// The method page reached the method notification URL; waiting for the load of `landing` (that
+        /// URL, or where it was redirected) to end.
+        case completingMethod(sessionId: String, landing: URL, browser: ThreeDSBrowserFields)
         /// The method page is being removed; then the authentication is sent with `threeDS`.
         case endingMethod(sessionId: String, threeDS: ThreeDSAuthentication)
         case authenticating(sessionId: String, resends: ResendBudget, threeDS: ThreeDSAuthentication)
         case presentingChallenge(sessionId: String, notificationURL: URL)
         case challenging(sessionId: String, notificationURL: URL)
-        /// The page reached the notification URL; waiting for that load to end.
-        case completingChallenge(sessionId: String)
+        /// The page reached the notification URL; waiting for the load of `landing` (that URL, or where it
+        /// was redirected) to end. A load of any other URL is an earlier page's, reported late.
+        case completingChallenge(sessionId: String, landing: URL)
         case dismissingChallenge(sessionId: String, ending: PageEnding)
         case submittingChallengeResult(sessionId: String, resends: ResendBudget, ending: PageEnding)
         /// Reading the session back.
@@ -176,7 +178,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .reportingBrowser(let id, _), .runningMethod(let id, _, _), .completingMethod(let id, _, _),
             .endingMethod(let id, _), .authenticating(let id, _, _), .presentingChallenge(let id, _),
             .challenging(let id, _),
-            .completingChallenge(let id), .dismissingChallenge(let id, _), .submittingChallengeResult(let id, _, _):
+            .completingChallenge(let id, _), .dismissingChallenge(let id, _), .submittingChallengeResult(let id, _, _):
             id
         case .recovering(let doubt), .pausingRecovery(let doubt): doubt.sessionId
         }
@@ -596,7 +598,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
             // The presenter says it could not show the page; its navigations may still have gone out,
             // so the gateway is asked (challenge-result) as for any other ending of the page.
             return pageEnded(.presenterSilent, event)
-        case .completingChallenge(let sessionId):
+        case .completingChallenge(let sessionId, _):
             guard !shown else { return .none }  // the notification page's load ends the challenge
             // The page reached the notification URL but is not on screen: its load will not be reported.
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
@@ -618,16 +620,21 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .presentingChallenge(let sessionId, let notificationURL), .challenging(let sessionId, let notificationURL):
             if URLMatch.sameEndpoint(url, notificationURL) {
                 // Let the issuer's cres reach the gateway's page; the load's end ends the challenge.
-                state = .completingChallenge(sessionId: sessionId)
+                state = .completingChallenge(sessionId: sessionId, landing: url)
             }
             return FlowReaction(.none, navigation: .allow)
         case .runningMethod(let sessionId, let notificationURL, let browser):
             if URLMatch.sameEndpoint(url, notificationURL) {
                 // The ACS ends the method: let its POST reach the gateway; that load's end says `Y`.
-                state = .completingMethod(sessionId: sessionId, notificationURL: notificationURL, browser: browser)
+                state = .completingMethod(sessionId: sessionId, landing: url, browser: browser)
             }
             return FlowReaction(.none, navigation: .allow)
-        case .completingChallenge, .completingMethod:
+        case .completingChallenge(let sessionId, _):
+            // The notification page redirects (or posts on): the page now ends with that load.
+            state = .completingChallenge(sessionId: sessionId, landing: url)
+            return FlowReaction(.none, navigation: .allow)
+        case .completingMethod(let sessionId, _, let browser):
+            state = .completingMethod(sessionId: sessionId, landing: url, browser: browser)
             return FlowReaction(.none, navigation: .allow)
         case .dismissingChallenge, .submittingChallengeResult, .recovering, .pausingRecovery, .endingMethod:
             return FlowReaction(.none, navigation: .cancel)
@@ -642,15 +649,18 @@ struct CardPaymentMachine: FlowMachine, Equatable {
         case .presentingChallenge, .challenging, .dismissingChallenge, .submittingChallengeResult, .recovering,
             .pausingRecovery:
             return .none
-        case .completingChallenge(let sessionId):
+        case .completingChallenge(let sessionId, let landing):
+            // Only the notification page's own load (or its redirect's) ends the challenge: the issuer's
+            // page's load can be reported after its script already posted on, and dismissing then would
+            // cut the `cres` POST before it reached the gateway.
+            guard URLMatch.sameEndpoint(url, landing) else { return .none }
             state = .dismissingChallenge(sessionId: sessionId, ending: .reachedEnd)
             return .dismissPage
         case .runningMethod, .endingMethod:
             return .none
-        case .completingMethod(_, let notificationURL, _):
-            // Only the notification page's own load says `Y`: the method page's load can be reported
-            // after its script already posted on, and ending then would cut the POST before it left.
-            return URLMatch.sameEndpoint(url, notificationURL) ? endMethod(.completed) : .none
+        case .completingMethod(_, let landing, _):
+            // Only the notification page's own load says `Y`, for the same reason.
+            return URLMatch.sameEndpoint(url, landing) ? endMethod(.completed) : .none
         case .idle, .fetchingKey, .encrypting, .creatingSession, .pausingCreation, .authenticating, .finished,
             .reportingBrowser:
             return finish(unexplained(event))
@@ -675,7 +685,7 @@ struct CardPaymentMachine: FlowMachine, Equatable {
     private mutating func pageEnded(_ ending: PageEnding, _ event: FlowEvent) -> FlowAction {
         switch state {
         case .presentingChallenge(let sessionId, _), .challenging(let sessionId, _),
-            .completingChallenge(let sessionId):
+            .completingChallenge(let sessionId, _):
             state = .dismissingChallenge(sessionId: sessionId, ending: ending)
             return .dismissPage
         case .runningMethod, .completingMethod:

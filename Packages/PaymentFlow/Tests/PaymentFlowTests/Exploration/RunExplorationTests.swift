@@ -86,6 +86,9 @@ import Testing
         var methodNotified = false
         /// The method's page hangs: its ACS never posts back.
         var methodHangs = false
+        /// The page that posted on to the notification URL had its own load reported late, after the
+        /// post (WebKit does this): that load is not the notification's.
+        var lateLoadReported = false
         var gate: UInt64?
         /// Hosted: the buyer's form POST and the status it records when it lands.
         var post = BuyerPost.none
@@ -254,6 +257,7 @@ import Testing
                 node.world.pageEnded = false
                 node.world.pageLoaded = false
                 node.world.methodHangs = false
+                node.world.lateLoadReported = false
             case .dismiss(let id):
                 if node.world.shown != id { violations.append("dismiss of a page that is not shown") }
                 node.world.shown = nil
@@ -654,6 +658,7 @@ import Testing
             } else if node.world.notificationReached {
                 steps.append(
                     feed(node, .pageLoaded(pageId: id, notification), "notification loaded") { $0.pageEnded = true })
+                steps += lateLoadStep(node, id, of: acs)
             }
             return steps
         }
@@ -720,8 +725,21 @@ import Testing
         } else {
             steps.append(
                 feed(node, .pageLoaded(pageId: id, methodNotification), "notification loaded") { $0.pageEnded = true })
+            steps += lateLoadStep(node, id, of: URL(string: "https://acs.example/m")!)
         }
         return steps
+    }
+
+    /// The issuer's page (`url`) posted on to a notification URL and its own load is reported only now.
+    /// The notification's POST is still on its way: a page dismissed on this load cuts it before it
+    /// reaches the gateway (a method then says `Y` the gateway never heard; a challenge's `cres` is lost).
+    static func lateLoadStep(_ node: Node, _ id: UInt64, of url: URL) -> [Step] {
+        guard !node.world.lateLoadReported else { return [] }
+        var step = feed(node, .pageLoaded(pageId: id, url), "issuer page's own load, late") { $0.lateLoadReported = true }
+        if step.node.world.dismissing == id && node.world.dismissing != id {
+            step.violations.append("dismissed the page on an earlier page's late load: the notification POST was cut")
+        }
+        return [step]
     }
 
     // MARK: The walk

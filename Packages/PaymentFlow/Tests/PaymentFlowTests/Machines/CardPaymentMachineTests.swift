@@ -348,6 +348,30 @@ import Testing
                 == .finish(Terminal(outcome: .succeeded, sessionId: "s_1")))
     }
 
+    /// Why: WebKit reported the issuer's submit page's own load after its script had already posted `cres`
+    /// on to the notification URL; the machine took that load for the notification's and dismissed the
+    /// page, cutting the POST before the gateway saw it (seen as a missing `notification` in the
+    /// sandbox's log of a keyboard-only payment under load).
+    @Test func theIssuersLateLoadDoesNotEndTheChallengeBeforeTheNotificationLoads() {
+        var m = Self.reach(.challenging)
+        #expect(m.handle(.navigation(Self.notification)).navigation == .allow)
+        #expect(Self.action(&m, .pageLoaded(URL(string: "https://acs.example/challenge/submit")!)) == .none)
+        #expect(m.stateName == "completingChallenge")
+        #expect(Self.action(&m, .pageLoaded(Self.notification)) == .dismissPage)
+    }
+
+    /// A notification page that redirects (a gateway's 303 to its result page) ends the challenge with
+    /// the load of where it went, not with the notification URL's (which is never reported as loaded).
+    @Test func aRedirectedNotificationPageEndsTheChallengeWithItsTargetsLoad() {
+        var m = Self.reach(.challenging)
+        let result = URL(string: "https://checkout.example/gw/checkout/3ds/result/s_1")!
+        #expect(m.handle(.navigation(Self.notification)).navigation == .allow)
+        #expect(m.handle(.navigation(result)).navigation == .allow)
+        #expect(Self.action(&m, .pageLoaded(URL(string: "https://acs.example/challenge")!)) == .none)
+        #expect(Self.action(&m, .pageLoaded(result)) == .dismissPage)
+        #expect(Self.action(&m, .pageDismissed) == .call(Self.challengeResult))
+    }
+
     /// Why list: a challenge the buyer answered correctly, when the next page failed to load, was
     /// `.failed`; one challenge-result would have completed it. And an abandoned challenge never ended.
     @Test(arguments: [
