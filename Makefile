@@ -17,7 +17,7 @@ SWIFT_DIRS := Packages/TestSupport Packages/FuzzSupport Packages/BuyerText Packa
               $(sort $(patsubst %/Package.swift,%,$(wildcard Tests/*/Package.swift)))
 APT_PACKAGES := libssl-dev libcurl4-openssl-dev libedit-dev libmicrohttpd-dev libpsl-dev pkg-config tmux python3-venv \
                 libwebkitgtk-6.0-dev libgtk-4-dev xvfb xauth strace gdb xclip \
-                python3-pyatspi at-spi2-core dbus-daemon xdotool
+                python3-pyatspi at-spi2-core dbus-daemon xdotool x11-utils
 # Suites that open windows (WebKitGTK, GTK 4) run on a private X server (`xvfb-run -a`), display or not.
 # Under the sanitizers they draw with cairo: Mesa's llvmpipe registers JIT frames with libgcc's unwinder,
 # and ASan's slow unwind (fast_unwind_on_malloc=0) then deadlocks inside _Unwind_Find_FDE.
@@ -212,7 +212,10 @@ demo: deps
 	else exec "$$bin" $(ARGS); fi
 
 # The README's pictures: egw-checkout's ScreenshotTests plays a buyer on the real windows under Xvfb, and
-# PaymentUI's sheet window shows a payment in doubt (sheet-confirming-payment.png);
+# PaymentUI's sheet window shows a payment in doubt (sheet-confirming-payment.png); the accessibility
+# suite's SeenAsPeopleSee writes the card form, a failed validation and the sheet in the default,
+# HighContrast and dark themes and at twice the text size (*-default, *-high-contrast, *-dark, *-large-text)
+# from the X server's frame buffer;
 # then the WebKit pages as a buyer sees them, from a private Xvfb screen's frame buffer (-fbdir).
 SCREEN := 87
 screenshots: deps
@@ -220,6 +223,9 @@ screenshots: deps
 	  swift test --filter ScreenshotTests
 	cd Packages/PaymentUI && EGW_SCREENSHOTS="$(ROOT)/docs/screenshots" xvfb-run -a -s "-screen 0 1280x1024x24" \
 	  swift test --filter testAPaymentInDoubtIsShownAsBeingConfirmedNeverAsFailed
+	@swift build --product egw-checkout && swift build --product egw-sandbox && bin="$$(swift build --show-bin-path)" && \
+	  EGW_A11Y_SCREENSHOTS="$(ROOT)/docs/screenshots" EGW_CHECKOUT_BIN="$$bin/egw-checkout" EGW_SANDBOX_BIN="$$bin/egw-sandbox" \
+	  Tests/Accessibility/run.sh -k SeenAsPeopleSee
 	@cd Tests/EndToEnd && swift build --product WebKitScreenshots
 	@fb=$$(mktemp -d); Xvfb :$(SCREEN) -screen 0 1280x800x24 -fbdir "$$fb" -nolisten tcp & xvfb=$$!; \
 	trap 'kill $$xvfb; wait $$xvfb 2>/dev/null; rm -rf "$$fb"' EXIT; sleep 1; mkdir -p docs/screenshots; \

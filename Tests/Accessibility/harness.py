@@ -414,6 +414,12 @@ def xdotool(*args, check=True):
                           text=True, timeout=10).stdout
 
 
+def x_tool(*command):
+    """Another X tool of the private server (xprop), bounded like xdotool; fails on a non-zero exit."""
+    return subprocess.run(list(command), check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=10).stdout
+
+
 def focus_x_window(pid, title):
     """Gives X input focus to the process's window titled `title` (no window manager runs under Xvfb;
     a desktop's would do this when the window appears). The only X-side step: nothing is read from X."""

@@ -22,7 +22,9 @@ if [ -z "${EGW_A11Y_INNER:-}" ]; then
     rm -rf "$scratch"
   }
   trap cleanup EXIT
-  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -noreset 3>"$scratch/display" 2>"$scratch/xvfb.log" &
+  # -fbdir: the screen as the X server holds it, an XWD file the pixel tests read (pixels.py).
+  Xvfb -displayfd 3 -screen 0 1280x1024x24 -fbdir "$scratch" -nolisten tcp -noreset 3>"$scratch/display" \
+    2>"$scratch/xvfb.log" &
   xvfb=$!
   for _ in $(seq 100); do [ -s "$scratch/display" ] && break; kill -0 "$xvfb" 2>/dev/null || break; sleep 0.1; done
   if [ ! -s "$scratch/display" ]; then
@@ -34,7 +36,7 @@ if [ -z "${EGW_A11Y_INNER:-}" ]; then
     'Error in GetItems' 'X connection to .* broken' \
     '^XIO: ' '^      after [0-9]* requests' '^$' > "$scratch/noise"
   # In the background, so that a TERM or INT to this script (make interrupted) reaches the suite at once.
-  DISPLAY="$display" EGW_A11Y_INNER=1 timeout -k 10 "${EGW_A11Y_SUITE_SECONDS:-300}" \
+  DISPLAY="$display" EGW_A11Y_FRAMEBUFFER="$scratch/Xvfb_screen0" EGW_A11Y_INNER=1 timeout -k 10 "${EGW_A11Y_SUITE_SECONDS:-300}" \
     dbus-run-session -- "$0" "$@" \
     > >(grep --line-buffered -v -f "$scratch/noise") 2> >(grep --line-buffered -v -f "$scratch/noise" >&2) &
   suite=$!

@@ -51,6 +51,7 @@ public enum ShopWindowUI {
                 <child><object class="GtkEntry" id="cardholder-name"><property name="name">cardholder-name</property>
                   <property name="placeholder-text">{shop.cardholderName}</property>
                   <accessibility><property name="label">{shop.cardholderName}</property></accessibility>
+                  <style><class name="egwpay"/></style>
                 </object></child>
                 <child><object class="GtkBox" id="card-number-slot">
                   <property name="orientation">vertical</property></object></child>
