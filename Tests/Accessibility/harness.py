@@ -562,10 +562,9 @@ def tab_to(app, predicate, what, limit=20):
 
 
 def assert_targets_at_least_24_by_24(test, tree):
-    """WCAG 2.2 2.5.8: every button and field a buyer clicks is at least 24 by 24 pixels (AT-SPI's extents
-    of the widget, at the scale Xvfb runs). Not yet the sheet's radio rows: GTK 4.8 reports them 16 px
-    high whatever their size request (PaymentUI README, conformance table)."""
+    """WCAG 2.2 2.5.8: every button, field and radio row a buyer clicks is at least 24 by 24 pixels
+    (AT-SPI's extents of the widget, at the scale Xvfb runs)."""
     for node in tree:
-        if "focusable" in node.states and node.extents and node.role in ("push button", "text"):
+        if "focusable" in node.states and node.extents and node.role in ("push button", "text", "radio button"):
             _, _, width, height = node.extents
             test.assertGreaterEqual(min(width, height), 24, f"target smaller than 24x24 ({width}x{height}): {node.line()}")
