@@ -71,7 +71,14 @@ void *egwwk_window_new(void *parent, int width, int height) {
     return window;
 }
 
-void egwwk_window_set_title(void *window, const char *title) { gtk_window_set_title(GTK_WINDOW(window), title); }
+void egwwk_window_set_title(void *window, const char *title) {
+    gtk_window_set_title(GTK_WINDOW(window), title);
+    // The web view is what a screen reader lands on: GTK 4.8 cannot embed WebKit's own tree of the page, so
+    // without a label it is read out by its class name ("WebKitWebView"). It gets the window's title
+    // (the page's title and whose site it is).
+    GtkWidget *child = gtk_window_get_child(GTK_WINDOW(window));
+    if (child != NULL) gtk_accessible_update_property(GTK_ACCESSIBLE(child), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+}
 void egwwk_window_set_child(void *window, void *child) {
     gtk_window_set_child(GTK_WINDOW(window), child ? GTK_WIDGET(child) : NULL);
 }
