@@ -288,9 +288,6 @@ char *egwui_accessible_check_description(GtkWidget *widget, const char *descript
 char *egwui_accessible_check_label(GtkWidget *widget, const char *label) {
     return gtk_test_accessible_check_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
 }
-gboolean egwui_accessible_has_label(GtkWidget *widget) {
-    return gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
-}
 gboolean egwui_accessible_has_description(GtkWidget *widget) {
     return gtk_test_accessible_has_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }

@@ -56,8 +56,6 @@ void egwwk_source_remove(unsigned id) { g_source_remove(id); }
 
 bool egwwk_iterate(bool may_block) { return g_main_context_iteration(NULL, may_block); }
 
-void egwwk_wakeup(void) { g_main_context_wakeup(NULL); }
-
 // MARK: Windows and widgets
 
 void *egwwk_window_new(void *parent, int width, int height) {
@@ -84,7 +82,6 @@ void egwwk_window_set_child(void *window, void *child) {
 }
 void egwwk_window_present(void *window) { gtk_window_present(GTK_WINDOW(window)); }
 void egwwk_window_destroy(void *window) { gtk_window_destroy(GTK_WINDOW(window)); }
-bool egwwk_is_window(void *widget) { return widget != NULL && GTK_IS_WINDOW(widget); }
 
 bool egwwk_container_add(void *container, void *child) {
     if (container == NULL) return false;
@@ -109,13 +106,8 @@ void egwwk_container_remove(void *container, void *child) {
     }
 }
 
-void egwwk_widget_set_size(void *widget, int width, int height) {
-    gtk_widget_set_size_request(GTK_WIDGET(widget), width, height);
-}
 void egwwk_widget_set_visible(void *widget, bool visible) { gtk_widget_set_visible(GTK_WIDGET(widget), visible); }
 void egwwk_object_unref(void *object) { g_object_unref(object); }
-void *egwwk_object_ref(void *object) { return g_object_ref(object); }
-bool egwwk_widget_is_mapped(void *widget) { return gtk_widget_get_mapped(GTK_WIDGET(widget)); }
 
 typedef struct {
     void (*painted)(void *data);
@@ -292,11 +284,6 @@ void egwwk_session_set_proxy(void *session, const char *default_uri, const char 
     webkit_network_proxy_settings_free(settings);
 }
 
-void egwwk_session_allow_certificate(void *session, void *certificate, const char *host) {
-    webkit_network_session_allow_tls_certificate_for_host(WEBKIT_NETWORK_SESSION(session),
-                                                          G_TLS_CERTIFICATE(certificate), host);
-}
-
 static void egwwk_on_script_message(WebKitUserContentManager *manager, JSCValue *value, gpointer user_data) {
     (void)manager;
     egwwk_callbacks *callbacks = user_data;
@@ -445,13 +432,6 @@ void egwwk_view_stop(void *view) { webkit_web_view_stop_loading(WEBKIT_WEB_VIEW(
 const char *egwwk_view_uri(void *view) { return webkit_web_view_get_uri(WEBKIT_WEB_VIEW(view)); }
 const char *egwwk_view_title(void *view) { return webkit_web_view_get_title(WEBKIT_WEB_VIEW(view)); }
 
-void *egwwk_view_tls_certificate(void *view) {
-    GTlsCertificate *certificate = NULL;
-    GTlsCertificateFlags errors = 0;
-    if (!webkit_web_view_get_tls_info(WEBKIT_WEB_VIEW(view), &certificate, &errors)) return NULL;
-    return certificate;
-}
-
 typedef struct {
     void (*done)(void *data, const char *value, const char *error);
     void *data;
@@ -513,29 +493,6 @@ void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *da
 }
 
 // MARK: Certificates
-
-unsigned egwwk_certificate_verify(void *certificate, const char *ca_file, const char *host) {
-    GError *error = NULL;
-    GList *authorities = g_tls_certificate_list_new_from_file(ca_file, &error);
-    g_clear_error(&error);
-    if (authorities == NULL) return G_TLS_CERTIFICATE_UNKNOWN_CA;
-    GSocketConnectable *identity = g_network_address_new(host, 0);
-    unsigned result = G_TLS_CERTIFICATE_UNKNOWN_CA;
-    for (GList *item = authorities; item != NULL; item = item->next) {
-        G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-        GTlsCertificateFlags flags =
-            g_tls_certificate_verify(G_TLS_CERTIFICATE(certificate), identity, G_TLS_CERTIFICATE(item->data));
-        G_GNUC_END_IGNORE_DEPRECATIONS
-        if (flags == 0) {
-            result = 0;
-            break;
-        }
-        result = (unsigned)flags;
-    }
-    g_object_unref(identity);
-    g_list_free_full(authorities, g_object_unref);
-    return result;
-}
 
 bool egwwk_certificate_spki_sha256(void *certificate, uint8_t out[32]) {
     GByteArray *der = NULL;

@@ -57,7 +57,6 @@ void egwui_accessible_set_invalid(GtkWidget *widget, gboolean invalid, const cha
 char *egwui_accessible_check_invalid(GtkWidget *widget, gboolean invalid);
 char *egwui_accessible_check_description(GtkWidget *widget, const char *description);
 char *egwui_accessible_check_label(GtkWidget *widget, const char *label);
-gboolean egwui_accessible_has_label(GtkWidget *widget);
 gboolean egwui_accessible_has_description(GtkWidget *widget);
 
 // MARK: - Widgets for the sheet

@@ -30,8 +30,6 @@ unsigned egwwk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void *
 void egwwk_source_remove(unsigned id);
 /// One iteration of the default main context; `may_block` waits for an event.
 bool egwwk_iterate(bool may_block);
-/// Wakes the default main context (a blocked iteration returns).
-void egwwk_wakeup(void);
 
 // MARK: Windows and widgets
 
@@ -41,16 +39,12 @@ void egwwk_window_set_title(void *window, const char *title);
 void egwwk_window_set_child(void *window, void *child);
 void egwwk_window_present(void *window);
 void egwwk_window_destroy(void *window);
-/// Whether `widget` is a GtkWindow.
-bool egwwk_is_window(void *widget);
 /// Adds `child` to `container`: a GtkBox (appended, expanding) or a GtkWindow (its child).
 bool egwwk_container_add(void *container, void *child);
 /// Removes `child` from the container egwwk_container_add put it in.
 void egwwk_container_remove(void *container, void *child);
-void egwwk_widget_set_size(void *widget, int width, int height);
 void egwwk_widget_set_visible(void *widget, bool visible);
 void egwwk_object_unref(void *object);
-void *egwwk_object_ref(void *object);
 
 // MARK: Events from a page
 
@@ -109,8 +103,6 @@ void *egwwk_session_new_ephemeral(void);
 /// proxy to set: a session from egwwk_session_new_ephemeral has none already.
 void egwwk_session_set_proxy(void *session, const char *default_uri, const char *http_uri, const char *https_uri,
                              const char *const *ignore_hosts);
-/// Lets `certificate` through for `host` in `session` (after our own verification).
-void egwwk_session_allow_certificate(void *session, void *certificate, const char *host);
 /// A web view in `session`, JavaScript on, no pop-ups, no developer extras, signals wired to
 /// `callbacks` (copied). Escape in the view's window and its close request go to event().
 /// `watch_script` (may be NULL) runs at the end of every top-level document, in the isolated
@@ -139,10 +131,6 @@ void egwwk_view_stop(void *view);
 /// The current URI / title (owned by the view), or NULL.
 const char *egwwk_view_uri(void *view);
 const char *egwwk_view_title(void *view);
-/// The certificate of the main resource (borrowed) when it was loaded over TLS, else NULL.
-void *egwwk_view_tls_certificate(void *view);
-/// Whether a view is in a realized, mapped window (it can paint).
-bool egwwk_widget_is_mapped(void *widget);
 /// Calls `painted(data)` once, after the next frame GTK paints for `widget`'s window (its frame
 /// clock's after-paint); false when the widget is not realized (no frame clock yet).
 bool egwwk_after_next_paint(void *widget, void (*painted)(void *data), void *data);
@@ -157,9 +145,6 @@ void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *da
 
 // MARK: Certificates
 
-/// Verifies `certificate` for `host` against the CA certificates of the PEM file `ca_file` only:
-/// 0 when it chains to one of them and names `host`, else GTlsCertificateFlags (never 0).
-unsigned egwwk_certificate_verify(void *certificate, const char *ca_file, const char *host);
 /// SHA-256 of the DER SubjectPublicKeyInfo of `certificate` into `out` (32 bytes).
 bool egwwk_certificate_spki_sha256(void *certificate, uint8_t out[32]);
 
