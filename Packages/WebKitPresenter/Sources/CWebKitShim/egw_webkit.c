@@ -161,8 +161,8 @@ static gboolean egwwk_on_decide_policy(WebKitWebView *view, WebKitPolicyDecision
         WebKitNavigationAction *action =
             webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
         const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
-        int kind = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION ? EGWWK_POLICY_NAVIGATION
-                                                                          : EGWWK_POLICY_NEW_WINDOW;
+        egwwk_policy_kind kind = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION ? EGWWK_POLICY_NAVIGATION
+                                                                                        : EGWWK_POLICY_NEW_WINDOW;
         callbacks->policy(callbacks->context, g_object_ref(decision), kind, uri ? uri : "", 0, true);
         return TRUE;
     }
@@ -185,7 +185,7 @@ static gboolean egwwk_on_decide_policy(WebKitWebView *view, WebKitPolicyDecision
 static void egwwk_on_load_changed(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data) {
     egwwk_callbacks *callbacks = user_data;
     if (callbacks->context == NULL) return;
-    int kind = EGWWK_LOAD_STARTED;
+    egwwk_load_event kind = EGWWK_LOAD_STARTED;
     switch (event) {
     case WEBKIT_LOAD_STARTED: kind = EGWWK_LOAD_STARTED; break;
     case WEBKIT_LOAD_REDIRECTED: kind = EGWWK_LOAD_REDIRECTED; break;
@@ -202,7 +202,7 @@ static gboolean egwwk_on_load_failed(WebKitWebView *view, WebKitLoadEvent event,
     (void)event;
     egwwk_callbacks *callbacks = user_data;
     if (callbacks->context == NULL) return TRUE;
-    int kind = EGWWK_FAIL_OTHER;
+    egwwk_fail_kind kind = EGWWK_FAIL_OTHER;
     if (g_error_matches(error, WEBKIT_POLICY_ERROR, WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE) ||
         g_error_matches(error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED)) {
         kind = EGWWK_FAIL_INTERRUPTED;

@@ -10,7 +10,7 @@ typedef struct {
     void *context;
 } egwwk_guard;
 
-static void egwwk_guard_report(egwwk_guard *guard, int act, const char *uri, long length) {
+static void egwwk_guard_report(egwwk_guard *guard, egwwk_act act, const char *uri, long length) {
     if (guard->context != NULL && guard->acted != NULL) guard->acted(guard->context, act, uri ? uri : "", length);
 }
 
@@ -36,7 +36,7 @@ static gboolean egwwk_on_script_dialog(WebKitWebView *view, WebKitScriptDialog *
     egwwk_guard *guard = user_data;
     const char *message = webkit_script_dialog_get_message(dialog);
     long length = message != NULL ? g_utf8_strlen(message, -1) : 0;
-    int act = EGWWK_ACT_ALERT;
+    egwwk_act act = EGWWK_ACT_ALERT;
     switch (webkit_script_dialog_get_dialog_type(dialog)) {
     case WEBKIT_SCRIPT_DIALOG_ALERT: act = EGWWK_ACT_ALERT; break;
     case WEBKIT_SCRIPT_DIALOG_CONFIRM:

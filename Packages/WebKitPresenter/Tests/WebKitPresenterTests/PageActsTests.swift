@@ -1,3 +1,4 @@
+import CWebKitShim
 import Foundation
 import PaymentFlow
 import Testing
@@ -8,16 +9,22 @@ import Testing
 /// in Tests/EndToEnd: WebKitPageWindowTests).
 struct PageActsTests {
     @Test func eachDialogIsReportedWithItsLengthOnly() {
-        let kinds: [(Int32, PageDialog)] = [(1, .alert), (2, .confirm), (3, .prompt), (4, .beforeUnload)]
+        let kinds: [(egwwk_act, PageDialog)] = [(.alert, .alert), (.confirm, .confirm), (.prompt, .prompt),
+            (.beforeUnload, .beforeUnload)]
         for (act, dialog) in kinds {
             #expect(PageActs.refusal(act: act, uri: "https://pay.example/x", length: 26) == .dialog(dialog, messageLength: 26))
         }
     }
 
-    @Test func aDownloadCarriesItsURLAndAnUnknownActNothing() {
-        #expect(PageActs.refusal(act: 0, uri: "https://pay.example/a.pdf", length: 0) == .download(URL(string: "https://pay.example/a.pdf")!))
-        #expect(PageActs.refusal(act: 0, uri: "", length: 0) == nil)
-        #expect(PageActs.refusal(act: 99, uri: "https://pay.example/", length: 0) == nil)
+    @Test func aDownloadCarriesItsURLAndOneWithoutAURLNothing() {
+        #expect(PageActs.refusal(act: .download, uri: "https://pay.example/a.pdf", length: 0) == .download(URL(string: "https://pay.example/a.pdf")!))
+        #expect(PageActs.refusal(act: .download, uri: "", length: 0) == nil)
+    }
+
+    /// The shim's codes are what egw_webkit_acts.c passes: a closed C enum, so a code the Swift side does
+    /// not handle cannot compile (there is no `default:`), and the values stay the documented ones.
+    @Test func theShimsActCodesAreTheHeadersValues() {
+        #expect([egwwk_act.download, .alert, .confirm, .prompt, .beforeUnload].map(\.rawValue) == [0, 1, 2, 3, 4])
     }
 
     @Test func thePolicyComesBeforeAnyOfThePagesMarkup() {

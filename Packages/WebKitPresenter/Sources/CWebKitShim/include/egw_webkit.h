@@ -48,41 +48,50 @@ void egwwk_object_unref(void *object);
 
 // MARK: Events from a page
 
-enum {
-    EGWWK_POLICY_NAVIGATION = 0,
-    EGWWK_POLICY_NEW_WINDOW = 1,
-    EGWWK_POLICY_RESPONSE = 2,
-};
-enum {
-    EGWWK_LOAD_STARTED = 0,
-    EGWWK_LOAD_REDIRECTED = 1,
-    EGWWK_LOAD_COMMITTED = 2,
-    EGWWK_LOAD_FINISHED = 3,
-};
-enum {
-    EGWWK_FAIL_OTHER = 0,
+/// What each callback below reports, as closed enums: Swift imports them as frozen enums whose switches
+/// are exhaustive (no `default:`), and a new case fails the build where it is not handled.
+#define EGWWK_CLOSED_ENUM __attribute__((enum_extensibility(closed)))
+#define EGWWK_SWIFT_NAME(name) __attribute__((swift_name(#name)))
+
+/// The kind of a policy decision.
+typedef enum EGWWK_CLOSED_ENUM egwwk_policy_kind {
+    EGWWK_POLICY_NAVIGATION EGWWK_SWIFT_NAME(navigation) = 0,
+    EGWWK_POLICY_NEW_WINDOW EGWWK_SWIFT_NAME(newWindow) = 1,
+    EGWWK_POLICY_RESPONSE EGWWK_SWIFT_NAME(response) = 2,
+} egwwk_policy_kind;
+/// A step of a load (WebKitLoadEvent).
+typedef enum EGWWK_CLOSED_ENUM egwwk_load_event {
+    EGWWK_LOAD_STARTED EGWWK_SWIFT_NAME(started) = 0,
+    EGWWK_LOAD_REDIRECTED EGWWK_SWIFT_NAME(redirected) = 1,
+    EGWWK_LOAD_COMMITTED EGWWK_SWIFT_NAME(committed) = 2,
+    EGWWK_LOAD_FINISHED EGWWK_SWIFT_NAME(finished) = 3,
+} egwwk_load_event;
+/// Why a load failed.
+typedef enum EGWWK_CLOSED_ENUM egwwk_fail_kind {
+    EGWWK_FAIL_OTHER EGWWK_SWIFT_NAME(other) = 0,
     /// Interrupted by our own policy decision or a new load: not a failure of the page.
-    EGWWK_FAIL_INTERRUPTED = 1,
-    EGWWK_FAIL_TLS = 2,
-};
-enum {
-    EGWWK_EVENT_CLOSE = 0,
-    EGWWK_EVENT_TITLE = 1,
-    EGWWK_EVENT_URI = 2,
-    EGWWK_EVENT_PAINTED = 3,
-};
+    EGWWK_FAIL_INTERRUPTED EGWWK_SWIFT_NAME(interrupted) = 1,
+    EGWWK_FAIL_TLS EGWWK_SWIFT_NAME(tls) = 2,
+} egwwk_fail_kind;
+/// Something that happened to the view or its window.
+typedef enum EGWWK_CLOSED_ENUM egwwk_view_event {
+    EGWWK_EVENT_CLOSE EGWWK_SWIFT_NAME(close) = 0,
+    EGWWK_EVENT_TITLE EGWWK_SWIFT_NAME(title) = 1,
+    EGWWK_EVENT_URI EGWWK_SWIFT_NAME(uri) = 2,
+} egwwk_view_event;
 
 typedef struct egwwk_callbacks {
     void *context;
     /// `decision` is referenced; hand it to egwwk_decision_use / _ignore exactly once. It is NULL
     /// for a `window.open` (EGWWK_POLICY_NEW_WINDOW with nothing to answer).
     /// `status` is the HTTP status of a response decision (else 0); `main_frame` for responses.
-    void (*policy)(void *context, void *decision, int type, const char *uri, int status, bool main_frame);
-    void (*load)(void *context, int event, const char *uri);
+    void (*policy)(void *context, void *decision, egwwk_policy_kind type, const char *uri, int status,
+                   bool main_frame);
+    void (*load)(void *context, egwwk_load_event event, const char *uri);
     /// `certificate` (TLS failures only) is valid during the call; `tls_flags` are GTlsCertificateFlags.
-    void (*fail)(void *context, int kind, const char *uri, const char *message, void *certificate,
+    void (*fail)(void *context, egwwk_fail_kind kind, const char *uri, const char *message, void *certificate,
                  unsigned tls_flags);
-    void (*event)(void *context, int event);
+    void (*event)(void *context, egwwk_view_event event);
     /// A message the watch script (egwwk_view_new's `watch_script`) posted from a page: a string.
     void (*message)(void *context, const char *text);
     /// A request a page's script is about to send (egwwk_view_new's `request_script`): its method and

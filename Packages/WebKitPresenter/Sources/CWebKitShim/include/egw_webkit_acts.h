@@ -9,19 +9,20 @@
 extern "C" {
 #endif
 
-enum {
+/// What was refused; a closed enum (Swift switches over it are exhaustive).
+typedef enum __attribute__((enum_extensibility(closed))) egwwk_act {
     /// A download: cancelled before a destination was chosen, no file written. `uri`: what it fetched.
-    EGWWK_ACT_DOWNLOAD = 0,
+    EGWWK_ACT_DOWNLOAD __attribute__((swift_name("download"))) = 0,
     /// JavaScript dialogs, never shown: alert dismissed, confirm false, prompt null, beforeunload "leave".
-    EGWWK_ACT_ALERT = 1,
-    EGWWK_ACT_CONFIRM = 2,
-    EGWWK_ACT_PROMPT = 3,
-    EGWWK_ACT_BEFORE_UNLOAD = 4,
-};
+    EGWWK_ACT_ALERT __attribute__((swift_name("alert"))) = 1,
+    EGWWK_ACT_CONFIRM __attribute__((swift_name("confirm"))) = 2,
+    EGWWK_ACT_PROMPT __attribute__((swift_name("prompt"))) = 3,
+    EGWWK_ACT_BEFORE_UNLOAD __attribute__((swift_name("beforeUnload"))) = 4,
+} egwwk_act;
 
 /// Called on the GTK thread for each act refused: `uri` is the download's URL (else the page's, may be
 /// ""), `length` the characters of a dialog's message (else 0). The message itself is never passed on.
-typedef void (*egwwk_act_fn)(void *context, int act, const char *uri, long length);
+typedef void (*egwwk_act_fn)(void *context, egwwk_act act, const char *uri, long length);
 
 /// Keeps `view`'s pages inside their window until egwwk_view_unguard: every download of `session` (the
 /// view's own) is cancelled as it starts, and every script dialog of `view` is answered without being

@@ -8,16 +8,15 @@ import PaymentFlow
 /// shown (alert dismissed, confirm `false`, prompt `null`, beforeunload "leave"). Pop-ups are the
 /// navigation's business (WebPage opens them in the same view) and reported there.
 enum PageActs {
-    /// The report of the shim's act `act` (`EGWWK_ACT_*`); `nil` for a code it does not know (or a
-    /// download without a URL). `uri` is the download's URL; `length` a dialog message's characters.
-    static func refusal(act: Int32, uri: String, length: Int) -> PageRefusal? {
+    /// The report of the shim's act `act`; `nil` for a download without a URL. `uri` is the download's
+    /// URL; `length` a dialog message's characters.
+    static func refusal(act: egwwk_act, uri: String, length: Int) -> PageRefusal? {
         switch act {
-        case Int32(EGWWK_ACT_DOWNLOAD): URL(string: uri).map { .download($0) }
-        case Int32(EGWWK_ACT_ALERT): .dialog(.alert, messageLength: max(0, length))
-        case Int32(EGWWK_ACT_CONFIRM): .dialog(.confirm, messageLength: max(0, length))
-        case Int32(EGWWK_ACT_PROMPT): .dialog(.prompt, messageLength: max(0, length))
-        case Int32(EGWWK_ACT_BEFORE_UNLOAD): .dialog(.beforeUnload, messageLength: max(0, length))
-        default: nil
+        case .download: URL(string: uri).map { .download($0) }
+        case .alert: .dialog(.alert, messageLength: max(0, length))
+        case .confirm: .dialog(.confirm, messageLength: max(0, length))
+        case .prompt: .dialog(.prompt, messageLength: max(0, length))
+        case .beforeUnload: .dialog(.beforeUnload, messageLength: max(0, length))
         }
     }
 }

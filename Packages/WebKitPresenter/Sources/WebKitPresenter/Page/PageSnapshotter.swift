@@ -75,11 +75,11 @@ private final class Snapshot: @unchecked Sendable {
                 Snapshot.from(context).policy(decision, type: type)
             },
             load: { context, event, _ in
-                guard let context, event == Int32(EGWWK_LOAD_FINISHED) else { return }
+                guard let context, event == .finished else { return }
                 Snapshot.from(context).loaded()
             },
             fail: { context, kind, _, _, _, _ in
-                guard let context, kind != Int32(EGWWK_FAIL_INTERRUPTED) else { return }
+                guard let context, kind != .interrupted else { return }
                 Snapshot.from(context).finish(saved: false)
             },
             event: { _, _ in },
@@ -99,13 +99,14 @@ private final class Snapshot: @unchecked Sendable {
     }
 
     /// Only the document itself loads: its own navigation once, nothing after.
-    private func policy(_ decision: UnsafeMutableRawPointer, type: Int32) {
-        if type == Int32(EGWWK_POLICY_NAVIGATION), !baseLoaded {
+    private func policy(_ decision: UnsafeMutableRawPointer, type: egwwk_policy_kind) {
+        switch type {
+        case .navigation where !baseLoaded:
             baseLoaded = true
             egwwk_decision_use(decision)
-        } else if type == Int32(EGWWK_POLICY_RESPONSE) {
+        case .response:
             egwwk_decision_use(decision)
-        } else {
+        case .navigation, .newWindow:
             egwwk_decision_ignore(decision)
         }
     }

@@ -184,13 +184,15 @@ final class WebPage: @unchecked Sendable {
 
     // MARK: WebKit's events
 
-    private func policy(_ decision: UnsafeMutableRawPointer?, type: Int32, uri: String, status: Int, mainFrame: Bool) {
+    private func policy(
+        _ decision: UnsafeMutableRawPointer?, type: egwwk_policy_kind, uri: String, status: Int, mainFrame: Bool
+    ) {
         guard let decision else {
-            if type == Int32(EGWWK_POLICY_NEW_WINDOW) { openInPlace(uri) }
+            if type == .newWindow { openInPlace(uri) }
             return
         }
         switch type {
-        case Int32(EGWWK_POLICY_RESPONSE):
+        case .response:
             // An attachment or what WebKit cannot show: a download, which the guard cancels and reports
             // (an error status still fails the page below).
             if egwwk_response_is_download(decision) {
@@ -203,11 +205,11 @@ final class WebPage: @unchecked Sendable {
                 let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
                 report(lifecycle.loadFailed(reason: refusal ?? "HTTP status \(status)"), url: URL(string: uri))
             }
-        case Int32(EGWWK_POLICY_NEW_WINDOW):
+        case .newWindow:
             // A pop-up: never a window of its own; the same view loads it, through the same decision.
             egwwk_decision_ignore(decision)
             openInPlace(uri)
-        default:
+        case .navigation:
             navigate(decision, uri: uri)
         }
     }
@@ -286,15 +288,17 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
-    private func load(event: Int32, uri: String) {
+    private func load(event: egwwk_load_event, uri: String) {
         guard let view else { return }
         switch event {
-        case Int32(EGWWK_LOAD_STARTED):
+        case .started:
             leavePage()
-        case Int32(EGWWK_LOAD_COMMITTED):
+        case .redirected:
+            break
+        case .committed:
             // pagetrust: pins, CA and TLS version were held by the relay before the request left.
             break
-        case Int32(EGWWK_LOAD_FINISHED):
+        case .finished:
             guard !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
             let report = lifecycle.loadFinished()
             self.report(report, url: url)
@@ -309,15 +313,17 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
-    private func fail(kind: Int32, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32) {
-        guard kind != Int32(EGWWK_FAIL_INTERRUPTED) else { return }
+    private func fail(
+        kind: egwwk_fail_kind, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32
+    ) {
+        guard kind != .interrupted else { return }
         let url = URL(string: uri) ?? request.url
         // pagetrust: a connection the relay refused fails with the relay's reason, not WebKit's words.
         if let refusal = url.host.flatMap({ relay?.refusal(forHost: $0) }) {
             report(lifecycle.loadFailed(reason: refusal), url: url)
             return
         }
-        guard kind == Int32(EGWWK_FAIL_TLS) else {
+        guard kind == .tls else {
             report(lifecycle.loadFailed(reason: message), url: url)
             return
         }
@@ -335,11 +341,11 @@ final class WebPage: @unchecked Sendable {
         report(lifecycle.loadFailed(reason: reason), url: url)
     }
 
-    private func event(_ event: Int32) {
+    private func event(_ event: egwwk_view_event) {
         switch event {
-        case Int32(EGWWK_EVENT_CLOSE):
+        case .close:
             report(lifecycle.buyerClosed(), url: nil)
-        case Int32(EGWWK_EVENT_TITLE), Int32(EGWWK_EVENT_URI):
+        case .title, .uri:
             guard let window, let view else { return }
             let title = egwwk_view_title(view).map { String(cString: $0) } ?? ""
             let url = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
