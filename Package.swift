@@ -102,9 +102,10 @@ let package = Package(
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUIGtk"),
         .target(name: "CardFields", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "CardValidation"], path: "Packages/PaymentUI/Sources/CardFields"),
         .target(name: "PaymentSheetWindow", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "GLibMainQueue", "PaymentAuthorization"], path: "Packages/PaymentUI/Sources/PaymentSheetWindow"),
-        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk"], path: "Packages/PaymentUI/Sources/PaymentUITesting"),
-        .testTarget(name: "CardFieldsTests", dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUITesting", "BuyerText"], path: "Packages/PaymentUI/Tests/CardFieldsTests"),
-        .testTarget(name: "PaymentSheetWindowTests", dependencies: ["PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUITesting", "BuyerText", "PaymentAuthorization"], path: "Packages/PaymentUI/Tests/PaymentSheetWindowTests"),
+        .target(name: "CPaymentUITestHooks", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUITestHooks"),
+        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks"], path: "Packages/PaymentUI/Sources/PaymentUITesting"),
+        .testTarget(name: "CardFieldsTests", dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting", "BuyerText"], path: "Packages/PaymentUI/Tests/CardFieldsTests"),
+        .testTarget(name: "PaymentSheetWindowTests", dependencies: ["PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting", "BuyerText", "PaymentAuthorization"], path: "Packages/PaymentUI/Tests/PaymentSheetWindowTests"),
         // Packages/StatusMapping (StatusMapping)
         .target(name: "StatusMapping", path: "Packages/StatusMapping/Sources/StatusMapping"),
         .testTarget(name: "StatusMappingTests", dependencies: ["StatusMapping"], path: "Packages/StatusMapping/Tests/StatusMappingTests"),

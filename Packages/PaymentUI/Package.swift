@@ -40,18 +40,21 @@ let package = Package(
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
         ),
-        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk"]),
+        // Proof only: the test hooks (keys, clipboard, focus, accessibility checks, snapshots), kept out
+        // of the products' C target.
+        .target(name: "CPaymentUITestHooks", dependencies: ["CGtk4"]),
+        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks"]),
         .testTarget(
             name: "CardFieldsTests",
             dependencies: [
-                "CardFields", "CGtk4", "CPaymentUIGtk", "PaymentUITesting",
+                "CardFields", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting",
                 .product(name: "BuyerText", package: "BuyerText"),
             ]
         ),
         .testTarget(
             name: "PaymentSheetWindowTests",
             dependencies: [
-                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "PaymentUITesting",
+                "PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting",
                 .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]

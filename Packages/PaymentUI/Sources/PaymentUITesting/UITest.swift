@@ -1,5 +1,6 @@
 internal import CGtk4
 internal import CPaymentUIGtk
+internal import CPaymentUITestHooks
 import Foundation
 
 /// Proof only: the buyer's hands and eyes for tests of PaymentUI and of apps built on it (and the

@@ -1,6 +1,7 @@
 import BuyerText
 import CGtk4
 import CPaymentUIGtk
+import CPaymentUITestHooks
 import CardFields
 import CardValidation
 import Foundation

@@ -1,5 +1,6 @@
 import CGtk4
 import CPaymentUIGtk
+import CPaymentUITestHooks
 import CardFields
 import Foundation
 import PaymentUITesting

@@ -1,6 +1,7 @@
 import BuyerText
 import CGtk4
 import CPaymentUIGtk
+import CPaymentUITestHooks
 import Foundation
 import PaymentAuthorization
 import Synchronization
