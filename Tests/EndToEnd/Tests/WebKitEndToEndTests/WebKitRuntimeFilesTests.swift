@@ -55,10 +55,11 @@ struct RuntimeFiles {
 /// disk after the child has exited fail here, as a cleanup failure.
 final class WebKitRuntimeFilesTests: XCTestCase {
     func testWithAnAccessibilityBusNoWebDataAndNoRuntimeSocketOutlivesTheApp() throws {
-        // Opt-in for now: on a clean clone its child run crashed at once (exit 133) before any payment, so
-        // it proved nothing either way; issue 32 stays open until it runs in make test again.
-        guard ProcessInfo.processInfo.environment["EGW_A11Y_BUS_TEST"] == "1" else {
-            throw XCTSkip("set EGW_A11Y_BUS_TEST=1 to run the accessibility-bus variant (issue 32)")
+        // Runs in make test again (issue 32): its child's crash on a clean clone (exit 133, stop 38's first
+        // try) no longer happens: three runs beside WebKitGTKAppTests and one from a clean clone passed.
+        // EGW_A11Y_BUS_TEST=0 skips it (a machine without dbus-run-session).
+        guard ProcessInfo.processInfo.environment["EGW_A11Y_BUS_TEST"] != "0" else {
+            throw XCTSkip("EGW_A11Y_BUS_TEST=0: the accessibility-bus variant is skipped")
         }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../.build/webkit-private-root-a11y-bus"
