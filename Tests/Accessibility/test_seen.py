@@ -1,6 +1,6 @@
 """Seen as people see it (issue 32, item 4): the card form, a failed validation and the sheet in GTK's
-default theme, its HighContrast theme, Adwaita's dark variant, and with text at twice its size (GTK's
-`gtk-xft-dpi` at 192 dpi, WCAG 1.4.4). In each, from the pixels the X server holds (pixels.py, never a
+default theme, its HighContrast theme, Adwaita's dark variant, and with text at twice its size (the X
+resource `Xft.dpi` at 192, WCAG 1.4.4). In each, from the pixels the X server holds (pixels.py, never a
 widget's own report):
 - the error text, the invalid field's text and the fields' hints (placeholders) have a contrast of at
   least 4.5:1 against what is behind them (WCAG 1.4.3);
@@ -13,7 +13,7 @@ import unittest
 
 import harness
 import pixels
-from harness import Node, find, key, nodes, type_text
+from harness import find, key, nodes, type_text
 
 # A box's inside, away from an entry's border and focus ring (GTK 4.8 Adwaita: 1 px border, 2 px ring).
 INSET = 5
@@ -36,8 +36,7 @@ class XResources:
 
     def __enter__(self):
         if self.resources:
-            harness.x_tool("xprop", "-root", "-f", "RESOURCE_MANAGER", "8s", "-set", "RESOURCE_MANAGER",
-                                 self.resources)
+            harness.x_tool("xprop", "-root", "-f", "RESOURCE_MANAGER", "8s", "-set", "RESOURCE_MANAGER", self.resources)
         return self
 
     def __exit__(self, *exc):
