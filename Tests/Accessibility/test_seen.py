@@ -17,6 +17,9 @@ from harness import find, key, nodes, type_text
 
 # A box's inside, away from an entry's border and focus ring (GTK 4.8 Adwaita: 1 px border, 2 px ring).
 INSET = 5
+# How far outside a control's AT-SPI box its focus ring may be drawn (an entry's inner text is 9 px inside
+# its frame, and Adwaita's outline sits on the frame).
+RING = 12
 # Text at twice its size: the X resource a desktop's text-scaling setting comes down to (Xft.dpi, read by
 # GTK at start when no XSETTINGS manager runs), 192 dpi for the usual 96.
 LARGE_TEXT_RESOURCES = "Xft.dpi:\t192\n"
@@ -95,6 +98,33 @@ class SeenAsPeopleSee(harness.A11yTest):
                 _, _, width, height = node.extents
                 self.assertGreaterEqual(min(width, height), 24, f"smaller than 24x24 ({width}x{height}): {node.line()}")
 
+    def assert_focus_visible(self, app, title, stops):
+        """WCAG 2.4.7 and 1.4.11: Tab through `stops` controls; each, while focused, looks different from
+        itself once focus has moved on, in a ring: at least its box's perimeter of pixels (within RING px
+        around the box AT-SPI gives, where GTK draws the focus outline) change, the strongest change at
+        least 3:1 (GTK 4.8's Adwaita ring, half-transparent accent blue, is 1.8:1; PaymentUI's `egwpay`
+        rule makes it 5.5:1). Returns the weakest control's strongest change."""
+        weakest = None
+        for _ in range(stops):
+            node = app.focused()
+            self.assertIsNotNone(node, "something has the focus")
+            ox, oy, _, _ = window_origin(app.process.pid, title)
+            x, y, width, height = node.extents
+            box = (ox + x - RING, oy + y - RING, width + 2 * RING, height + 2 * RING)
+            focused = screen().region(*box)
+            key("Tab")
+            harness.wait_for("focus to move on", lambda: harness.focused_where(
+                app, lambda n: (n.name, n.extents) != (node.name, node.extents)))
+            unfocused = screen().region(*box)
+            pairs = [(a, b) for row_a, row_b in zip(focused, unfocused) for a, b in zip(row_a, row_b) if a != b]
+            self.assertGreaterEqual(len(pairs), 2 * (width + height),
+                                    f"focus is not visible on {node.line()}: {len(pairs)} pixels change")
+            strongest = max(pixels.contrast_ratio(a, b) for a, b in pairs)
+            # WCAG 1.4.11: a state's indication (focus among them) at least 3:1 against what it replaces.
+            self.assertGreaterEqual(strongest, 3.0, f"the focus ring on {node.line()} is {strongest:.2f}:1")
+            weakest = strongest if weakest is None else min(weakest, strongest)
+        return weakest
+
     def test_the_card_form_a_failed_validation_and_the_sheet_in_every_theme_and_at_twice_the_text_size(self):
         measured = []
         for variant, environment, resources in VARIANTS:
@@ -113,6 +143,10 @@ class SeenAsPeopleSee(harness.A11yTest):
         harness.wait_for("initial focus", app.focused)
         self.assert_targets(nodes(shop))
         ratios = []
+        # Focus visible on each of the form's seven stops (four fields, three buttons), Tab round to the start:
+        # in the light and the dark theme (HighContrast draws its own solid ring; text size does not change it).
+        if variant in ("default", "dark"):
+            ratios.append(("focus ring (weakest)", self.assert_focus_visible(app, title, 7)))
         # The hints: each empty card field shows its placeholder (number, expiry, security code).
         for label in ("card.number.label", "card.expiry.label", "card.securityCode.label"):
             field = find(shop, lambda n, name=text[label]: n.role == "text" and n.name == name, text[label])

@@ -63,11 +63,14 @@ public enum ShopWindowUI {
                 <child><object class="GtkBox">
                   <property name="spacing">6</property>
                   <child><object class="GtkButton" id="pay-card"><property name="name">pay-card</property>
-                    <property name="label">{shop.pay.card}</property></object></child>
+                    <property name="label">{shop.pay.card}</property>
+                    <style><class name="egwpay"/></style></object></child>
                   <child><object class="GtkButton" id="pay-wallet"><property name="name">pay-wallet</property>
-                    <property name="label">{shop.pay.wallet}</property></object></child>
+                    <property name="label">{shop.pay.wallet}</property>
+                    <style><class name="egwpay"/></style></object></child>
                   <child><object class="GtkButton" id="hosted"><property name="name">hosted</property>
-                    <property name="label">{shop.pay.hosted}</property></object></child>
+                    <property name="label">{shop.pay.hosted}</property>
+                    <style><class name="egwpay"/></style></object></child>
                 </object></child>
                 <child><object class="GtkLabel" id="result"><property name="name">result</property>
                   <property name="xalign">0</property><property name="wrap">1</property>

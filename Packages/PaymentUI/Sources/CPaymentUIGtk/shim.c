@@ -15,7 +15,10 @@ static void install_error_contrast(void) {
     GdkDisplay *display = gdk_display_get_default();
     if (display == NULL) return;
     GtkCssProvider *provider = gtk_css_provider_new();
-    gtk_css_provider_load_from_data(provider, ".egwpay.error { color: mix(@error_color, @theme_fg_color, 0.6); }",
+    gtk_css_provider_load_from_data(provider,
+                                    ".egwpay.error { color: mix(@error_color, @theme_fg_color, 0.6); }\n"
+                                    "entry.egwpay:focus-within, button.egwpay:focus-visible {"
+                                    " outline-color: mix(@theme_selected_bg_color, @theme_fg_color, 0.35); }",
                                     -1);
     gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(provider),
                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 1);
@@ -349,7 +352,11 @@ GtkWidget *egwui_label_new(const char *text, gboolean wrap) {
 }
 void egwui_label_set_text(GtkWidget *label, const char *text) { gtk_label_set_text(GTK_LABEL(label), text); }
 const char *egwui_label_text(GtkWidget *label) { return gtk_label_get_text(GTK_LABEL(label)); }
-GtkWidget *egwui_button_new(const char *label) { return gtk_button_new_with_label(label); }
+GtkWidget *egwui_button_new(const char *label) {
+    GtkWidget *button = gtk_button_new_with_label(label);
+    gtk_widget_add_css_class(button, "egwpay");  // its focus ring keeps its contrast (install_error_contrast)
+    return button;
+}
 void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }
 GtkWidget *egwui_check_new(const char *label, GtkWidget *group) {
     // One choice of several: a screen reader says "radio button, 1 of 2", not "check box" (GTK 4.8 keeps
