@@ -4,14 +4,18 @@
 
 // MARK: - Start-up
 
-// An invalid field's text and an error beside a control, readable in every theme (WCAG 1.4.3, 4.5:1):
-// GTK 4.8's Adwaita draws `.error` in #cc0000 in its light and its dark variant alike, 2.3:1 on the dark
-// background. The text of a widget with the `egwpay` class (the card entries, the sheet's error labels)
-// is the theme's error colour mixed 60 % towards its text colour, which keeps it red and above 4.5:1 on
-// either (measured from the pixels by Tests/Accessibility/test_seen.py). One below the application
-// priority: GTK 4.8's theme rules outrank anything at THEME + 1 (seen here), and an app's own CSS (at
-// GTK_STYLE_PROVIDER_PRIORITY_APPLICATION or USER) still wins.
-static void install_error_contrast(void) {
+// Contrast the theme does not give, for widgets with the `egwpay` class (PaymentUI's entries, buttons and
+// error labels; an app may add the class to its own controls), measured from the pixels by
+// Tests/Accessibility/test_seen.py in Adwaita, HighContrast, Adwaita dark and at 2x text:
+// - text in the `error` state (WCAG 1.4.3, 4.5:1): GTK 4.8's Adwaita draws `.error` in #cc0000 in its light
+//   and its dark variant alike, 2.3:1 on the dark background; the theme's error colour mixed 60 % towards
+//   its text colour stays red and measures at least 5:1 on either;
+// - the focus ring of an entry and a button (WCAG 1.4.11, 3:1): Adwaita's half-transparent accent ring is
+//   1.8:1 against the unfocused control (1.7:1 dark); the selection colour mixed 35 % towards the text
+//   colour measures 5.5:1 (4.8:1 dark).
+// One below the application priority: GTK 4.8's theme rules outrank anything at THEME + 1 (seen here), and
+// an app's own CSS (at GTK_STYLE_PROVIDER_PRIORITY_APPLICATION or USER) still wins.
+static void install_contrast_rules(void) {
     GdkDisplay *display = gdk_display_get_default();
     if (display == NULL) return;
     GtkCssProvider *provider = gtk_css_provider_new();
@@ -30,7 +34,7 @@ gboolean egwui_init(void) {
     static gboolean ok = FALSE;
     if (g_once_init_enter(&once)) {
         ok = gtk_init_check();
-        if (ok) install_error_contrast();
+        if (ok) install_contrast_rules();
         g_once_init_leave(&once, 1);
     }
     return ok;
@@ -242,7 +246,7 @@ void egwui_entry_configure(GtkWidget *entry, GtkInputPurpose purpose, gboolean v
     gtk_entry_set_visibility(GTK_ENTRY(entry), visible);
     gtk_editable_set_width_chars(GTK_EDITABLE(entry), width_chars);
     if (placeholder != NULL) gtk_entry_set_placeholder_text(GTK_ENTRY(entry), placeholder);
-    gtk_widget_add_css_class(entry, "egwpay");  // its error text keeps its contrast (install_error_contrast)
+    gtk_widget_add_css_class(entry, "egwpay");  // its error text keeps its contrast (install_contrast_rules)
 }
 
 const char *egwui_editable_text(GtkWidget *editable) { return gtk_editable_get_text(GTK_EDITABLE(editable)); }
@@ -354,7 +358,7 @@ void egwui_label_set_text(GtkWidget *label, const char *text) { gtk_label_set_te
 const char *egwui_label_text(GtkWidget *label) { return gtk_label_get_text(GTK_LABEL(label)); }
 GtkWidget *egwui_button_new(const char *label) {
     GtkWidget *button = gtk_button_new_with_label(label);
-    gtk_widget_add_css_class(button, "egwpay");  // its focus ring keeps its contrast (install_error_contrast)
+    gtk_widget_add_css_class(button, "egwpay");  // its focus ring keeps its contrast (install_contrast_rules)
     return button;
 }
 void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }
