@@ -9,7 +9,7 @@ import Foundation
 /// first digit above 1 becomes `0N`, impossible months are refused, a pasted `12/2030` becomes `12/30`).
 ///
 /// Every edit goes through the editable's `insert-text` and `delete-text` signals. Input purpose digits,
-/// hints `PRIVATE`, `NO_SPELLCHECK` and `NO_EMOJI`; no CSS of its own; no undo history. Main thread only (GTK's thread); `@MainActor`.
+/// hints `PRIVATE`, `NO_SPELLCHECK` and `NO_EMOJI`; the app's theme (and PaymentUI's two contrast rules, see ``CardNumberEntry``); no undo history. Main thread only (GTK's thread); `@MainActor`.
 @MainActor
 public final class CardExpiryEntry {
     private let binding: EntryBinding

@@ -18,8 +18,9 @@ import Foundation
 ///   delete, paste (a spaced or dashed number is accepted), and `gtk_editable_set_text`. Refused input
 ///   (letters) leaves the field as it was and beeps.
 /// - Input purpose digits, hints `PRIVATE` (input methods do not learn it), `NO_SPELLCHECK` and
-///   `NO_EMOJI`; no CSS of its own: the app's theme applies. The error state uses the theme's
-///   `error` style class.
+///   `NO_EMOJI`. The app's theme applies, but for PaymentUI's two contrast rules on its `egwpay` class
+///   (error text and focus ring, at `GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 1`: the app's own CSS
+///   wins). The error state uses the theme's `error` style class.
 /// - The number never leaves the entry except through ``digits`` (into `CardInput`): copy and cut are
 ///   refused, the selection is never left as the PRIMARY selection (GTK's offer is taken back in the same
 ///   turn of the main loop, so X's PRIMARY has no owner; the selection stays), there is no undo history, and
