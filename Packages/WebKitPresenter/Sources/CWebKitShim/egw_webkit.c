@@ -11,20 +11,33 @@
 
 // MARK: GTK and the main loop
 
+// GTK is started once, from one thread, whichever threads ask: the state is read from any thread (the
+// "is this the GTK thread" checks), so it is an atomic, set after the thread id it publishes; a failed start
+// is remembered, since GTK cannot be asked a second time after gtk_init_check failed.
+static GMutex egwwk_gtk_lock;
 static pthread_t egwwk_gtk_thread;
-static bool egwwk_gtk_ready = false;
+static gint egwwk_gtk_state = 0;  // 0 not tried, 1 started, -1 failed
 
 bool egwwk_gtk_init(void) {
-    if (egwwk_gtk_ready) return pthread_equal(pthread_self(), egwwk_gtk_thread);
-    if (!gtk_init_check()) return false;
-    egwwk_gtk_thread = pthread_self();
-    egwwk_gtk_ready = true;
-    return true;
+    g_mutex_lock(&egwwk_gtk_lock);
+    if (g_atomic_int_get(&egwwk_gtk_state) == 0) {
+        if (gtk_init_check()) {
+            egwwk_gtk_thread = pthread_self();
+            g_atomic_int_set(&egwwk_gtk_state, 1);
+        } else {
+            g_atomic_int_set(&egwwk_gtk_state, -1);
+        }
+    }
+    bool ok = g_atomic_int_get(&egwwk_gtk_state) == 1 && pthread_equal(pthread_self(), egwwk_gtk_thread);
+    g_mutex_unlock(&egwwk_gtk_lock);
+    return ok;
 }
 
-bool egwwk_gtk_started(void) { return egwwk_gtk_ready; }
+bool egwwk_gtk_started(void) { return g_atomic_int_get(&egwwk_gtk_state) == 1; }
 
-bool egwwk_is_gtk_thread(void) { return egwwk_gtk_ready && pthread_equal(pthread_self(), egwwk_gtk_thread); }
+bool egwwk_is_gtk_thread(void) {
+    return g_atomic_int_get(&egwwk_gtk_state) == 1 && pthread_equal(pthread_self(), egwwk_gtk_thread);
+}
 
 typedef struct {
     void (*fn)(void *data);

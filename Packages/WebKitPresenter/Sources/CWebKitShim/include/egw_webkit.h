@@ -15,7 +15,9 @@ extern "C" {
 
 // MARK: GTK and the main loop
 
-/// gtk_init_check(); records the calling thread as the GTK thread. False without a display.
+/// gtk_init_check() once per process, whichever threads call (a lock; the state is an atomic); records the
+/// calling thread as the GTK thread. True on that thread once GTK started; false without a display (the
+/// failure is remembered: GTK cannot be asked again) or on any other thread.
 bool egwwk_gtk_init(void);
 /// Whether egwwk_gtk_init succeeded.
 bool egwwk_gtk_started(void);
