@@ -30,16 +30,30 @@ final class BrowserExecutor: @unchecked Sendable {
     private let queue = DispatchQueue(label: "egw.headless-browser")
     private let state: Mutex<Locked>
     // Confined to `queue`.
-    private var timers: [UInt64: SuspendAwareClock.Timer] = [:]
+    private var timers: [UInt64: @Sendable () -> Void] = [:]
+    private let schedule: Schedule
 
+    /// Runs `work` on `queue` after `seconds` unless the returned cancel is called first.
+    typealias Schedule =
+        @Sendable (_ seconds: TimeInterval, _ queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) ->
+        @Sendable () -> Void
+
+    /// The watchdog's clock: the boot clock (a load that spans a suspend times out on resume).
+    static let bootClock: Schedule = { seconds, queue, work in
+        let timer = SuspendAwareClock.schedule(after: seconds, on: queue, execute: work)
+        return { timer.cancel() }
+    }
+
+    /// `schedule` is the watchdog's clock, ``bootClock`` unless a test steps its own.
     init(
         session: BrowserSession, script: BuyerScript, transport: any HTTPTransport,
-        onEvent: (@Sendable (BrowserEvent) -> Void)?
+        onEvent: (@Sendable (BrowserEvent) -> Void)?, schedule: @escaping Schedule = BrowserExecutor.bootClock
     ) {
         self.state = Mutex(Locked(session: session))
         self.script = script
         self.transport = transport
         self.onEvent = onEvent
+        self.schedule = schedule
     }
 
     var navigations: [URL] { state.withLock { $0.navigations } }
@@ -124,16 +138,16 @@ final class BrowserExecutor: @unchecked Sendable {
         case .load(_, let token, let request):
             transport.send(request) { result in self.post(.loaded(token: token, result)) }
         case .startTimer(_, let token, let delay):
-            timers.removeValue(forKey: token)?.cancel()
+            timers.removeValue(forKey: token)?()
             // On the boot clock (a load that spans a suspend times out on resume); a cancel made on the
             // queue before the work starts wins, as it did for a cancelled `DispatchWorkItem`.
-            timers[token] = SuspendAwareClock.schedule(after: delay, on: queue) { [weak self] in
+            timers[token] = schedule(delay, queue) { [weak self] in
                 guard let self else { return }
                 self.timers[token] = nil
                 self.handle(.loadTimedOut(token: token))
             }
         case .cancelTimer(let token):
-            timers.removeValue(forKey: token)?.cancel()
+            timers.removeValue(forKey: token)?()
         case .reportFinished(_, let url):
             handler?.pageDidFinishLoad(url)
         case .reportFailed(_, let url, let reason):
