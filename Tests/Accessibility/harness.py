@@ -420,15 +420,20 @@ def x_tool(*command):
                           timeout=10).stdout
 
 
-def focus_x_window(pid, title):
-    """Gives X input focus to the process's window titled `title` (no window manager runs under Xvfb;
-    a desktop's would do this when the window appears). The only X-side step: nothing is read from X."""
+def x_window(pid, title):
+    """The id of the process's visible X window titled `title`, waited for."""
     def probe():
         out = xdotool("search", "--onlyvisible", "--pid", str(pid), "--name", f"^{re.escape(title)}$",
                       check=False).split()
         return out[-1] if out else None
-    window = wait_for(f"the X window {title!r}", probe)
-    xdotool("windowfocus", "--sync", window)
+    return wait_for(f"the X window {title!r}", probe)
+
+
+def focus_x_window(pid, title):
+    """Gives X input focus to the process's window titled `title` (no window manager runs under Xvfb;
+    a desktop's would do this when the window appears). The only X-side step besides the pixel tests'
+    window geometry: nothing else is read from X."""
+    xdotool("windowfocus", "--sync", x_window(pid, title))
 
 
 def key(*names):
@@ -565,6 +570,7 @@ def assert_targets_at_least_24_by_24(test, tree):
     """WCAG 2.2 2.5.8: every button, field and radio row a buyer clicks is at least 24 by 24 pixels
     (AT-SPI's extents of the widget, at the scale Xvfb runs)."""
     for node in tree:
-        if "focusable" in node.states and node.extents and node.role in ("push button", "text", "radio button"):
+        if "focusable" in node.states and node.extents and \
+                node.role in ("push button", "text", "radio button", "check box"):
             _, _, width, height = node.extents
             test.assertGreaterEqual(min(width, height), 24, f"target smaller than 24x24 ({width}x{height}): {node.line()}")

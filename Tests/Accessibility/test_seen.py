@@ -7,7 +7,6 @@ widget's own report):
 - every button, field and radio button is at least 24 by 24 pixels (WCAG 2.5.8, AT-SPI's extents).
 With EGW_A11Y_SCREENSHOTS set (`make screenshots`), each view is also written there as a PNG."""
 import os
-import re
 import time
 import unittest
 
@@ -58,8 +57,7 @@ def screen():
 
 def window_origin(pid, title):
     """Where the X server put the window titled `title` (no window manager: nothing moves it)."""
-    window = harness.wait_for(f"the X window {title!r}", lambda: (harness.xdotool(
-        "search", "--onlyvisible", "--pid", str(pid), "--name", f"^{re.escape(title)}$", check=False).split() or [None])[-1])
+    window = harness.x_window(pid, title)
     geometry = dict(line.split("=", 1) for line in harness.xdotool("getwindowgeometry", "--shell", window).split())
     return int(geometry["X"]), int(geometry["Y"]), int(geometry["WIDTH"]), int(geometry["HEIGHT"])
 
@@ -90,13 +88,6 @@ class SeenAsPeopleSee(harness.A11yTest):
             print(f"  {what}: ink {ink} on {background} in {node.extents} + window {ox},{oy}")
         return ratio
 
-    def assert_targets(self, tree):
-        """WCAG 2.2 2.5.8: every control a buyer clicks is at least 24 by 24 pixels."""
-        for node in tree:
-            if "focusable" in node.states and "visible" in node.states and node.extents and \
-                    node.role in ("push button", "text", "radio button", "check box"):
-                _, _, width, height = node.extents
-                self.assertGreaterEqual(min(width, height), 24, f"smaller than 24x24 ({width}x{height}): {node.line()}")
 
     def assert_focus_visible(self, app, title, stops):
         """WCAG 2.4.7 and 1.4.11: Tab through `stops` controls; each, while focused, looks different from
@@ -141,7 +132,7 @@ class SeenAsPeopleSee(harness.A11yTest):
         shop = app.shop()
         app.focus_shop()
         harness.wait_for("initial focus", app.focused)
-        self.assert_targets(nodes(shop))
+        harness.assert_targets_at_least_24_by_24(self, nodes(shop))
         ratios = []
         # Focus visible on each of the form's seven stops (four fields, three buttons), Tab round to the start:
         # in the light and the dark theme (HighContrast draws its own solid ring; text size does not change it).
@@ -170,7 +161,7 @@ class SeenAsPeopleSee(harness.A11yTest):
         ratios.append(("invalid field's text", self.assert_text_contrast(app, title, expiry, "the invalid field's text")))
         check = find(shop, lambda n: n.role == "label" and n.name == text["shop.checkCard"], "the result line")
         ratios.append(("result line", self.assert_text_contrast(app, title, check, "the result line")))
-        self.assert_targets(nodes(shop))
+        harness.assert_targets_at_least_24_by_24(self, nodes(shop))
         self.shoot(app, title, f"card-form-invalid-expiry-{variant}")
         # The sheet: every radio row, the coupon field and the buttons.
         harness.tab_to(app, lambda n: n.name == text["shop.pay.wallet"], "the wallet button")
@@ -181,7 +172,7 @@ class SeenAsPeopleSee(harness.A11yTest):
              "the Pay button")
         tree = nodes(sheet)
         self.assertEqual(len([n for n in tree if n.role == "radio button"]), 6)
-        self.assert_targets(tree)
+        harness.assert_targets_at_least_24_by_24(self, tree)
         self.shoot(app, text["sheet.title"], f"sheet-{variant}")
         # A coupon the merchant does not know: its error stands beside the coupon field.
         harness.tab_to(app, lambda n: n.name == text["sheet.coupon"], "the coupon field")
