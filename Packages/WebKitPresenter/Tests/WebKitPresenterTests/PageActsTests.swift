@@ -21,12 +21,6 @@ struct PageActsTests {
         #expect(PageActs.refusal(act: .download, uri: "", length: 0) == nil)
     }
 
-    /// The shim's codes are what egw_webkit_acts.c passes: a closed C enum, so a code the Swift side does
-    /// not handle cannot compile (there is no `default:`), and the values stay the documented ones.
-    @Test func theShimsActCodesAreTheHeadersValues() {
-        #expect([egwwk_act.download, .alert, .confirm, .prompt, .beforeUnload].map(\.rawValue) == [0, 1, 2, 3, 4])
-    }
-
     @Test func thePolicyComesBeforeAnyOfThePagesMarkup() {
         let sealed = SealedSnapshot.document("<html><head><link rel=stylesheet href=/a.css></head></html>")
         #expect(sealed.hasPrefix("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"))
