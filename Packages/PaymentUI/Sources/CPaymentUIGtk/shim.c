@@ -20,8 +20,9 @@ static void install_contrast_rules(void) {
     if (display == NULL) return;
     GtkCssProvider *provider = gtk_css_provider_new();
     gtk_css_provider_load_from_data(provider,
-                                    ".egwpay.error { color: mix(@error_color, @theme_fg_color, 0.6); }\n"
-                                    "entry.egwpay:focus-within, button.egwpay:focus-visible {"
+                                    "." EGWUI_CONTRAST_CLASS ".error { color: mix(@error_color, @theme_fg_color, 0.6); }\n"
+                                    "entry." EGWUI_CONTRAST_CLASS ":focus-within, button." EGWUI_CONTRAST_CLASS
+                                    ":focus-visible {"
                                     " outline-color: mix(@theme_selected_bg_color, @theme_fg_color, 0.35); }",
                                     -1);
     gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(provider),
@@ -246,7 +247,7 @@ void egwui_entry_configure(GtkWidget *entry, GtkInputPurpose purpose, gboolean v
     gtk_entry_set_visibility(GTK_ENTRY(entry), visible);
     gtk_editable_set_width_chars(GTK_EDITABLE(entry), width_chars);
     if (placeholder != NULL) gtk_entry_set_placeholder_text(GTK_ENTRY(entry), placeholder);
-    gtk_widget_add_css_class(entry, "egwpay");  // its error text keeps its contrast (install_contrast_rules)
+    gtk_widget_add_css_class(entry, EGWUI_CONTRAST_CLASS);  // error text and focus ring (install_contrast_rules)
 }
 
 const char *egwui_editable_text(GtkWidget *editable) { return gtk_editable_get_text(GTK_EDITABLE(editable)); }
@@ -358,7 +359,7 @@ void egwui_label_set_text(GtkWidget *label, const char *text) { gtk_label_set_te
 const char *egwui_label_text(GtkWidget *label) { return gtk_label_get_text(GTK_LABEL(label)); }
 GtkWidget *egwui_button_new(const char *label) {
     GtkWidget *button = gtk_button_new_with_label(label);
-    gtk_widget_add_css_class(button, "egwpay");  // its focus ring keeps its contrast (install_contrast_rules)
+    gtk_widget_add_css_class(button, EGWUI_CONTRAST_CLASS);  // its focus ring (install_contrast_rules)
     return button;
 }
 void egwui_button_set_label(GtkWidget *button, const char *label) { gtk_button_set_label(GTK_BUTTON(button), label); }

@@ -121,7 +121,7 @@ final class SheetWidgets {
         let label: Widget = egwui_label_new("", 1)
         egwui_widget_set_name(label, name)
         egwui_widget_add_class(label, "error")
-        egwui_widget_add_class(label, "egwpay")  // readable in a dark theme too (egwui_init's rule)
+        egwui_widget_add_class(label, EGWUI_CONTRAST_CLASS)  // readable in a dark theme too (egwui_init's rule)
         egwui_widget_set_visible(label, 0)
         errorLabels[placement] = label
         return label

@@ -157,6 +157,8 @@ import Testing
 
     static let base = URL(string: "https://checkout.example")!
     static let acs = URL(string: "https://acs.example/c")!
+    /// The 3DS Method page the model gateway names (`threeDSMethod.url` in its answers).
+    static let methodACS = URL(string: "https://acs.example/m")!
     static let returnURL = URL(string: "https://shop.example/done")!
     static let key: EncryptionKey = EncryptionKey(try! RSAPrivateKey.generate(bits: 2048, kid: "k1").publicKey)
     static let notification = GatewayAPI.notificationURL(checkoutBaseURL: base, sessionId: "s")!
@@ -708,7 +710,7 @@ import Testing
         var steps: [Step] = []
         if canFault {
             steps.append(
-                feed(node, .pageFailed(pageId: id, URL(string: "https://acs.example/m")!, reason: "reset"), "method fails") {
+                feed(node, .pageFailed(pageId: id, methodACS, reason: "reset"), "method fails") {
                     $0.faults += 1
                     $0.pageEnded = true
                 })
@@ -725,7 +727,7 @@ import Testing
         } else {
             steps.append(
                 feed(node, .pageLoaded(pageId: id, methodNotification), "notification loaded") { $0.pageEnded = true })
-            steps += lateLoadStep(node, id, of: URL(string: "https://acs.example/m")!)
+            steps += lateLoadStep(node, id, of: methodACS)
         }
         return steps
     }

@@ -7,8 +7,11 @@
 
 // MARK: - Start-up
 
-/// gtk_init_check() once per process; TRUE when a display is available.
+/// gtk_init_check() once per process; TRUE when a display is available. Installs the contrast rules for
+/// widgets with the class EGWUI_CONTRAST_CLASS (error text, focus ring; see shim.c).
 gboolean egwui_init(void);
+/// The CSS class of PaymentUI's widgets whose error text and focus ring keep their contrast in any theme.
+#define EGWUI_CONTRAST_CLASS "egwpay"
 
 // MARK: - Card entries
 

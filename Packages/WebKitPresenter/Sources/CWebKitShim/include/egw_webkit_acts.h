@@ -5,19 +5,21 @@
 
 #include <stdbool.h>
 
+#include "egw_webkit.h"  // EGWWK_CLOSED_ENUM, EGWWK_SWIFT_NAME
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// What was refused; a closed enum (Swift switches over it are exhaustive).
-typedef enum __attribute__((enum_extensibility(closed))) egwwk_act {
+typedef enum EGWWK_CLOSED_ENUM egwwk_act {
     /// A download: cancelled before a destination was chosen, no file written. `uri`: what it fetched.
-    EGWWK_ACT_DOWNLOAD __attribute__((swift_name("download"))) = 0,
+    EGWWK_ACT_DOWNLOAD EGWWK_SWIFT_NAME(download) = 0,
     /// JavaScript dialogs, never shown: alert dismissed, confirm false, prompt null, beforeunload "leave".
-    EGWWK_ACT_ALERT __attribute__((swift_name("alert"))) = 1,
-    EGWWK_ACT_CONFIRM __attribute__((swift_name("confirm"))) = 2,
-    EGWWK_ACT_PROMPT __attribute__((swift_name("prompt"))) = 3,
-    EGWWK_ACT_BEFORE_UNLOAD __attribute__((swift_name("beforeUnload"))) = 4,
+    EGWWK_ACT_ALERT EGWWK_SWIFT_NAME(alert) = 1,
+    EGWWK_ACT_CONFIRM EGWWK_SWIFT_NAME(confirm) = 2,
+    EGWWK_ACT_PROMPT EGWWK_SWIFT_NAME(prompt) = 3,
+    EGWWK_ACT_BEFORE_UNLOAD EGWWK_SWIFT_NAME(beforeUnload) = 4,
 } egwwk_act;
 
 /// Called on the GTK thread for each act refused: `uri` is the download's URL (else the page's, may be

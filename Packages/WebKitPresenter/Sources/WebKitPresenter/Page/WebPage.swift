@@ -293,9 +293,7 @@ final class WebPage: @unchecked Sendable {
         switch event {
         case .started:
             leavePage()
-        case .redirected:
-            break
-        case .committed:
+        case .redirected, .committed:
             // pagetrust: pins, CA and TLS version were held by the relay before the request left.
             break
         case .finished:
