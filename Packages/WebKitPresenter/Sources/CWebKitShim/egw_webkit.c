@@ -427,6 +427,21 @@ const char *egwwk_decision_method(void *decision) {
     return request != NULL ? webkit_uri_request_get_http_method(request) : NULL;
 }
 
+bool egwwk_decision_leaves_document(void *decision) {
+    if (!WEBKIT_IS_NAVIGATION_POLICY_DECISION(decision)) return false;
+    WebKitNavigationAction *action =
+        webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+    if (action == NULL) return false;
+    switch (webkit_navigation_action_get_navigation_type(action)) {
+    case WEBKIT_NAVIGATION_TYPE_LINK_CLICKED:
+    case WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED:
+    case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD:
+    case WEBKIT_NAVIGATION_TYPE_RELOAD:
+    case WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED: return true;
+    default: return false;  // OTHER: also a subframe's src, which leaves nothing
+    }
+}
+
 void egwwk_decision_use(void *decision) {
     webkit_policy_decision_use(WEBKIT_POLICY_DECISION(decision));
     g_object_unref(decision);

@@ -80,4 +80,33 @@ final class PageLifecycleTests: XCTestCase {
         XCTAssertFalse(page.isCurrent(round: second))
         XCTAssertNil(page.beginBuyerRound())
     }
+
+    /// The issuer's hand-back page submits its form from its own script; WebKit may report that page's
+    /// load finished after the SDK allowed the POST and before the next document commits. No buyer
+    /// round starts on it (a scripted buyer acting there raced the hand-back in CI), and the next
+    /// document gets one.
+    func testALateLoadOfADocumentBeingLeftStartsNoBuyerRound() {
+        var page = PageLifecycle()
+        XCTAssertEqual(page.navigationRequested(problem: nil, leavesDocument: true), .ask(id: 1))
+        XCTAssertEqual(page.decided(id: 1, .allow), .load)
+        XCTAssertEqual(page.loadFinished(), .finished, "the late report still reaches the handler")
+        XCTAssertNil(page.beginBuyerRound(), "the document is on its way out")
+        page.loadStarted()
+        XCTAssertNil(page.beginBuyerRound(), "the new document has not committed")
+        page.documentCommitted()
+        XCTAssertNotNil(page.beginBuyerRound(), "the new document is asked about")
+    }
+
+    /// WebKit asks about an iframe's src load as an "other" navigation, which leaves the shown
+    /// document in place; so does a navigation that became a download or a subframe's response.
+    func testNavigationsThatLeaveTheDocumentInPlaceKeepBuyerRounds() {
+        var framed = PageLifecycle()
+        _ = framed.navigationRequested(problem: nil, leavesDocument: false)
+        XCTAssertNotNil(framed.beginBuyerRound())
+        var downloaded = PageLifecycle()
+        _ = downloaded.navigationRequested(problem: nil, leavesDocument: true)
+        XCTAssertNil(downloaded.beginBuyerRound())
+        downloaded.navigationStayed()
+        XCTAssertNotNil(downloaded.beginBuyerRound())
+    }
 }

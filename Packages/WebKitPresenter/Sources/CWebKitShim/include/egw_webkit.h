@@ -134,6 +134,10 @@ void egwwk_view_set_javascript(void *view, bool enabled);
 /// The HTTP method of a navigation decision's request ("GET", "POST"), or NULL when WebKit does not say
 /// (WebKit may report NULL for a plain GET). Valid while the decision is.
 const char *egwwk_decision_method(void *decision);
+/// Whether a navigation decision is one that replaces the shown document (a link followed, a form
+/// submitted, a reload, a history step): WebKit asks about an iframe's own src load too (as "other"),
+/// and says nothing else about the frame, so "other" counts as leaving nothing.
+bool egwwk_decision_leaves_document(void *decision);
 void egwwk_decision_use(void *decision);
 void egwwk_decision_ignore(void *decision);
 void egwwk_view_load_uri(void *view, const char *uri);

@@ -51,10 +51,17 @@ struct PageLifecycle {
     private var lastDecision: UInt64 = 0
     private(set) var pending: Set<UInt64> = []
     private var buyerRound: UInt64 = 0
+    /// A navigation that replaces the shown document (a form submitted, a link followed) was asked
+    /// about and no new document has committed since: the shown one is going. WebKit can report its
+    /// load finished after its own script submitted a hand-back form, and that late report starts no
+    /// buyer round (a person would not act on a page already on its way out).
+    private(set) var leavingDocument = false
 
     var isOpen: Bool { phase == .open }
 
-    mutating func navigationRequested(problem: String?) -> NavigationAction {
+    /// `leavesDocument`: the navigation replaces the shown document (WebKit's link, form, reload or
+    /// history navigations); an iframe's own load or a script's location change does not say so.
+    mutating func navigationRequested(problem: String?, leavesDocument: Bool = false) -> NavigationAction {
         switch phase {
         case .open:
             if let problem {
@@ -63,6 +70,7 @@ struct PageLifecycle {
             }
             lastDecision += 1
             pending.insert(lastDecision)
+            if leavesDocument { leavingDocument = true }
             return .ask(id: lastDecision)
         case .stopped, .dismissed:
             return .refuse
@@ -82,6 +90,13 @@ struct PageLifecycle {
 
     /// A main-frame load started: any buyer round under way is for a page that is going.
     mutating func loadStarted() { buyerRound += 1 }
+
+    /// A new main-frame document committed: the document that was leaving has gone.
+    mutating func documentCommitted() { leavingDocument = false }
+
+    /// A navigation replaced no document after all (a subframe's response, a download): the shown
+    /// document stays.
+    mutating func navigationStayed() { leavingDocument = false }
 
     mutating func loadFinished() -> Report { isOpen ? .finished : .none }
 
@@ -112,9 +127,9 @@ struct PageLifecycle {
         return pending
     }
 
-    /// A new buyer round for the loaded page, or nil when the page is not open.
+    /// A new buyer round for the loaded page, or nil when the page is not open or its document is leaving.
     mutating func beginBuyerRound() -> UInt64? {
-        guard isOpen else { return nil }
+        guard isOpen, !leavingDocument else { return nil }
         buyerRound += 1
         return buyerRound
     }

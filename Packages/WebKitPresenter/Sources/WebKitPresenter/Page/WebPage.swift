@@ -195,11 +195,13 @@ final class WebPage: @unchecked Sendable {
         case .response:
             // An attachment or what WebKit cannot show: a download, which the guard cancels and reports
             // (an error status still fails the page below).
-            if egwwk_response_is_download(decision) {
+            let download = egwwk_response_is_download(decision)
+            if download {
                 egwwk_decision_download(decision)
             } else {
                 egwwk_decision_use(decision)
             }
+            if download || !mainFrame { documentStayed() }
             if mainFrame, status >= 400, !bootstrapping {
                 // pagetrust: WebKit shows the relay's 502 for a refused host as the page's answer.
                 let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
@@ -218,6 +220,12 @@ final class WebPage: @unchecked Sendable {
     private func leavePage() {
         lifecycle.loadStarted()
         (finishedLoad, renderedLoad, roundStarted) = (false, nil, false)
+    }
+
+    /// A navigation asked about left the shown document in place: it may be asked about again.
+    private func documentStayed() {
+        lifecycle.navigationStayed()
+        if finishedLoad, let renderedLoad { askBuyer(about: renderedLoad) }
     }
 
     private func openInPlace(_ uri: String) {
@@ -250,7 +258,8 @@ final class WebPage: @unchecked Sendable {
             egwwk_decision_ignore(decision)
             return
         }
-        switch lifecycle.navigationRequested(problem: presenter.trustRules.navigationProblem(url)) {
+        let problem = presenter.trustRules.navigationProblem(url)
+        switch lifecycle.navigationRequested(problem: problem, leavesDocument: egwwk_decision_leaves_document(decision)) {
         case .refuse:
             egwwk_decision_ignore(decision)
             presenter.emit(.refused(url, reason: "the page has stopped"))
@@ -260,7 +269,8 @@ final class WebPage: @unchecked Sendable {
             handler.pageDidFailLoad(url, reason: reason)
         case .ask(let id):
             // The page is leaving (a hand-back form its script submitted, the buyer's own click): the
-            // buyer is not asked about it any more, even while the SDK decides.
+            // buyer is not asked about it any more, while the SDK decides nor after (a late report of its
+            // load finishing starts no round until a new document commits: PageLifecycle.leavingDocument).
             leavePage()
             decisions[id] = (decision, url)
             // The method lets the SDK tell the buyer's form POST from a link, recorded at the decision.
@@ -293,9 +303,11 @@ final class WebPage: @unchecked Sendable {
         switch event {
         case .started:
             leavePage()
-        case .redirected, .committed:
+        case .redirected:
             // pagetrust: pins, CA and TLS version were held by the relay before the request left.
             break
+        case .committed:
+            lifecycle.documentCommitted()
         case .finished:
             guard !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
             let report = lifecycle.loadFinished()
