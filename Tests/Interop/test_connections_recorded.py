@@ -67,6 +67,7 @@ STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 REQUEST = re.compile(rb"^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT) (\S+) HTTP/1\.[01]\r\n")
 FONT_OR_ICON = re.compile(r"(favicon\.ico|\.woff2?|\.ttf|\.otf|\.eot)(\?|$)", re.IGNORECASE)
 LOOPBACK = {"127.0.0.1", "::1", "::ffff:127.0.0.1"}
+UNFINISHED = "<unfinished ...>"
 
 
 def unescape(text):
@@ -118,13 +119,22 @@ class Trace:
         self.programs = {}  # pid -> program
         self.resolver_connects = []
         resolver_fds, bound_fds = set(), set()
+        unfinished = {}  # pid -> (call, its arguments up to "<unfinished ...>")
         for raw in text.splitlines():
             match = LINE.match(raw)
             if not match:
                 continue
             pid, call, rest = int(match.group(1)), match.group(2) or match.group(3), match.group(4)
+            if rest.endswith(UNFINISHED):
+                # Another thread's call came between: strace prints the call's head now and its tail,
+                # with what the kernel wrote back (getsockname's port), on a "resumed" line later.
+                unfinished[pid] = (call, rest[:-len(UNFINISHED)])
+                continue
             if match.group(2):
-                continue  # a resumed call's tail: its arguments were on the <unfinished ...> line
+                head = unfinished.pop(pid, None)
+                if head is None or head[0] != call:
+                    continue
+                rest = head[1] + rest
             if call == "execve":
                 program = STRING.search(rest)
                 if program:
@@ -234,6 +244,34 @@ def traced(command, env, stdin="", timeout=240, display=True):
                                 timeout=timeout, env=env)
         with open(log, encoding="utf-8", errors="replace") as file:
             return result, Trace(file.read())
+
+
+class TraceReading(unittest.TestCase):
+    """Lines as strace -f prints them when threads interleave (copied from a real trace of a threaded
+    Python program binding port 0 and reading it back)."""
+
+    def test_a_port_read_back_across_an_interleaved_call_is_a_listening_port(self):
+        trace = Trace("\n".join([
+            '6321  bind(5, {sa_family=AF_INET, sin_port=htons(0), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+            '6321  getsockname(5,  <unfinished ...>',
+            '6322  bind(6, {sa_family=AF_INET, sin_port=htons(0), sin_addr=inet_addr("127.0.0.1")}, 16 <unfinished ...>',
+            '6321  <... getsockname resumed>{sa_family=AF_INET, sin_port=htons(40657), '
+            'sin_addr=inet_addr("127.0.0.1")}, [16]) = 0',
+            '6322  <... bind resumed>)               = 0',
+            '6323  connect(7, {sa_family=AF_INET, sin_port=htons(40657), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+        ]))
+        self.assertIn(("127.0.0.1", 40657), trace.listening)
+        self.assertEqual(trace.problems(), [])
+
+    def test_a_connection_to_a_port_nobody_bound_is_still_a_problem(self):
+        trace = Trace("\n".join([
+            '6321  getsockname(5,  <unfinished ...>',
+            '6321  <... getsockname resumed>{sa_family=AF_INET, sin_port=htons(40657), '
+            'sin_addr=inet_addr("127.0.0.1")}, [16]) = 0',
+            '6323  connect(7, {sa_family=AF_INET, sin_port=htons(40657), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+        ]))
+        self.assertEqual(trace.problems(), ["pid 6323 connect to 127.0.0.1:40657: no traced process listens there"],
+                         "a client's own getsockname (no bind on that socket) serves nothing")
 
 
 @needs_tools
