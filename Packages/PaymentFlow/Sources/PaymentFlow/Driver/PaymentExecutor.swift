@@ -4,13 +4,15 @@ import Synchronization
 
 /// One payment in progress: the executor of a ``PaymentLifecycle``.
 ///
-/// Every decision is the value machine's; this class only performs the effects it returns (HTTP calls,
-/// presenter and resolver calls, the step gate, encryption, timers, delivery) and feeds what comes of
-/// them back in as events. Everything happens on the run's private serial queue, the one confinement
-/// mechanism: the mutable fields below are touched only there (checked in debug builds), which is why
-/// the class can be `@unchecked Sendable`. Host callbacks (presenter, resolver, step gate) may answer on
-/// any thread; their answers hop onto the queue. The run keeps itself alive until it delivered,
-/// whatever happens to the `PaymentKit` that started it; callbacks hold it weakly.
+/// Every decision is the value machine's; this class is the switch that performs the effects it returns
+/// (HTTP calls, presenter and resolver calls, the step gate, encryption, delivery) and feeds what comes
+/// of them back in as events, run by the SDK's one ``LifecycleRunner``: the run's private serial queue
+/// (the one confinement mechanism: the mutable fields below are touched only there, checked in debug
+/// builds, which is why the class can be `@unchecked Sendable`), its local event queue (the encryption
+/// answers at once, behind the current event, without a hop) and its timers on the flow's clock. Host
+/// callbacks (presenter, resolver, step gate) may answer on any thread; their answers hop onto the
+/// queue. The run keeps itself alive until it delivered, whatever happens to the `PaymentKit` that
+/// started it; callbacks hold it weakly.
 final class PaymentExecutor: @unchecked Sendable {
     /// What the run needs from the `PaymentKit` and the caller.
     struct Context: Sendable {
@@ -29,12 +31,11 @@ final class PaymentExecutor: @unchecked Sendable {
     }
 
     let context: Context
-    private let queue = DispatchQueue(label: "com.egw.egwpay.payment")
+    private let runner: LifecycleRunner<PaymentLifecycle>
+    private var queue: DispatchQueue { runner.queue }
     private let logger: Logger
 
     // Confined to `queue`.
-    private var run: PaymentLifecycle
-    private var timers: [PaymentLifecycle.TimerID: FlowTimer] = [:]
     private var decisions: [UInt64: @Sendable (NavigationDecision) -> Void] = [:]
     private var transfers: [UInt64: TransferCancellation] = [:]
     private var requests: UInt64 = 0
@@ -44,11 +45,13 @@ final class PaymentExecutor: @unchecked Sendable {
 
     init(context: Context, run: PaymentLifecycle) {
         self.context = context
-        self.run = run
+        self.runner = LifecycleRunner(
+            run, queue: DispatchQueue(label: "com.egw.egwpay.payment"), schedule: context.dependencies.clock.lifecycleSchedule)
         self.logger = Logger(
             level: context.configuration.logLevel, sink: context.configuration.logSink,
             paymentId: context.endpoints.paymentId, redactor: Redactor(secrets: [context.endpoints.verificationKey]))
         PaymentDiagnostics.runs.add(1, ordering: .relaxed)
+        runner.setPerformer { [weak self] effect in self?.perform(effect) }
     }
 
     deinit {
@@ -62,7 +65,7 @@ final class PaymentExecutor: @unchecked Sendable {
         queue.async {
             self.keepAlive = self
             var cachedKey: EncryptionKey?
-            if self.run.settings.kind == .card, let base = self.context.endpoints.checkoutBaseURL {
+            if self.runner.read({ $0.settings.kind }) == .card, let base = self.context.endpoints.checkoutBaseURL {
                 cachedKey = self.context.keyCache.key(for: base, now: self.dependencies.clock.now())
             }
             self.handle(.start(cachedKey: cachedKey))
@@ -82,10 +85,8 @@ final class PaymentExecutor: @unchecked Sendable {
         queue.async { [weak self] in self?.handle(event) }
     }
 
-    private func handle(_ event: PaymentLifecycle.Event) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        for effect in run.handle(event) { perform(effect) }
-    }
+    /// Feeds `event` on the queue (behind the event being handled, if any).
+    private func handle(_ event: PaymentLifecycle.Event) { runner.feed(event) }
 
     // MARK: - Effects
 
@@ -104,8 +105,8 @@ final class PaymentExecutor: @unchecked Sendable {
         case .askResolver(let token): askResolver(token)
         case .askBrowser(let token): askBrowser(token)
         case .encrypt(let token, let card, let key):
-            // After the effects of this event, still on the queue.
-            queue.async { [weak self] in self?.encrypt(card, key, token: token) }
+            // Its answer is fed at once: the runner handles it after this event's other effects.
+            encrypt(card, key, token: token)
         case .present(let id, let plan):
             guard let presenter = context.presenter else { return }
             let handler = PageHandler(run: self, pageId: id)
@@ -142,10 +143,9 @@ final class PaymentExecutor: @unchecked Sendable {
                 self?.post(.gateAnswered(token: token, decision))
             }
         case .startTimer(let id, let delay):
-            timers.removeValue(forKey: id)?.cancel()
-            timers[id] = dependencies.clock.schedule(delay) { [weak self] in self?.post(.timerFired(id)) }
+            runner.startTimer(id, after: delay, feeding: .timerFired(id))
         case .cancelTimer(let id):
-            timers.removeValue(forKey: id)?.cancel()
+            runner.cancelTimer(id)
         case .observe(let event):
             if case .transition = event { logger.debug("\(event)") }
             if case .started(let kind, _) = event { logger.info("\(kind) payment started") }
@@ -170,7 +170,7 @@ final class PaymentExecutor: @unchecked Sendable {
             guard let self else { return }
             self.queue.async {
                 self.transfers[token] = nil
-                guard self.run.operation?.token == token else {
+                guard self.runner.read({ $0.operation?.token }) == token else {
                     self.logger.debug("ignored a late answer to \(call)")
                     return
                 }
@@ -252,7 +252,7 @@ final class PaymentExecutor: @unchecked Sendable {
     }
 
     private func encrypt(_ card: CardInput.Snapshot, _ key: EncryptionKey, token: UInt64) {
-        guard run.operation?.token == token else { return }  // the run moved on (a cancel)
+        guard runner.read({ $0.operation?.token }) == token else { return }  // the run moved on (a cancel)
         let started = dependencies.clock.now()
         let result: Result<String, FlowError>
         do {
@@ -311,8 +311,7 @@ final class PaymentExecutor: @unchecked Sendable {
     // MARK: - Delivery
 
     private func deliver(_ terminal: Terminal) {
-        timers.values.forEach { $0.cancel() }
-        timers.removeAll()
+        runner.cancelAllTimers()
         decisions.values.forEach { $0(.cancel) }
         decisions.removeAll()
         transfers.values.forEach { $0.cancel() }  // no request of a finished payment keeps running
@@ -329,7 +328,8 @@ final class PaymentExecutor: @unchecked Sendable {
             deliver(result)
         }
         context.options.observer?(.finished(result))  // after the hand-over was queued
-        keepAlive = nil
+        // Released once the runner has performed this event's remaining effects.
+        queue.async { self.keepAlive = nil }
     }
 }
 

@@ -17,7 +17,7 @@ import Foundation
 ///   where it was (so a cancel before a request went out is `.cancelled`), and after any cancel the
 ///   run follows through without asking again;
 /// - an event the flow cannot explain ends the run `.unresolved` + `invalidResponse`, never a trap.
-struct PaymentLifecycle: Sendable, CustomStringConvertible {
+struct PaymentLifecycle: Lifecycle, Sendable, CustomStringConvertible {
     /// The flow being driven.
     enum Flow: Equatable, Sendable {
         case hosted(HostedCheckoutMachine)
