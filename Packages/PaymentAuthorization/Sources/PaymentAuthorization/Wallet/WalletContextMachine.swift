@@ -1,5 +1,5 @@
 import Foundation
-import PaymentFlow
+@_spi(LifecycleRuntime) import PaymentFlow
 
 /// The lifecycle of one ``WalletPaymentContext`` as a value: the sheet's phase, the one authorization
 /// in hand and where it stands (asking the app's backend, paying), the last EGW result. Events in,
@@ -18,7 +18,9 @@ import PaymentFlow
 ///   `.cancelled` only when no card payment of this context can have moved money;
 /// - the sheet is never answered `.failure` once money may have moved: a payment in doubt is answered
 ///   `.unresolved` (shown as being confirmed), a success `.success`.
-struct WalletContextMachine: Sendable {
+struct WalletContextMachine: Lifecycle, Sendable {
+    typealias TimerID = UInt64
+
     struct Settings: Equatable, Sendable {
         /// How long `paymentFor` may take; nil: as long as it likes.
         var paymentForTimeout: TimeInterval? = 60

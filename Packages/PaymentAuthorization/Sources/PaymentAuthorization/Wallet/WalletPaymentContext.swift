@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PaymentFlow
+@_spi(LifecycleRuntime) import PaymentFlow
 import Synchronization
 
 /// The amount an authorized sheet is to be paid with: its final total (after shipping and coupon),
@@ -147,9 +147,10 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
     /// Prices the buyer's changes (nil: the sheet's items stay as they are and coupons are refused).
     public let merchant: (any WalletPaymentMerchant)?
 
-    /// The one confinement: the fields below are touched only on `queue` (checked in debug builds).
-    private let queue = DispatchQueue(label: "com.egw.egwpay.wallet-context")
-    private var machine: WalletContextMachine
+    /// The machine, run the SDK's one way (PaymentFlow's `LifecycleRunner`): its serial queue is the one
+    /// confinement, so the fields below are touched only there (checked in debug builds).
+    private let runner: LifecycleRunner<WalletContextMachine>
+    private var queue: DispatchQueue { runner.queue }
     private var completion: (@Sendable (WalletPaymentResult) -> Void)?
     private var handlers: [UInt64: @Sendable (PaymentAuthorizationResult) -> Void] = [:]
     private var nextToken: UInt64 = 0
@@ -172,10 +173,19 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
         self.pagePresenter = pagePresenter
         self.paymentFor = paymentFor
         self.merchant = merchant
-        machine = WalletContextMachine(
+        let machine = WalletContextMachine(
             settings: .init(
                 paymentForTimeout: contextOptions.paymentForTimeout,
                 maximumAttempts: max(1, contextOptions.maximumAttempts)))
+        // The sheet's clock cannot cancel; a cancelled timer's late fire is dropped by the runner.
+        let clock = options.clock
+        runner = LifecycleRunner(
+            machine, queue: DispatchQueue(label: "com.egw.egwpay.wallet-context"),
+            schedule: { delay, work in
+                clock.schedule(delay, work)
+                return {}
+            })
+        runner.setPerformer { [weak self] effect in self?.perform(effect) }
     }
 
     /// Shows the sheet; `completion` gets the one result, on the controller's callback queue, after the
@@ -184,7 +194,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
     /// ``WalletPaymentError/presentedTwice``, no attempt, nothing shown; the first is untouched.
     public func present(completion: @escaping @Sendable (WalletPaymentResult) -> Void) {
         queue.async { [self] in
-            guard self.completion == nil, machine.sheet == .notPresented else {
+            guard self.completion == nil, runner.read({ $0.sheet }) == .notPresented else {
                 let refused = WalletPaymentResult(
                     outcome: .failed, shownStatus: nil, finishReason: .presentationFailed, attempts: 0,
                     total: controller.paymentRequest.paymentSummaryItems.last?.amount ?? 0,
@@ -262,10 +272,8 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
 
     // MARK: - Executor
 
-    private func handle(_ event: WalletContextMachine.Event) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        for effect in machine.handle(event) { perform(effect) }
-    }
+    /// Feeds `event` on the queue (behind the event being handled, if any).
+    private func handle(_ event: WalletContextMachine.Event) { runner.feed(event) }
 
     private func perform(_ effect: WalletContextMachine.Effect) {
         switch effect {
@@ -281,11 +289,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
                 }
             }
         case .startPaymentForTimer(let token, let seconds):
-            let queue = queue
-            controller.options.clock.schedule(seconds) { [weak self] in
-                guard let self else { return }
-                queue.async { self.handle(.paymentForDeadline(token: token)) }
-            }
+            runner.startTimer(token, after: seconds, feeding: .paymentForDeadline(token: token))
         case .startCardPayment(let token, let request, let card):
             // The async form: its result comes on the kit's callback queue, whether or not the host runs
             // the main queue (the completion form's is @MainActor, on the main queue).
@@ -311,6 +315,7 @@ public final class WalletPaymentContext: PaymentAuthorizationControllerDelegate,
                 total: controller.summaryItems.last?.amount ?? 0, currencyCode: controller.paymentRequest.currencyCode,
                 payment: terminal.payment, order: terminal.order,
                 error: terminal.error.map { $0 as any Error } ?? terminal.payment?.error)
+            runner.cancelAllTimers()
             let released = keepAlive
             keepAlive = nil
             controller.callbackQueue.async {
