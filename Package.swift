@@ -59,7 +59,9 @@ let package = Package(
         // Packages/GLibMainQueue (GLibMainQueue)
         .systemLibrary(name: "CGLib2", path: "Packages/GLibMainQueue/Sources/CGLib2", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CGLibMainQueue", dependencies: ["CGLib2"], path: "Packages/GLibMainQueue/Sources/CGLibMainQueue"),
-        .target(name: "GLibMainQueue", dependencies: ["CGLibMainQueue"], path: "Packages/GLibMainQueue/Sources/GLibMainQueue"),
+        .systemLibrary(name: "CGLibGtk4", path: "Packages/GLibMainQueue/Sources/CGLibGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(name: "CGTKRuntime", dependencies: ["CGLibGtk4"], path: "Packages/GLibMainQueue/Sources/CGTKRuntime"),
+        .target(name: "GLibMainQueue", dependencies: ["CGLibMainQueue", "CGTKRuntime"], path: "Packages/GLibMainQueue/Sources/GLibMainQueue"),
         .testTarget(name: "GLibMainQueueTests", dependencies: ["GLibMainQueue", "CGLib2"], path: "Packages/GLibMainQueue/Tests/GLibMainQueueTests"),
         // Packages/GatewaySandbox (GatewaySandbox)
         .systemLibrary(name: "CMicroHTTPD", path: "Packages/GatewaySandbox/Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -100,10 +102,10 @@ let package = Package(
         // Packages/PaymentUI (PaymentUI)
         .systemLibrary(name: "CGtk4", path: "Packages/PaymentUI/Sources/CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUIGtk"),
-        .target(name: "CardFields", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "CardValidation"], path: "Packages/PaymentUI/Sources/CardFields"),
+        .target(name: "CardFields", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "CardValidation", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/CardFields"),
         .target(name: "PaymentSheetWindow", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "GLibMainQueue", "PaymentAuthorization"], path: "Packages/PaymentUI/Sources/PaymentSheetWindow"),
         .target(name: "CPaymentUITestHooks", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUITestHooks"),
-        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks"], path: "Packages/PaymentUI/Sources/PaymentUITesting"),
+        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/PaymentUITesting"),
         .testTarget(name: "CardFieldsTests", dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting", "BuyerText"], path: "Packages/PaymentUI/Tests/CardFieldsTests"),
         .testTarget(name: "PaymentSheetWindowTests", dependencies: ["PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting", "BuyerText", "PaymentAuthorization"], path: "Packages/PaymentUI/Tests/PaymentSheetWindowTests"),
         // Packages/StatusMapping (StatusMapping)

@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 "CGtk4", "CPaymentUIGtk", .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "CardValidation", package: "CardValidation"),
+                .product(name: "GLibMainQueue", package: "GLibMainQueue"),
             ]
         ),
         .target(
@@ -43,7 +44,12 @@ let package = Package(
         // Proof only: the test hooks (keys, clipboard, focus, accessibility checks, snapshots), kept out
         // of the products' C target.
         .target(name: "CPaymentUITestHooks", dependencies: ["CGtk4"]),
-        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks"]),
+        .target(
+            name: "PaymentUITesting",
+            dependencies: [
+                "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks",
+                .product(name: "GLibMainQueue", package: "GLibMainQueue"),
+            ]),
         .testTarget(
             name: "CardFieldsTests",
             dependencies: [

@@ -30,15 +30,14 @@ static void install_contrast_rules(void) {
     g_object_unref(provider);
 }
 
-gboolean egwui_init(void) {
+gboolean egwui_styled(void) {
+    if (!gtk_is_initialized()) return FALSE;
     static gsize once = 0;
-    static gboolean ok = FALSE;
     if (g_once_init_enter(&once)) {
-        ok = gtk_init_check();
-        if (ok) install_contrast_rules();
+        install_contrast_rules();
         g_once_init_leave(&once, 1);
     }
-    return ok;
+    return TRUE;
 }
 
 // MARK: - Card entries

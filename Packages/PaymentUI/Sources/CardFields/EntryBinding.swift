@@ -1,6 +1,7 @@
 import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
+internal import GLibMainQueue
 import CardValidation
 import Foundation
 
@@ -18,7 +19,9 @@ final class EntryBinding {
     var edit: Edit?
 
     init(privateText: Bool, purpose: GtkInputPurpose, visible: Bool, widthChars: Int32, placeholder: String?) {
-        precondition(egwui_init() != 0, "PaymentUI needs a display: GTK could not be initialised")
+        precondition(
+            (try? GTKRuntime.start()) != nil && egwui_styled() != 0,
+            "PaymentUI needs a display and the GTK thread: GTK could not be started here")
         widget = egwui_entry_new()
         egwui_object_ref_sink(widget)
         egwui_entry_configure(widget, purpose, visible ? 1 : 0, widthChars, placeholder)

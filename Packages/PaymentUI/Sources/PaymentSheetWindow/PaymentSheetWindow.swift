@@ -79,7 +79,7 @@ public final class PaymentSheetWindow {
     // MARK: - Showing
 
     private func show(_ sheet: WalletSheet, buyer: any WalletSheetBuyer) -> Bool {
-        guard ui == nil, egwui_init() != 0 else { return false }
+        guard ui == nil, (try? GTKRuntime.start()) != nil, egwui_styled() != 0 else { return false }
         let widgets = SheetWidgets(parent: parent, owner: self)
         ui = widgets
         self.buyer = buyer
@@ -165,13 +165,10 @@ extension PaymentSheetWindow: WalletSheetPresenter {
         }
     }
 
-    /// Runs `body` on GTK's thread: now when already there, else through the main queue.
+    /// Runs `body` on GTK's thread, which is the main thread (GTKRuntime's rule): now when already
+    /// there, else through GTKRuntime's one hop.
     nonisolated private static func onGTK(_ body: @escaping @MainActor @Sendable () -> Void) {
-        if Thread.isMainThread {
-            MainActor.assumeIsolated(body)
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
-        }
+        GTKRuntime.perform { MainActor.assumeIsolated(body) }
     }
 }
 

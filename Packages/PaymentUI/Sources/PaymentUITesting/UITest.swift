@@ -1,6 +1,7 @@
 internal import CGtk4
 internal import CPaymentUIGtk
 internal import CPaymentUITestHooks
+internal import GLibMainQueue
 import Foundation
 
 /// Proof only: the buyer's hands and eyes for tests of PaymentUI and of apps built on it (and the
@@ -11,8 +12,8 @@ import Foundation
 /// Main thread only (GTK's thread).
 @MainActor
 public enum UITest {
-    /// Initialises GTK; false without a display.
-    public static func initialize() -> Bool { egwui_init() != 0 }
+    /// Starts GTK on this thread (GLibMainQueue's GTKRuntime); false without a display.
+    public static func initialize() -> Bool { (try? GTKRuntime.start()) != nil && egwui_styled() != 0 }
 
     /// The first widget named `name` (`gtk_widget_set_name`) under `root`, depth first; nil when none.
     public static func find(_ name: String, in root: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {

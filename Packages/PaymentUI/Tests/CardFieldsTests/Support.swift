@@ -14,7 +14,7 @@ final class Harness {
     let window: UnsafeMutablePointer<GtkWidget>
 
     init(_ widgets: [UnsafeMutableRawPointer]) throws {
-        guard egwui_init() != 0 else { throw XCTSkip("no display") }
+        guard UITest.initialize() else { throw XCTSkip("no display") }
         window = egwui_window_new("CardFieldsTests", nil, 0)
         let box = egwui_box_new(1, 6)
         egwui_widget_set_margins(box, 12)

@@ -4,70 +4,9 @@
 #include <gtk/gtk.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <webkit/webkit.h>
-
-// MARK: GTK and the main loop
-
-// GTK is started once, from one thread, whichever threads ask: the state is read from any thread (the
-// "is this the GTK thread" checks), so it is an atomic, set after the thread id it publishes; a failed start
-// is remembered, since GTK cannot be asked a second time after gtk_init_check failed.
-static GMutex egwwk_gtk_lock;
-static pthread_t egwwk_gtk_thread;
-static gint egwwk_gtk_state = 0;  // 0 not tried, 1 started, -1 failed
-
-bool egwwk_gtk_init(void) {
-    g_mutex_lock(&egwwk_gtk_lock);
-    if (g_atomic_int_get(&egwwk_gtk_state) == 0) {
-        if (gtk_init_check()) {
-            egwwk_gtk_thread = pthread_self();
-            g_atomic_int_set(&egwwk_gtk_state, 1);
-        } else {
-            g_atomic_int_set(&egwwk_gtk_state, -1);
-        }
-    }
-    bool ok = g_atomic_int_get(&egwwk_gtk_state) == 1 && pthread_equal(pthread_self(), egwwk_gtk_thread);
-    g_mutex_unlock(&egwwk_gtk_lock);
-    return ok;
-}
-
-bool egwwk_gtk_started(void) { return g_atomic_int_get(&egwwk_gtk_state) == 1; }
-
-bool egwwk_is_gtk_thread(void) {
-    return g_atomic_int_get(&egwwk_gtk_state) == 1 && pthread_equal(pthread_self(), egwwk_gtk_thread);
-}
-
-typedef struct {
-    void (*fn)(void *data);
-    void *data;
-} egwwk_call;
-
-static gboolean egwwk_call_once(gpointer user_data) {
-    egwwk_call *call = user_data;
-    call->fn(call->data);
-    return G_SOURCE_REMOVE;
-}
-
-void egwwk_invoke(void (*fn)(void *data), void *data) {
-    egwwk_call *call = g_new(egwwk_call, 1);
-    call->fn = fn;
-    call->data = data;
-    g_idle_add_full(G_PRIORITY_HIGH_IDLE, egwwk_call_once, call, g_free);
-    g_main_context_wakeup(NULL);
-}
-
-unsigned egwwk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void *data) {
-    egwwk_call *call = g_new(egwwk_call, 1);
-    call->fn = fn;
-    call->data = data;
-    return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, egwwk_call_once, call, g_free);
-}
-
-void egwwk_source_remove(unsigned id) { g_source_remove(id); }
-
-bool egwwk_iterate(bool may_block) { return g_main_context_iteration(NULL, may_block); }
 
 // MARK: Windows and widgets
 

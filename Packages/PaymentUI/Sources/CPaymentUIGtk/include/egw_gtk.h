@@ -7,9 +7,10 @@
 
 // MARK: - Start-up
 
-/// gtk_init_check() once per process; TRUE when a display is available. Installs the contrast rules for
-/// widgets with the class EGWUI_CONTRAST_CLASS (error text, focus ring; see shim.c).
-gboolean egwui_init(void);
+/// TRUE when GTK is initialised (GLibMainQueue's GTKRuntime starts it: the SDK's one gtk_init_check);
+/// the first such call installs the contrast rules for widgets with the class EGWUI_CONTRAST_CLASS
+/// (error text, focus ring; see shim.c) on the default display.
+gboolean egwui_styled(void);
 /// The CSS class of PaymentUI's widgets whose error text and focus ring keep their contrast in any theme.
 #define EGWUI_CONTRAST_CLASS "egwpay"
 

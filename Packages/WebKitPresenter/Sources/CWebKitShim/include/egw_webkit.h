@@ -15,23 +15,8 @@ extern "C" {
 
 // MARK: GTK and the main loop
 
-/// gtk_init_check() once per process, whichever threads call (a lock; the state is an atomic); records the
-/// calling thread as the GTK thread. True on that thread once GTK started; false without a display (the
-/// failure is remembered: GTK cannot be asked again) or on any other thread.
-bool egwwk_gtk_init(void);
-/// Whether egwwk_gtk_init succeeded.
-bool egwwk_gtk_started(void);
-/// Whether the calling thread is the one that called egwwk_gtk_init.
-bool egwwk_is_gtk_thread(void);
-/// Runs `fn(data)` on the GTK thread from the default main context (an idle source, high
-/// priority); never inline.
-void egwwk_invoke(void (*fn)(void *data), void *data);
-/// Adds a one-shot timeout on the default main context; returns its id (0 never).
-unsigned egwwk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void *data);
-/// Removes a source added by egwwk_timeout_add that has not fired.
-void egwwk_source_remove(unsigned id);
-/// One iteration of the default main context; `may_block` waits for an event.
-bool egwwk_iterate(bool may_block);
+// GTK itself (start, the GTK thread, the hop onto it, running the loop) is GLibMainQueue's GTKRuntime:
+// the SDK's one gtk_init_check.
 
 // MARK: Windows and widgets
 

@@ -49,22 +49,27 @@ public enum GTKMainLoop {
             StartupEnvironment.current.apply()
             atexit { StartupEnvironment.removeSandboxRecords() }
         }
-        guard egwwk_gtk_init() else {
-            if isStarted {
+        do throws(GTKRuntime.StartFailure) {
+            try GTKRuntime.start()
+        } catch {
+            switch error {
+            case .noDisplay:
+                throw WebKitPresenterError(.noDisplay, "GTK cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
+            case .startedOnAnotherThread:
                 throw WebKitPresenterError(.wrongThread, "GTK was started on another thread")
+            case .notTheMainThread:
+                throw WebKitPresenterError(.wrongThread, "GTK starts on the main thread only")
+            case .mainQueueBridgeUnavailable:
+                throw WebKitPresenterError(.mainQueueBridge, "libdispatch's main-queue handle is not available")
             }
-            throw WebKitPresenterError(.noDisplay, "GTK cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
-        }
-        guard GLibMainQueue.install() else {
-            throw WebKitPresenterError(.mainQueueBridge, "libdispatch's main-queue handle is not available")
         }
     }
 
     /// Whether ``start()`` succeeded (on any thread).
-    public static var isStarted: Bool { egwwk_gtk_started() }
+    public static var isStarted: Bool { GTKRuntime.isStarted }
 
     /// Whether the calling thread is the GTK thread (the one that called ``start()``).
-    public static var isGTKThread: Bool { egwwk_is_gtk_thread() }
+    public static var isGTKThread: Bool { GTKRuntime.isGTKThread }
 
     /// Runs GLib's main loop on the GTK thread until `condition` holds or
     /// `timeout` passes, for programs (a REPL, a test) that have no loop of
@@ -82,46 +87,10 @@ public enum GTKMainLoop {
     /// - Precondition: called on the GTK thread after ``start()``.
     @discardableResult
     public static func run(timeout: Duration, until condition: () -> Bool) -> Bool {
-        precondition(egwwk_is_gtk_thread(), "GTKMainLoop.run must be called on the GTK thread after start()")
-        let deadline = ContinuousClock.now + timeout
-        let expired = ExpiryFlag()
-        let milliseconds = UInt32(clamping: max(0, timeout.components.seconds * 1000 + 1))
-        let source = egwwk_timeout_add(
-            milliseconds,
-            { data in
-                guard let data else { return }
-                Unmanaged<ExpiryFlag>.fromOpaque(data).takeUnretainedValue().expired = true
-            }, Unmanaged.passUnretained(expired).toOpaque())
-        defer { if !expired.expired { egwwk_source_remove(source) } }
-        while !condition() {
-            if expired.expired || ContinuousClock.now >= deadline { return condition() }
-            _ = egwwk_iterate(true)
-        }
-        return true
+        GTKRuntime.run(timeout: timeout, until: condition)
     }
 }
 
-/// Set by the deadline's GLib timeout; read on the same (GTK) thread.
-private final class ExpiryFlag {
-    var expired = false
-}
-
-/// Runs `body` on the GTK thread: at once when already there, else from
-/// GLib's default main context (never on a thread that merely acquired it).
-func onGTKThread(_ body: @escaping @Sendable () -> Void) {
-    if egwwk_is_gtk_thread() {
-        body()
-        return
-    }
-    let box = Unmanaged.passRetained(GTKCall(body)).toOpaque()
-    egwwk_invoke(
-        { data in
-            guard let data else { return }
-            Unmanaged<GTKCall>.fromOpaque(data).takeRetainedValue().body()
-        }, box)
-}
-
-private final class GTKCall {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-}
+/// Runs `body` on the GTK thread: at once when already there, else from GLib's default main context
+/// (GTKRuntime's one hop).
+func onGTKThread(_ body: @escaping @Sendable () -> Void) { GTKRuntime.perform(body) }
