@@ -53,12 +53,14 @@ public enum GTKRuntime {
             body()
             return
         }
-        let box = Unmanaged.passRetained(Hop(body)).toOpaque()
-        egwgtk_invoke(
-            { data in
-                guard let data else { return }
-                Unmanaged<Hop>.fromOpaque(data).takeRetainedValue().body()
-            }, box)
+        egwgtk_invoke(Hop.run, Hop.retained(body))
+    }
+
+    /// Runs `body` once on the GTK thread after `delay` (a GLib timeout on the default main context),
+    /// at the earliest: the loop must be turning.
+    public static func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        let milliseconds = delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
+        _ = egwgtk_timeout_add(UInt32(clamping: max(0, milliseconds)), Hop.run, Hop.retained(body))
     }
 
     /// Runs GLib's main loop on the GTK thread until `condition` holds or `timeout` passes, for programs
@@ -94,8 +96,18 @@ public enum GTKRuntime {
         var expired = false
     }
 
+    /// A body handed to GLib: retained until its one call.
     private final class Hop {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+        static func retained(_ body: @escaping @Sendable () -> Void) -> UnsafeMutableRawPointer {
+            Unmanaged.passRetained(Hop(body)).toOpaque()
+        }
+
+        static let run: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
+            guard let data else { return }
+            Unmanaged<Hop>.fromOpaque(data).takeRetainedValue().body()
+        }
     }
 }

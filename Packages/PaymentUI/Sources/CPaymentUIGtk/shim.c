@@ -426,20 +426,3 @@ void egwui_focus_restore(GtkWidget *window) {
 void egwui_object_ref_sink(GtkWidget *widget) { g_object_ref_sink(widget); }
 void egwui_object_unref(GtkWidget *widget) { g_object_unref(widget); }
 
-typedef struct {
-    egwui_timeout_fn fn;
-    void *context;
-} timeout_callback;
-
-static gboolean fire_timeout(gpointer data) {
-    timeout_callback *callback = data;
-    callback->fn(callback->context);
-    return G_SOURCE_REMOVE;
-}
-
-guint egwui_timeout_once(guint milliseconds, egwui_timeout_fn fn, void *context) {
-    timeout_callback *callback = g_new0(timeout_callback, 1);
-    callback->fn = fn;
-    callback->context = context;
-    return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, fire_timeout, callback, g_free);
-}

@@ -145,15 +145,9 @@ extension PaymentSheetWindow: WalletSheetPresenter {
     ) {
         Self.onGTK {
             self.showStatus(status, sheet: sheet)
-            let milliseconds = UInt32(max(0, self.options.statusDuration) * 1000)
+            let milliseconds = Int64(max(0, self.options.statusDuration) * 1000)
             guard milliseconds > 0 else { return completion() }
-            let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
-            _ = egwui_timeout_once(
-                milliseconds,
-                { context in
-                    guard let context else { return }
-                    Unmanaged<CompletionBox>.fromOpaque(context).takeRetainedValue().run()
-                }, box)
+            GTKRuntime.after(.milliseconds(milliseconds), completion)
         }
     }
 
@@ -170,9 +164,4 @@ extension PaymentSheetWindow: WalletSheetPresenter {
     nonisolated private static func onGTK(_ body: @escaping @MainActor @Sendable () -> Void) {
         GTKRuntime.perform { MainActor.assumeIsolated(body) }
     }
-}
-
-private final class CompletionBox {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -93,8 +93,6 @@ void egwui_focus_restore(GtkWidget *window);
 void egwui_object_ref_sink(GtkWidget *widget);
 void egwui_object_unref(GtkWidget *widget);
 /// A delay on the default main context.
-typedef void (*egwui_timeout_fn)(void *context);
-guint egwui_timeout_once(guint milliseconds, egwui_timeout_fn fn, void *context);
 
 // What tests do with the widgets is in CPaymentUITestHooks (PaymentUITesting's), not here.
 
