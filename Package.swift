@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "BuyerVocabulary", path: "Packages/HeadlessBrowser/Sources/BuyerVocabulary"),
         .target(name: "HeadlessBrowser", dependencies: ["BuyerVocabulary", "CPSL", "EGWWire", "PaymentFlow"], path: "Packages/HeadlessBrowser/Sources/HeadlessBrowser"),
         .executableTarget(name: "HeadlessBrowserFuzz", dependencies: ["HeadlessBrowser", "FuzzSupport"], path: "Packages/HeadlessBrowser/Fuzz/Harness"),
-        .testTarget(name: "HeadlessBrowserTests", dependencies: ["HeadlessBrowser", "HeadlessBrowserFuzz", "FuzzSupport", "PaymentFlow", "LoopbackTestServer", "CMutexVisibility"], path: "Packages/HeadlessBrowser/Tests/HeadlessBrowserTests"),
+        .testTarget(name: "HeadlessBrowserTests", dependencies: ["HeadlessBrowser", "HeadlessBrowserFuzz", "FuzzSupport", "PaymentFlow", "LoopbackTestServer", "CMutexVisibility", "StateExplorer"], path: "Packages/HeadlessBrowser/Tests/HeadlessBrowserTests"),
         // Packages/JWE (JWE)
         .systemLibrary(name: "COpenSSL", path: "Packages/JWE/Sources/COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "JWE", dependencies: ["COpenSSL", "EGWWire"], path: "Packages/JWE/Sources/JWE"),
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "JWETests", dependencies: ["JWE", "COpenSSL", "jwe-fork-probe", "egw-jwe", "JWEFuzz", "EGWWire", "FuzzSupport", "CMutexVisibility", "FreedMemoryScan"], path: "Packages/JWE/Tests/JWETests", exclude: ["Vectors"]),
         // Packages/PaymentAuthorization (PaymentAuthorization)
         .target(name: "PaymentAuthorization", dependencies: ["PaymentFlow", "CardValidation", "StatusMapping"], path: "Packages/PaymentAuthorization/Sources/PaymentAuthorization"),
-        .testTarget(name: "PaymentAuthorizationTests", dependencies: ["PaymentAuthorization", "PaymentFlow", "EGWWire", "CMutexVisibility"], path: "Packages/PaymentAuthorization/Tests/PaymentAuthorizationTests"),
+        .testTarget(name: "PaymentAuthorizationTests", dependencies: ["PaymentAuthorization", "PaymentFlow", "EGWWire", "CMutexVisibility", "StateExplorer"], path: "Packages/PaymentAuthorization/Tests/PaymentAuthorizationTests"),
         // Packages/PaymentFlow (PaymentFlow)
         .systemLibrary(name: "CCurl", path: "Packages/PaymentFlow/Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Packages/PaymentFlow/Sources/CCurlShim", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(name: "curl-proxy-probe", dependencies: ["PaymentFlow"], path: "Packages/PaymentFlow/Sources/curl-proxy-probe"),
         .executableTarget(name: "card-dump-probe", dependencies: ["PaymentFlow", "JWE"], path: "Packages/PaymentFlow/Sources/card-dump-probe"),
         .executableTarget(name: "PaymentFlowFuzz", dependencies: ["PaymentFlow", "CCurl", "FuzzSupport"], path: "Packages/PaymentFlow/Fuzz/Harness"),
-        .testTarget(name: "PaymentFlowTests", dependencies: ["PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "card-dump-probe", "CCurl", "FuzzSupport", "BuyerText", "EGWWire", "JWE", "LoopbackTestServer", "CMutexVisibility"], path: "Packages/PaymentFlow/Tests/PaymentFlowTests"),
+        .testTarget(name: "PaymentFlowTests", dependencies: ["PaymentFlow", "PaymentFlowFuzz", "curl-keylog-probe", "curl-proxy-probe", "card-dump-probe", "CCurl", "FuzzSupport", "BuyerText", "EGWWire", "JWE", "LoopbackTestServer", "CMutexVisibility", "StateExplorer"], path: "Packages/PaymentFlow/Tests/PaymentFlowTests"),
         // Packages/PaymentUI (PaymentUI)
         .systemLibrary(name: "CGtk4", path: "Packages/PaymentUI/Sources/CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUIGtk"),
@@ -117,7 +117,8 @@ let package = Package(
         .target(name: "LoopbackTestServer", path: "Packages/TestSupport/Sources/LoopbackTestServer"),
         .target(name: "CFreedMemoryScan", path: "Packages/TestSupport/Sources/CFreedMemoryScan"),
         .target(name: "FreedMemoryScan", dependencies: ["CFreedMemoryScan"], path: "Packages/TestSupport/Sources/FreedMemoryScan"),
-        .testTarget(name: "TestSupportTests", dependencies: ["LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan"], path: "Packages/TestSupport/Tests/TestSupportTests"),
+        .target(name: "StateExplorer", path: "Packages/TestSupport/Sources/StateExplorer"),
+        .testTarget(name: "TestSupportTests", dependencies: ["LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan", "StateExplorer"], path: "Packages/TestSupport/Tests/TestSupportTests"),
         // Packages/WebKitPresenter (WebKitPresenter)
         .systemLibrary(name: "CWebKitGTK", path: "Packages/WebKitPresenter/Sources/CWebKitGTK", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev", "libssl-dev"])]),
         .target(name: "CWebKitShim", dependencies: ["CWebKitGTK"], path: "Packages/WebKitPresenter/Sources/CWebKitShim"),

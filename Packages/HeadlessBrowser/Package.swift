@@ -50,6 +50,7 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "LoopbackTestServer", package: "TestSupport"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "StateExplorer", package: "TestSupport"),
             ]
         ),
     ],

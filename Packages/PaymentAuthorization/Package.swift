@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "EGWWire", package: "EGWWire"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "StateExplorer", package: "TestSupport"),
             ]
         ),
     ],

@@ -62,6 +62,7 @@ let package = Package(
                 .product(name: "JWE", package: "JWE"),
                 .product(name: "LoopbackTestServer", package: "TestSupport"),
                 .product(name: "MutexVisibility", package: "TestSupport"),
+                .product(name: "StateExplorer", package: "TestSupport"),
             ]
         ),
     ],

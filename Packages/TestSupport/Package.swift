@@ -6,7 +6,8 @@ import PackageDescription
 // measurements go through, the shim that makes Synchronization.Mutex visible to ThreadSanitizer
 // (every test binary links it; see Sources/CMutexVisibility), and the freed-memory scan that proves a
 // secret is wiped before its memory is released (it interposes free(): link it only into the tests
-// that use it). No library product of the SDK depends on this package; tests and benchmarks only.
+// that use it), and the one state explorer every lifecycle's exploration walks with. No library
+// product of the SDK depends on this package; tests and benchmarks only.
 let package = Package(
     name: "TestSupport",
     products: [
@@ -14,6 +15,7 @@ let package = Package(
         .library(name: "LatencyProxy", targets: ["LatencyProxy"]),
         .library(name: "LoopbackTestServer", targets: ["LoopbackTestServer"]),
         .library(name: "FreedMemoryScan", targets: ["FreedMemoryScan"]),
+        .library(name: "StateExplorer", targets: ["StateExplorer"]),
     ],
     targets: [
         .target(name: "CMutexVisibility"),
@@ -21,9 +23,10 @@ let package = Package(
         .target(name: "LoopbackTestServer"),
         .target(name: "CFreedMemoryScan"),
         .target(name: "FreedMemoryScan", dependencies: ["CFreedMemoryScan"]),
+        .target(name: "StateExplorer"),
         .testTarget(
             name: "TestSupportTests",
-            dependencies: ["LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan"]),
+            dependencies: ["LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan", "StateExplorer"]),
     ],
     swiftLanguageModes: [.v6]
 )

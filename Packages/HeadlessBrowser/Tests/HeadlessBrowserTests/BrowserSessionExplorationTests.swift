@@ -1,5 +1,6 @@
 import Foundation
 import PaymentFlow
+import StateExplorer
 import Testing
 
 @testable import HeadlessBrowser
@@ -446,40 +447,16 @@ import Testing
         }
     }
 
-    struct Totals {
-        var states = 0
-        var transitions = 0
-        var violations: [String] = []
-    }
-
     static func explore(
         depth: Int, mutation: BrowserSession.Mutation, replies: [Reply] = Reply.allCases
-    ) -> Totals {
-        var totals = Totals()
+    ) -> ExplorationTotals {
         var start = World(mutation: mutation)
         start.replies = replies
         start.trail = ["present"]
         start.present()
-        var seen: Set<String> = [start.fingerprint]
-        var frontier = [start]
-        totals.violations += start.violations
-        for _ in 0..<depth {
-            var next: [World] = []
-            for world in frontier {
-                for successor in world.successors() {
-                    totals.transitions += 1
-                    if !successor.violations.isEmpty {
-                        totals.violations += successor.violations
-                        continue
-                    }
-                    if seen.insert(successor.fingerprint).inserted { next.append(successor) }
-                }
-                if totals.violations.count > 50 { break }
-            }
-            frontier = next
-        }
-        totals.states = seen.count
-        return totals
+        return StateExplorer.breadthFirst(
+            from: start, depth: depth, fingerprint: \.fingerprint, successors: { $0.successors() },
+            violations: \.violations, stopsAtViolation: true, maximumViolations: 50)
     }
 
     /// 9 in a plain run (a few seconds); `EGW_BROWSER_DEPTH` goes deeper.

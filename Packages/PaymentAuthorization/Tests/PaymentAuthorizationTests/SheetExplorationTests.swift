@@ -1,4 +1,5 @@
 import Foundation
+import StateExplorer
 import XCTest
 
 @testable import PaymentAuthorization
@@ -15,7 +16,7 @@ import XCTest
 /// - the status shown is the authorization's answer as it is: `.unresolved` (a payment in doubt) is shown
 ///   and ends the sheet, never shown as `.failure` nor left open for a retry.
 final class SheetExplorationTests: XCTestCase {
-    struct World {
+    struct World: EventDrivenWorld {
         var machine: SheetMachine
         var armed: Set<UInt64> = []
         var calls: [(token: UInt64, authorization: Bool)] = []
@@ -201,28 +202,14 @@ final class SheetExplorationTests: XCTestCase {
     func testEveryOrderingUpToTheDepthKeepsTheContract() {
         let soak = (ProcessInfo.processInfo.environment["EGW_SCHEDULES"].flatMap(Int.init) ?? 0) >= 10_000
         let depth = soak ? 13 : 10
-        var frontier = [Self.initialWorld()]
-        var seen = Set<String>([frontier[0].fingerprint])
-        var transitions = 0
-        var violations: [String] = []
-        for _ in 0..<depth {
-            var next: [World] = []
-            for world in frontier {
-                for event in world.enabled {
-                    var successor = world
-                    successor.apply(event)
-                    transitions += 1
-                    var settled = successor
-                    settled.settle()
-                    violations += successor.violations + settled.violations
-                    if seen.insert(successor.fingerprint).inserted { next.append(successor) }
-                }
-            }
-            frontier = next
-        }
-        XCTAssertEqual(violations.count, 0, "\(Array(Set(violations)).prefix(10))")
-        XCTAssertGreaterThan(seen.count, 1000, "the walk reached the interesting states")
-        print("SheetExplorationTests: depth \(depth), \(seen.count) distinct states, \(transitions) transitions")
+        let totals = StateExplorer.breadthFirst(
+            from: Self.initialWorld(), depth: depth, fingerprint: \.fingerprint, successors: \.successors,
+            violations: \.violationsSettledOrNot)
+        XCTAssertEqual(totals.violations.count, 0, "\(Array(Set(totals.violations)).prefix(10))")
+        XCTAssertGreaterThan(totals.states, 1000, "the walk reached the interesting states")
+        print(
+            "SheetExplorationTests: depth \(depth), \(totals.states) distinct states, "
+                + "\(totals.transitions) transitions")
     }
 
     /// The check bites: a sheet that showed a payment in doubt as a failure (the mutation), or kept it

@@ -1,4 +1,5 @@
 import Foundation
+import StateExplorer
 import XCTest
 
 @testable import PaymentAuthorization
@@ -40,7 +41,7 @@ final class WalletContextExplorationTests: XCTestCase {
         }
     }
 
-    struct World {
+    struct World: EventDrivenWorld {
         var machine = WalletContextMachine(settings: .init(paymentForTimeout: 60, maximumAttempts: 2))
         var tokens: UInt64 = 0
         var armed: Set<UInt64> = []
@@ -196,29 +197,14 @@ final class WalletContextExplorationTests: XCTestCase {
         let depth = soak ? 12 : 9
         var start = World()
         start.apply(.present)
-        var frontier = [start]
-        var seen = Set<String>([start.fingerprint])
-        var transitions = 0
-        var violations: [String] = []
-        for _ in 0..<depth {
-            var next: [World] = []
-            for world in frontier where world.delivered.isEmpty {
-                for event in world.enabled {
-                    var successor = world
-                    successor.apply(event)
-                    transitions += 1
-                    var settled = successor
-                    settled.settle()
-                    violations += successor.violations + settled.violations
-                    if seen.insert(successor.fingerprint).inserted { next.append(successor) }
-                }
-            }
-            frontier = next
-        }
-        XCTAssertEqual(violations.count, 0, "\(Array(Set(violations)).prefix(10))")
-        XCTAssertGreaterThan(seen.count, 200, "the walk reached the interesting states")
+        let totals = StateExplorer.breadthFirst(
+            from: start, depth: depth, fingerprint: \.fingerprint, successors: \.successors,
+            violations: \.violationsSettledOrNot, expands: \.delivered.isEmpty)
+        XCTAssertEqual(totals.violations.count, 0, "\(Array(Set(totals.violations)).prefix(10))")
+        XCTAssertGreaterThan(totals.states, 200, "the walk reached the interesting states")
         print(
-            "WalletContextExplorationTests: depth \(depth), \(seen.count) distinct states, \(transitions) transitions")
+            "WalletContextExplorationTests: depth \(depth), \(totals.states) distinct states, "
+                + "\(totals.transitions) transitions")
     }
 
     /// The invariants bite: the same walk over a world that ignores `sheetEnded` (as the old context's

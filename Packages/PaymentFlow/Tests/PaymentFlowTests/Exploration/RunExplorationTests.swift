@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import JWE
 import Synchronization
+import StateExplorer
 import Testing
 
 @testable import PaymentFlow
@@ -841,16 +842,7 @@ import Testing
     func everyInterleavingKeepsTheContract(scenario: Scenario) {
         if let only = ProcessInfo.processInfo.environment["EGW_EXPLORE_ONLY"], only != scenario.name { return }
         // The walk is recursive and deep: it gets a thread with a large stack of its own.
-        let result = Mutex<Totals?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let walker = Thread {
-            result.withLock { $0 = Self.explore(scenario) }
-            done.signal()
-        }
-        walker.stackSize = 1 << 28
-        walker.start()
-        done.wait()
-        guard let totals = result.withLock({ $0 }) else { return }
+        let totals = StateExplorer.onLargeStack { Self.explore(scenario) }
         print("RunExploration \(scenario): \(totals.states) states, \(Int(totals.paths)) complete paths")
         #expect(totals.states > 10)
         #expect(totals.violations.isEmpty, "\(totals.violations.prefix(5).joined(separator: "\n"))")
@@ -863,16 +855,7 @@ import Testing
         scenario.mutation = .skipsMethodDeadline
         scenario.checksTimers = false
         let mutated = scenario
-        let result = Mutex<Totals?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let walker = Thread {
-            result.withLock { $0 = Self.explore(mutated) }
-            done.signal()
-        }
-        walker.stackSize = 1 << 28
-        walker.start()
-        done.wait()
-        let totals = try #require(result.withLock { $0 })
+        let totals = StateExplorer.onLargeStack { Self.explore(mutated) }
         let hang = totals.violations.first { $0.contains("waiting with nothing pending") }
         print("RunExploration skipsMethodDeadline without cancel: " + (hang ?? "no hang found"))
         #expect(hang != nil)
@@ -896,16 +879,7 @@ import Testing
         scenario.mutation = mutation
         scenario.faultBudget = 1
         let mutated = scenario
-        let result = Mutex<Totals?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let walker = Thread {
-            result.withLock { $0 = Self.explore(mutated) }
-            done.signal()
-        }
-        walker.stackSize = 1 << 28
-        walker.start()
-        done.wait()
-        let totals = try #require(result.withLock { $0 })
+        let totals = StateExplorer.onLargeStack { Self.explore(mutated) }
         print(
             "RunExploration mutation \(mutation) on \(scenarioName): \(totals.violations.count) violations, first: "
                 + (totals.violations.first ?? "none"))
