@@ -91,6 +91,8 @@ public enum GTKMainLoop {
     }
 }
 
-/// Runs `body` on the GTK thread: at once when already there, else from GLib's default main context
-/// (GTKRuntime's one hop).
-func onGTKThread(_ body: @escaping @Sendable () -> Void) { GTKRuntime.perform(body) }
+/// Runs `body` on the GTK thread, which is the main thread and so the main actor (GTKRuntime's rule):
+/// at once when already there, else from GLib's default main context (GTKRuntime's one hop).
+func onGTKThread(_ body: @escaping @MainActor @Sendable () -> Void) {
+    GTKRuntime.perform { MainActor.assumeIsolated(body) }
+}

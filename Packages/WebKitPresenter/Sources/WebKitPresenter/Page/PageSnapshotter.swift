@@ -45,10 +45,9 @@ public final class PageSnapshotter: Sendable {
     }
 }
 
-/// One picture being taken; keeps itself alive until it is done (GTK thread only).
-private final class Snapshot: @unchecked Sendable {
-    // @unchecked: used on the GTK thread only.
-    let file: URL
+/// One picture being taken; keeps itself alive until it is done (the GTK thread, the main actor).
+@MainActor
+private final class Snapshot {    let file: URL
     let completion: @Sendable (URL?) -> Void
     var session: UnsafeMutableRawPointer?
     var view: UnsafeMutableRawPointer?
@@ -62,7 +61,7 @@ private final class Snapshot: @unchecked Sendable {
         self.completion = completion
     }
 
-    private static func from(_ context: UnsafeMutableRawPointer) -> Snapshot {
+    nonisolated private static func from(_ context: UnsafeMutableRawPointer) -> Snapshot {
         Unmanaged<Snapshot>.fromOpaque(context).takeUnretainedValue()
     }
 
@@ -72,15 +71,15 @@ private final class Snapshot: @unchecked Sendable {
             context: Unmanaged.passUnretained(self).toOpaque(),
             policy: { context, decision, type, _, _, _ in
                 guard let context, let decision else { return }
-                Snapshot.from(context).policy(decision, type: type)
+                MainActor.assumeIsolated { Snapshot.from(context).policy(decision, type: type) }
             },
             load: { context, event, _ in
                 guard let context, event == .finished else { return }
-                Snapshot.from(context).loaded()
+                MainActor.assumeIsolated { Snapshot.from(context).loaded() }
             },
             fail: { context, kind, _, _, _, _ in
                 guard let context, kind != .interrupted else { return }
-                Snapshot.from(context).finish(saved: false)
+                MainActor.assumeIsolated { Snapshot.from(context).finish(saved: false) }
             },
             event: { _, _ in },
             message: { _, _ in }, request: { _, _, _ in }, terminated: { _, _ in })
@@ -119,7 +118,7 @@ private final class Snapshot: @unchecked Sendable {
             view,
             { data in
                 guard let data else { return }
-                Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().painted()
+                MainActor.assumeIsolated { Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().painted() }
             }, box.toOpaque())
         if !waiting {
             box.release()
@@ -133,7 +132,7 @@ private final class Snapshot: @unchecked Sendable {
             view, file.path,
             { data, saved in
                 guard let data else { return }
-                Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().finish(saved: saved)
+                MainActor.assumeIsolated { Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().finish(saved: saved) }
             }, Unmanaged.passRetained(self).toOpaque())
     }
 

@@ -43,14 +43,14 @@ extension WebKitPagePresenter {
             return
         }
         onGTKThread { [self] in
-            guard methodPage == nil, !isPresenting else {
+            guard pages.methodPage == nil, !isPresenting else {
                 completion(false)
                 return
             }
             let page = WebPage(
                 request: PageRequest(url: method.url, formFields: method.formFields, purpose: .challenge),
                 handler: handler, presenter: self, invisible: true)
-            methodPage = page
+            pages.methodPage = page
             page.show(in: pageHost, size: (0, 0))
             completion(true)
             page.start()
@@ -65,8 +65,8 @@ extension WebKitPagePresenter {
             return
         }
         onGTKThread { [self] in
-            methodPage?.tearDown()
-            methodPage = nil
+            pages.methodPage?.tearDown()
+            pages.methodPage = nil
             completion()
         }
     }

@@ -47,10 +47,7 @@ import Synchronization
 /// let presenter = WebKitPagePresenter(host: .window(parentWindow), trust: PageTrust(configuration: configuration))
 /// kit.startCardPayment(request, card: card, from: presenter) { result in ... }
 /// ```
-public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
-    // @unchecked: `page` and `screenshotCount` are touched on the GTK thread only (every entry
-    // point hops there first); `presenting` is atomic.
-
+public final class WebKitPagePresenter: PaymentPresenter, Sendable {
     /// Where pages appear.
     public struct Host: @unchecked Sendable {
         // @unchecked: the pointers are GTK objects, used on the GTK thread only.
@@ -131,10 +128,8 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     private let options: Options
     private let onEvent: (@Sendable (Event) -> Void)?
     private let presenting = Atomic(false)
-    private var page: WebPage?
-    /// The invisible 3DS Method page (ThreeDSMethodPage.swift), GTK thread only.
-    var methodPage: WebPage?
-    private var screenshotCount: Int?
+    /// The pages and the screenshot count, on the GTK thread (the main actor).
+    let pages = PresenterPages()
 
     /// Creates a presenter.
     ///
@@ -158,10 +153,12 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     deinit {
         // The pages go with the presenter (a method the flow never ended): their views and sessions
         // are dropped on the GTK thread, reporting nothing more.
-        let pages = [page, methodPage].compactMap { $0 }
-        guard !pages.isEmpty else { return }
-        let drop: @Sendable () -> Void = { for page in pages { page.tearDown(reporting: false) } }
-        if GTKMainLoop.isGTKThread { drop() } else { onGTKThread(drop) }
+        guard GTKMainLoop.isStarted else { return }
+        let pages = pages
+        onGTKThread {
+            for page in [pages.page, pages.methodPage].compactMap({ $0 }) { page.tearDown(reporting: false) }
+            (pages.page, pages.methodPage) = (nil, nil)
+        }
     }
 
     /// Whether a page is shown (from any thread).
@@ -176,12 +173,12 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
             return
         }
         onGTKThread { [self] in
-            guard self.page == nil else {
+            guard pages.page == nil else {
                 completion(false)
                 return
             }
             let shown = WebPage(request: page, handler: handler, presenter: self)
-            self.page = shown
+            pages.page = shown
             presenting.store(true, ordering: .releasing)
             shown.show(in: host, size: windowSize(for: page))
             emit(.presented(page.url))
@@ -199,9 +196,9 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
             return
         }
         onGTKThread { [self] in
-            if let page {
+            if let page = pages.page {
                 page.tearDown()
-                self.page = nil
+                pages.page = nil
                 presenting.store(false, ordering: .releasing)
                 emit(.dismissed)
             }
@@ -220,15 +217,26 @@ public final class WebKitPagePresenter: PaymentPresenter, @unchecked Sendable {
     func emit(_ event: Event) { onEvent?(event.withoutQueries) }
 
     /// The next screenshot's file for a page titled `title`.
-    func nextScreenshotFile(title: String) -> URL? {
+    @MainActor func nextScreenshotFile(title: String) -> URL? {
         guard let directory = options.screenshotsDirectory else { return nil }
         let number =
-            (screenshotCount
+            (pages.screenshotCount
                 ?? ScreenshotName.highestNumber(
                     in: (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])) + 1
-        screenshotCount = number
+        pages.screenshotCount = number
         return directory.appendingPathComponent(ScreenshotName.file(number: number, title: title))
     }
+}
+
+/// What a presenter keeps on the GTK thread (the main actor): the shown page, the invisible 3DS
+/// Method page (ThreeDSMethodPage.swift) and how many screenshots it saved.
+@MainActor
+final class PresenterPages {
+    var page: WebPage?
+    var methodPage: WebPage?
+    var screenshotCount: Int?
+
+    nonisolated init() {}
 }
 
 /// Screenshot file names: `NN-<title>.png`, the title reduced to lower-case

@@ -5,12 +5,12 @@ import PaymentFlow
 import Synchronization
 
 /// One presented page: its web view, window, session and lifecycle. Lives on
-/// the GTK thread; the C callbacks reach it through an unretained pointer
-/// that stays valid until ``tearDown()`` disconnects them.
-final class WebPage: @unchecked Sendable {
-    // @unchecked: every member is used on the GTK thread only; the handler's decisions and the
-    // buyer's answers hop back there (onGTKThread) before touching anything.
-
+/// the GTK thread, which is the main actor (GTKRuntime's rule); the C callbacks
+/// reach it through an unretained pointer that stays valid until ``tearDown()``
+/// disconnects them, and the handler's decisions and the buyer's answers hop
+/// back there (onGTKThread) before touching anything.
+@MainActor
+final class WebPage {
     private let request: PageRequest
     private let handler: PageEventHandler
     private unowned let presenter: WebKitPagePresenter
@@ -61,36 +61,43 @@ final class WebPage: @unchecked Sendable {
             context: context,
             policy: { context, decision, type, uri, status, mainFrame in
                 guard let context else { return }
-                WebPage.from(context).policy(
-                    decision, type: type, uri: uri.map { String(cString: $0) } ?? "", status: Int(status),
-                    mainFrame: mainFrame)
+                let uri = uri.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated {
+                    WebPage.from(context).policy(decision, type: type, uri: uri, status: Int(status), mainFrame: mainFrame)
+                }
             },
             load: { context, event, uri in
                 guard let context else { return }
-                WebPage.from(context).load(event: event, uri: uri.map { String(cString: $0) } ?? "")
+                let uri = uri.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated { WebPage.from(context).load(event: event, uri: uri) }
             },
             fail: { context, kind, uri, message, certificate, flags in
                 guard let context else { return }
-                WebPage.from(context).fail(
-                    kind: kind, uri: uri.map { String(cString: $0) } ?? "",
-                    message: message.map { String(cString: $0) } ?? "",
-                    certificate: certificate, flags: flags)
+                let uri = uri.map { String(cString: $0) } ?? ""
+                let message = message.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated {
+                    WebPage.from(context).fail(
+                        kind: kind, uri: uri, message: message, certificate: certificate, flags: flags)
+                }
             },
             event: { context, event in
                 guard let context else { return }
-                WebPage.from(context).event(event)
+                MainActor.assumeIsolated { WebPage.from(context).event(event) }
             },
             message: { context, text in
                 guard let context, let text else { return }
-                WebPage.from(context).rendered(String(cString: text))
+                let json = String(cString: text)
+                MainActor.assumeIsolated { WebPage.from(context).rendered(json) }
             },
             request: { context, method, uri in
                 guard let context, let method, let uri else { return }
-                WebPage.from(context).sent(method: String(cString: method), uri: String(cString: uri))
+                let (verb, target) = (String(cString: method), String(cString: uri))
+                MainActor.assumeIsolated { WebPage.from(context).sent(method: verb, uri: target) }
             },
             terminated: { context, reason in
                 guard let context else { return }
-                WebPage.from(context).webProcessEnded(reason.map { String(cString: $0) } ?? "ended")
+                let how = reason.map { String(cString: $0) } ?? "ended"
+                MainActor.assumeIsolated { WebPage.from(context).webProcessEnded(how) }
             })
         let watching = !invisible && (presenter.scriptedBuyer != nil || presenter.wantsScreenshots)
         let watch = BuyerJavaScript.watch(patience: presenter.scriptedBuyer?.patience ?? .seconds(2))
@@ -106,7 +113,7 @@ final class WebPage: @unchecked Sendable {
                     let refusal = PageActs.refusal(
                         act: act, uri: uri.map { String(cString: $0) } ?? "", length: Int(length))
                 else { return }
-                WebPage.from(context).refused(refusal)
+                MainActor.assumeIsolated { WebPage.from(context).refused(refusal) }
             }, context)
         if invisible {  // the 3DS Method (ThreeDSMethodPage.swift): never in a window the buyer sees
             egwwk_view_make_invisible(view)
@@ -178,7 +185,7 @@ final class WebPage: @unchecked Sendable {
         session = nil
     }
 
-    private static func from(_ context: UnsafeMutableRawPointer) -> WebPage {
+    nonisolated private static func from(_ context: UnsafeMutableRawPointer) -> WebPage {
         Unmanaged<WebPage>.fromOpaque(context).takeUnretainedValue()
     }
 
@@ -403,7 +410,7 @@ final class WebPage: @unchecked Sendable {
             view,
             { data in
                 guard let data else { return }
-                Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done()
+                MainActor.assumeIsolated { Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done() }
             }, box.toOpaque())
         if !waiting { box.release() }
     }
@@ -453,7 +460,7 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
-    private func screenshot(_ page: RenderedPage, then next: @escaping () -> Void) {
+    private func screenshot(_ page: RenderedPage, then next: @escaping @MainActor () -> Void) {
         guard let view, let file = presenter.nextScreenshotFile(title: page.title) else {
             next()
             return
@@ -467,24 +474,26 @@ final class WebPage: @unchecked Sendable {
             view, file.path,
             { data, saved in
                 guard let data else { return }
-                Unmanaged<SnapshotCall>.fromOpaque(data).takeRetainedValue().done(saved)
+                MainActor.assumeIsolated { Unmanaged<SnapshotCall>.fromOpaque(data).takeRetainedValue().done(saved) }
             }, box.toOpaque())
     }
 
     private func runScript(
-        _ body: String, in view: UnsafeMutableRawPointer, done: @escaping (String?, String?) -> Void
+        _ body: String, in view: UnsafeMutableRawPointer, done: @escaping @MainActor (String?, String?) -> Void
     ) {
         let box = Unmanaged.passRetained(ScriptCall(done))
         egwwk_view_evaluate(
             view, body, BuyerJavaScript.world,
             { data, value, error in
                 guard let data else { return }
-                Unmanaged<ScriptCall>.fromOpaque(data).takeRetainedValue().done(
-                    value.map { String(cString: $0) }, error.map { String(cString: $0) })
+                let (answer, problem) = (value.map { String(cString: $0) }, error.map { String(cString: $0) })
+                MainActor.assumeIsolated {
+                    Unmanaged<ScriptCall>.fromOpaque(data).takeRetainedValue().done(answer, problem)
+                }
             }, box.toOpaque())
     }
 
-    private static func renderedPage(from json: String) -> RenderedPage? {
+    nonisolated private static func renderedPage(from json: String) -> RenderedPage? {
         struct Shape: Decodable {
             var title: String
             var url: String
@@ -501,13 +510,13 @@ final class WebPage: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private static func spki(_ certificate: UnsafeMutableRawPointer) -> [UInt8]? {
+    nonisolated private static func spki(_ certificate: UnsafeMutableRawPointer) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: 32)
         return egwwk_certificate_spki_sha256(certificate, &digest) ? digest : nil
     }
 
     /// `scheme://host[:port]`: whose page it is.
-    static func origin(of url: URL) -> String {
+    nonisolated static func origin(of url: URL) -> String {
         var origin = "\(url.scheme ?? "")://\(url.host ?? "")"
         if let port = url.port { origin += ":\(port)" }
         return origin
@@ -515,7 +524,7 @@ final class WebPage: @unchecked Sendable {
 
     /// A document that posts `fields` to `url` as soon as it loads (how a browser starts a challenge).
     /// Names, values and the URL go through EGWWire's one HTML escaper.
-    static func autoPostDocument(to url: URL, fields: [(name: String, value: String)]) -> String {
+    nonisolated static func autoPostDocument(to url: URL, fields: [(name: String, value: String)]) -> String {
         let escape = HTMLEscaping.escape
         let inputs = fields.map { "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value))\">" }
         return """
@@ -528,19 +537,23 @@ final class WebPage: @unchecked Sendable {
     }
 }
 
+// What a C callback calls back, on the GTK thread (the main actor).
+@MainActor
 private final class ScriptCall {
-    let done: (String?, String?) -> Void
-    init(_ done: @escaping (String?, String?) -> Void) { self.done = done }
+    let done: @MainActor (String?, String?) -> Void
+    init(_ done: @escaping @MainActor (String?, String?) -> Void) { self.done = done }
 }
 
+@MainActor
 private final class PaintCall {
-    let done: () -> Void
-    init(_ done: @escaping () -> Void) { self.done = done }
+    let done: @MainActor () -> Void
+    init(_ done: @escaping @MainActor () -> Void) { self.done = done }
 }
 
+@MainActor
 private final class SnapshotCall {
-    let done: (Bool) -> Void
-    init(_ done: @escaping (Bool) -> Void) { self.done = done }
+    let done: @MainActor (Bool) -> Void
+    init(_ done: @escaping @MainActor (Bool) -> Void) { self.done = done }
 }
 
 /// Lets the first answer through.

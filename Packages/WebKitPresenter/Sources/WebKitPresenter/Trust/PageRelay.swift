@@ -10,12 +10,11 @@ import Synchronization
 /// the pins, the kit's proxy) before it reads a byte of the page's request; WebKit then accepts the
 /// relay's ephemeral certificate for that host only, because ``admit(_:)`` allowed it just before.
 ///
-/// Threading: made, attached and closed on the GTK thread; the relay's calls (``admit(_:)``,
-/// ``refused(_:)``) come from its connection threads and wait for the GTK thread, at most 10 s.
-final class PageRelayLink: @unchecked Sendable {
-    // @unchecked: the GTK-thread state below is touched only on the GTK thread (onGTKThread hops);
-    // `relay` is written once, before the session can use it.
-
+/// Threading: the main actor, which is the GTK thread (made, attached and closed there); the relay's
+/// calls (``admit(_:)``, ``refused(_:)``) come from its connection threads and wait for the GTK
+/// thread, at most 10 s.
+@MainActor
+final class PageRelayLink {
     /// A refusal that fails the page (a trust failure: pin, chain, TLS version), on the GTK thread.
     var onTrustFailure: ((_ host: String, _ port: Int, _ reason: String) -> Void)?
     /// A host the relay vouched for, the first time (its certificate is allowed), on the GTK thread.
@@ -26,7 +25,7 @@ final class PageRelayLink: @unchecked Sendable {
     private var allowedHosts: Set<String> = []
     private var refusals: [String: PageTLSRelay.Refusal] = [:]
     private var closed = false
-    private static let patience: DispatchTimeInterval = .seconds(10)
+    nonisolated private static let patience: DispatchTimeInterval = .seconds(10)
 
     /// A relay for `trust`, or nil when it cannot start (the page then must not load).
     static func start(trust: PageTrust) -> PageRelayLink? {
@@ -66,14 +65,14 @@ final class PageRelayLink: @unchecked Sendable {
         certificate = nil
     }
 
-    private static func key(_ host: String) -> String {
+    nonisolated private static func key(_ host: String) -> String {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         return name
     }
 
     /// The relay vouched for `host`: WebKit may accept the relay's certificate for it.
-    private func admit(_ host: String) -> Bool {
+    nonisolated private func admit(_ host: String) -> Bool {
         let answered = DispatchSemaphore(value: 0)
         let allowed = RelayFlag()
         onGTKThread { [self] in
@@ -88,7 +87,7 @@ final class PageRelayLink: @unchecked Sendable {
                 return
             }
             let call = Unmanaged.passRetained(
-                AllowCall { [self] in
+                AllowCall { @MainActor [self] in
                     if allowedHosts.insert(host).inserted, !closed { onAdmitted?(host) }
                     allowed.value.store(!closed, ordering: .releasing)
                     answered.signal()
@@ -97,7 +96,7 @@ final class PageRelayLink: @unchecked Sendable {
                 session, certificate, host,
                 { data in
                     guard let data else { return }
-                    Unmanaged<AllowCall>.fromOpaque(data).takeRetainedValue().done()
+                    MainActor.assumeIsolated { Unmanaged<AllowCall>.fromOpaque(data).takeRetainedValue().done() }
                 }, call.toOpaque())
         }
         return answered.wait(timeout: .now() + Self.patience) == .success && allowed.value.load(ordering: .acquiring)
@@ -105,7 +104,7 @@ final class PageRelayLink: @unchecked Sendable {
 
     /// The relay refused a connection: recorded (and the page failed, for a trust failure) before
     /// the relay answers WebKit, so the page's failure names the real reason.
-    private func refused(_ refusal: PageTLSRelay.Refusal) {
+    nonisolated private func refused(_ refusal: PageTLSRelay.Refusal) {
         let recorded = DispatchSemaphore(value: 0)
         onGTKThread { [self] in
             defer { recorded.signal() }
@@ -117,9 +116,10 @@ final class PageRelayLink: @unchecked Sendable {
     }
 }
 
+@MainActor
 private final class AllowCall {
-    let done: () -> Void
-    init(_ done: @escaping () -> Void) { self.done = done }
+    let done: @MainActor () -> Void
+    init(_ done: @escaping @MainActor () -> Void) { self.done = done }
 }
 
 private final class RelayFlag: Sendable {
