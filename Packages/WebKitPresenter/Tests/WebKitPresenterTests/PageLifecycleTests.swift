@@ -1,3 +1,4 @@
+import Foundation
 import PaymentFlow
 import XCTest
 
@@ -69,16 +70,51 @@ final class PageLifecycleTests: XCTestCase {
         XCTAssertEqual(closing.loadFailed(reason: "late"), .none)
     }
 
-    func testBuyerRoundsEndWithTheirPage() {
+    private static func page(_ path: String) -> RenderedPage {
+        RenderedPage(
+            url: URL(string: "https://acs.example\(path)")!, title: path, html: "", codeFieldCount: 1, buttonLabels: [])
+    }
+
+    /// The buyer is asked once per document, when it has both finished loading and been described by
+    /// the watch script, whichever came first.
+    func testTheBuyerIsAskedOncePerDocumentWhenItFinishedAndWasDescribed() {
+        var finishedFirst = PageLifecycle()
+        XCTAssertEqual(finishedFirst.loadFinished(), .finished)
+        XCTAssertNil(finishedFirst.nextBuyerRound(), "not described yet")
+        finishedFirst.described(Self.page("/challenge"))
+        XCTAssertEqual(finishedFirst.nextBuyerRound()?.page.url.path, "/challenge")
+        XCTAssertNil(finishedFirst.nextBuyerRound(), "asked once")
+        finishedFirst.described(Self.page("/challenge"))
+        XCTAssertNil(finishedFirst.nextBuyerRound(), "a second description of the same document asks nothing")
+
+        var describedFirst = PageLifecycle()
+        describedFirst.described(Self.page("/challenge"))
+        XCTAssertNil(describedFirst.nextBuyerRound(), "not finished yet")
+        _ = describedFirst.loadFinished()
+        XCTAssertNotNil(describedFirst.nextBuyerRound())
+    }
+
+    /// A new load makes the old document's round stale and its description void; a closed page asks no
+    /// more.
+    func testBuyerRoundsEndWithTheirDocument() {
         var page = PageLifecycle()
-        let first = try! XCTUnwrap(page.beginBuyerRound())
+        _ = page.loadFinished()
+        page.described(Self.page("/first"))
+        let first = try! XCTUnwrap(page.nextBuyerRound()).round
         XCTAssertTrue(page.isCurrent(round: first))
         page.loadStarted()
         XCTAssertFalse(page.isCurrent(round: first), "a new load makes the old page's answer stale")
-        let second = try! XCTUnwrap(page.beginBuyerRound())
+        _ = page.loadFinished()
+        XCTAssertNil(page.nextBuyerRound(), "the first document's description does not stand for the second")
+        page.described(Self.page("/second"))
+        let second = try! XCTUnwrap(page.nextBuyerRound())
+        XCTAssertEqual(second.page.url.path, "/second")
         _ = page.buyerClosed()
-        XCTAssertFalse(page.isCurrent(round: second))
-        XCTAssertNil(page.beginBuyerRound())
+        XCTAssertFalse(page.isCurrent(round: second.round))
+        page.loadStarted()
+        _ = page.loadFinished()
+        page.described(Self.page("/third"))
+        XCTAssertNil(page.nextBuyerRound(), "a closed page asks nothing")
     }
 
     /// The issuer's hand-back page submits its form from its own script; WebKit may report that page's
@@ -87,26 +123,34 @@ final class PageLifecycleTests: XCTestCase {
     /// document gets one.
     func testALateLoadOfADocumentBeingLeftStartsNoBuyerRound() {
         var page = PageLifecycle()
+        page.described(Self.page("/acs-complete"))
         XCTAssertEqual(page.navigationRequested(problem: nil, leavesDocument: true), .ask(id: 1))
+        page.described(Self.page("/acs-complete"))  // the watch script's description, arriving late
         XCTAssertEqual(page.decided(id: 1, .allow), .load)
         XCTAssertEqual(page.loadFinished(), .finished, "the late report still reaches the handler")
-        XCTAssertNil(page.beginBuyerRound(), "the document is on its way out")
+        XCTAssertNil(page.nextBuyerRound(), "the document is on its way out")
         page.loadStarted()
-        XCTAssertNil(page.beginBuyerRound(), "the new document has not committed")
         page.documentCommitted()
-        XCTAssertNotNil(page.beginBuyerRound(), "the new document is asked about")
+        page.described(Self.page("/notification"))
+        XCTAssertNil(page.nextBuyerRound(), "the new document has not finished")
+        _ = page.loadFinished()
+        XCTAssertEqual(page.nextBuyerRound()?.page.url.path, "/notification", "the new document is asked about")
     }
 
     /// WebKit asks about an iframe's src load as an "other" navigation, which leaves the shown
     /// document in place; so does a navigation that became a download or a subframe's response.
     func testNavigationsThatLeaveTheDocumentInPlaceKeepBuyerRounds() {
         var framed = PageLifecycle()
-        _ = framed.navigationRequested(problem: nil, leavesDocument: false)
-        XCTAssertNotNil(framed.beginBuyerRound())
+        _ = framed.navigationRequested(problem: nil, leavesDocument: false)  // the iframe, while parsing
+        framed.described(Self.page("/with-frame"))
+        _ = framed.loadFinished()
+        XCTAssertNotNil(framed.nextBuyerRound())
         var downloaded = PageLifecycle()
-        _ = downloaded.navigationRequested(problem: nil, leavesDocument: true)
-        XCTAssertNil(downloaded.beginBuyerRound())
+        _ = downloaded.navigationRequested(problem: nil, leavesDocument: true)  // a link to a receipt file
+        _ = downloaded.loadFinished()
+        downloaded.described(Self.page("/shop"))
+        XCTAssertNil(downloaded.nextBuyerRound(), "leaving, as far as anyone knows")
         downloaded.navigationStayed()
-        XCTAssertNotNil(downloaded.beginBuyerRound())
+        XCTAssertNotNil(downloaded.nextBuyerRound(), "the download left the shop's page in place")
     }
 }

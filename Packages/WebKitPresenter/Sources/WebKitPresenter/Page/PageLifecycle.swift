@@ -56,9 +56,15 @@ struct PageLifecycle {
     /// load finished after its own script submitted a hand-back form, and that late report starts no
     /// buyer round (a person would not act on a page already on its way out).
     private(set) var leavingDocument = false
+    // The shown document's one buyer round: once it has both finished loading and been described by
+    // the watch script, in either order.
+    private var documentFinished = false
+    private var description: RenderedPage?
+    private var askedAboutDocument = false
 
     var isOpen: Bool { phase == .open }
 
+    /// Asking about a navigation ends the shown document's buyer round (as ``loadStarted()`` does).
     /// `leavesDocument`: the navigation replaces the shown document (WebKit's link, form, reload or
     /// history navigations); an iframe's own load or a script's location change does not say so.
     mutating func navigationRequested(problem: String?, leavesDocument: Bool = false) -> NavigationAction {
@@ -70,6 +76,8 @@ struct PageLifecycle {
             }
             lastDecision += 1
             pending.insert(lastDecision)
+            // The shown document may be going: its buyer round is stale even while the SDK decides.
+            loadStarted()
             if leavesDocument { leavingDocument = true }
             return .ask(id: lastDecision)
         case .stopped, .dismissed:
@@ -88,8 +96,15 @@ struct PageLifecycle {
         }
     }
 
-    /// A main-frame load started: any buyer round under way is for a page that is going.
-    mutating func loadStarted() { buyerRound += 1 }
+    /// The shown document is going (a main-frame load started, or a navigation away was asked about):
+    /// any buyer round under way is for a page that is going, and the next document starts afresh.
+    mutating func loadStarted() {
+        buyerRound += 1
+        (documentFinished, description, askedAboutDocument) = (false, nil, false)
+    }
+
+    /// The watch script described the shown document (as a person sees it).
+    mutating func described(_ page: RenderedPage) { description = page }
 
     /// A new main-frame document committed: the document that was leaving has gone.
     mutating func documentCommitted() { leavingDocument = false }
@@ -98,7 +113,11 @@ struct PageLifecycle {
     /// document stays.
     mutating func navigationStayed() { leavingDocument = false }
 
-    mutating func loadFinished() -> Report { isOpen ? .finished : .none }
+    mutating func loadFinished() -> Report {
+        guard isOpen else { return .none }
+        documentFinished = true
+        return .finished
+    }
 
     mutating func loadFailed(reason: String) -> Report {
         guard isOpen else { return .none }
@@ -127,11 +146,13 @@ struct PageLifecycle {
         return pending
     }
 
-    /// A new buyer round for the loaded page, or nil when the page is not open or its document is leaving.
-    mutating func beginBuyerRound() -> UInt64? {
-        guard isOpen, !leavingDocument else { return nil }
+    /// The buyer round to start now, with the page to ask about: once per document, when it finished
+    /// loading and was described, while the page is open and the document is not leaving; else nil.
+    mutating func nextBuyerRound() -> (round: UInt64, page: RenderedPage)? {
+        guard isOpen, !leavingDocument, documentFinished, !askedAboutDocument, let description else { return nil }
+        askedAboutDocument = true
         buyerRound += 1
-        return buyerRound
+        return (buyerRound, description)
     }
 
     /// Whether `round` is still the page's current round and the page still open.

@@ -27,10 +27,6 @@ final class WebPage {
     private var relay: PageRelayLink?
     private var relayMissing = false
     private var loadedOnce = false
-    /// This load reported finished / the watch script described it / the buyer was asked about it.
-    private var finishedLoad = false
-    private var renderedLoad: RenderedPage?
-    private var roundStarted = false
     /// The 3DS Method's page: in no window, never focusable, never shown, no buyer, no screenshots.
     private let invisible: Bool
 
@@ -223,16 +219,10 @@ final class WebPage {
         }
     }
 
-    /// The shown document is going: its buyer round (if any) is stale, the next one starts afresh.
-    private func leavePage() {
-        lifecycle.loadStarted()
-        (finishedLoad, renderedLoad, roundStarted) = (false, nil, false)
-    }
-
     /// A navigation asked about left the shown document in place: it may be asked about again.
     private func documentStayed() {
         lifecycle.navigationStayed()
-        if finishedLoad, let renderedLoad { askBuyer(about: renderedLoad) }
+        askBuyerIfReady()
     }
 
     private func openInPlace(_ uri: String) {
@@ -278,7 +268,6 @@ final class WebPage {
             // The page is leaving (a hand-back form its script submitted, the buyer's own click): the
             // buyer is not asked about it any more, while the SDK decides nor after (a late report of its
             // load finishing starts no round until a new document commits: PageLifecycle.leavingDocument).
-            leavePage()
             decisions[id] = (decision, url)
             // The method lets the SDK tell the buyer's form POST from a link, recorded at the decision.
             // One WebKit does not report stays unknown (`nil`), which the SDK counts as a request that
@@ -309,7 +298,7 @@ final class WebPage {
         guard let view else { return }
         switch event {
         case .started:
-            leavePage()
+            lifecycle.loadStarted()
         case .redirected:
             // pagetrust: pins, CA and TLS version were held by the relay before the request left.
             break
@@ -320,10 +309,8 @@ final class WebPage {
             let report = lifecycle.loadFinished()
             self.report(report, url: url)
             if report == .finished {
-                loadedOnce = true
-                finishedLoad = true
                 reportFirstPaint(of: url, view: view)
-                if let renderedLoad { askBuyer(about: renderedLoad) }
+                askBuyerIfReady()
             }
         default:
             break
@@ -420,13 +407,14 @@ final class WebPage {
     /// The watch script described the page: the buyer is asked once the load also finished.
     private func rendered(_ json: String) {
         guard !bootstrapping, let page = Self.renderedPage(from: json), page.url.scheme != "about" else { return }
-        renderedLoad = page
-        if finishedLoad { askBuyer(about: page) }
+        lifecycle.described(page)
+        askBuyerIfReady()
     }
 
-    private func askBuyer(about page: RenderedPage) {
-        guard !roundStarted, let round = lifecycle.beginBuyerRound() else { return }
-        roundStarted = true
+    /// Asks the buyer about the shown document once it finished loading and was described (the rules
+    /// are PageLifecycle's).
+    private func askBuyerIfReady() {
+        guard let (round, page) = lifecycle.nextBuyerRound() else { return }
         screenshot(page) { [self] in
             guard let buyer = presenter.scriptedBuyer, lifecycle.isCurrent(round: round) else { return }
             presenter.emit(.buyerAsked(page.url))
