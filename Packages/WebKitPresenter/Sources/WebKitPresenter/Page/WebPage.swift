@@ -312,8 +312,6 @@ final class WebPage {
                 reportFirstPaint(of: url, view: view)
                 askBuyerIfReady()
             }
-        default:
-            break
         }
     }
 
@@ -355,8 +353,6 @@ final class WebPage {
             let url = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
             let origin = Self.origin(of: url)
             egwwk_window_set_title(window, title.isEmpty ? origin : "\(title) — \(origin)")
-        default:
-            break
         }
     }
 
