@@ -153,4 +153,24 @@ final class PageLifecycleTests: XCTestCase {
         downloaded.navigationStayed()
         XCTAssertNotNil(downloaded.nextBuyerRound(), "the download left the shop's page in place")
     }
+
+    /// A challenge starts with our own about:blank document posting the form: its navigation is used
+    /// without asking, its load and description count for nothing, and the form's POST is the first
+    /// navigation the SDK is asked about.
+    func testTheBootstrapDocumentIsNeitherAskedAboutNorReported() {
+        var page = PageLifecycle()
+        page.bootstrapStarted()
+        XCTAssertTrue(page.isBootstrapNavigation("about:blank"))
+        XCTAssertEqual(page.loadFinished(), .none, "the bootstrap document's load is not the page's")
+        page.described(Self.page("/blank"))
+        XCTAssertFalse(page.isBootstrapNavigation("https://acs.example/challenge"), "the form's POST")
+        XCTAssertFalse(page.bootstrapping)
+        XCTAssertEqual(page.navigationRequested(problem: nil), .ask(id: 1))
+        XCTAssertFalse(page.isBootstrapNavigation("about:blank"), "after the bootstrap, about:blank is asked about")
+        XCTAssertEqual(page.decided(id: 1, .allow), .load)
+        XCTAssertEqual(page.loadFinished(), .finished)
+        XCTAssertNil(page.nextBuyerRound(), "the bootstrap document's description does not stand for the page")
+        page.described(Self.page("/challenge"))
+        XCTAssertEqual(page.nextBuyerRound()?.page.url.path, "/challenge")
+    }
 }

@@ -61,6 +61,9 @@ struct PageLifecycle {
     private var documentFinished = false
     private var description: RenderedPage?
     private var askedAboutDocument = false
+    /// Our own document that posts the request's form (an `about:blank` page) is loading: its own
+    /// navigation is used without asking the SDK, and its load and description count for nothing.
+    private(set) var bootstrapping = false
 
     var isOpen: Bool { phase == .open }
 
@@ -103,8 +106,23 @@ struct PageLifecycle {
         (documentFinished, description, askedAboutDocument) = (false, nil, false)
     }
 
-    /// The watch script described the shown document (as a person sees it).
-    mutating func described(_ page: RenderedPage) { description = page }
+    /// The watch script described the shown document (as a person sees it); the bootstrap document's
+    /// description counts for nothing.
+    mutating func described(_ page: RenderedPage) {
+        guard !bootstrapping else { return }
+        description = page
+    }
+
+    /// The page starts with our own document posting the request's form.
+    mutating func bootstrapStarted() { bootstrapping = true }
+
+    /// Whether a navigation to `uri` is the bootstrap document's own, to use without asking; any other
+    /// navigation ends the bootstrap (the form's POST is the first one the SDK is asked about).
+    mutating func isBootstrapNavigation(_ uri: String) -> Bool {
+        if bootstrapping, uri == "about:blank" { return true }
+        bootstrapping = false
+        return false
+    }
 
     /// A new main-frame document committed: the document that was leaving has gone.
     mutating func documentCommitted() { leavingDocument = false }
@@ -114,7 +132,7 @@ struct PageLifecycle {
     mutating func navigationStayed() { leavingDocument = false }
 
     mutating func loadFinished() -> Report {
-        guard isOpen else { return .none }
+        guard isOpen, !bootstrapping else { return .none }
         documentFinished = true
         return .finished
     }

@@ -21,8 +21,6 @@ final class WebPage {
     private var container: UnsafeMutableRawPointer?
     /// Decisions WebKit waits for, by the lifecycle's id.
     private var decisions: [UInt64: (decision: UnsafeMutableRawPointer, url: URL)] = [:]
-    /// The first load is our own document posting the request's form; it is not asked about.
-    private var bootstrapping = false
     // MARK: pagetrust: the TLS relay every https connection of the page goes through (PageRelay.swift)
     private var relay: PageRelayLink?
     private var relayMissing = false
@@ -148,7 +146,7 @@ final class WebPage {
             egwwk_view_load_uri(view, request.url.absoluteString)
             return
         }
-        bootstrapping = true
+        lifecycle.bootstrapStarted()
         egwwk_view_load_html(view, Self.autoPostDocument(to: request.url, fields: fields), "about:blank")
     }
 
@@ -205,7 +203,7 @@ final class WebPage {
                 egwwk_decision_use(decision)
             }
             if download || !mainFrame { documentStayed() }
-            if mainFrame, status >= 400, !bootstrapping {
+            if mainFrame, status >= 400, !lifecycle.bootstrapping {
                 // pagetrust: WebKit shows the relay's 502 for a refused host as the page's answer.
                 let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
                 report(lifecycle.loadFailed(reason: refusal ?? "HTTP status \(status)"), url: URL(string: uri))
@@ -246,11 +244,10 @@ final class WebPage {
     }
 
     private func navigate(_ decision: UnsafeMutableRawPointer, uri: String) {
-        if bootstrapping, uri == "about:blank" {
+        if lifecycle.isBootstrapNavigation(uri) {
             egwwk_decision_use(decision)
             return
         }
-        bootstrapping = false
         guard let url = URL(string: uri) else {
             egwwk_decision_ignore(decision)
             return
@@ -305,7 +302,7 @@ final class WebPage {
         case .committed:
             lifecycle.documentCommitted()
         case .finished:
-            guard !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
+            guard let url = URL(string: uri), url.scheme != "about" else { return }
             let report = lifecycle.loadFinished()
             self.report(report, url: url)
             if report == .finished {
@@ -359,7 +356,7 @@ final class WebPage {
     /// The page's script is about to send a request (PageRequestWatch): the SDK hears of it before it
     /// leaves, also after the buyer closed the page (the request may still go), until the page is dismissed.
     private func sent(method: String, uri: String) {
-        guard view != nil, !bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
+        guard view != nil, !lifecycle.bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
         presenter.emit(.sentRequest(url, method: method))
         handler.page(didSend: PageSentRequest(url: url, method: method))
     }
@@ -402,7 +399,7 @@ final class WebPage {
 
     /// The watch script described the page: the buyer is asked once the load also finished.
     private func rendered(_ json: String) {
-        guard !bootstrapping, let page = Self.renderedPage(from: json), page.url.scheme != "about" else { return }
+        guard let page = Self.renderedPage(from: json), page.url.scheme != "about" else { return }
         lifecycle.described(page)
         askBuyerIfReady()
     }
