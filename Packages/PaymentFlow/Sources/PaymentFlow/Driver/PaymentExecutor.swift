@@ -162,7 +162,7 @@ final class PaymentExecutor: @unchecked Sendable {
             // Cannot happen after validation; answered as a request that never left.
             let reason = built.failure?.reason ?? "the request cannot be built"
             let refused = TransportError(.invalidURL, reason, delivery: .neverSent)
-            post(.answered(token: token, event(call, .failure(refused))))
+            post(.responded(token: token, call, .failure(refused)))
             return
         }
         let started = dependencies.clock.now()
@@ -170,12 +170,13 @@ final class PaymentExecutor: @unchecked Sendable {
             guard let self else { return }
             self.queue.async {
                 self.transfers[token] = nil
-                guard self.runner.read({ $0.operation?.token }) == token else {
-                    self.logger.debug("ignored a late answer to \(call)")
-                    return
+                // Observed and logged as the exchange it was; what it means is the lifecycle's to decode.
+                if self.runner.read({ $0.operation?.token }) == token {
+                    self.observeExchange(call, request, started, result)
+                } else {
+                    self.logger.debug("a late answer to \(call)")
                 }
-                self.observeExchange(call, request, started, result)
-                self.handle(.answered(token: token, self.event(call, result)))
+                self.handle(.responded(token: token, call, result))
             }
         }
         if let cancellable = dependencies.transport as? any CancellableTransport {
@@ -196,13 +197,6 @@ final class PaymentExecutor: @unchecked Sendable {
             let transport = dependencies.transport as? any ConnectionPreparingTransport
         else { return }
         transport.prepareConnection(to: sessions)
-    }
-
-    /// The flow event for a call's result.
-    private func event(_ call: GatewayCall, _ result: Result<HTTPResponse, TransportError>) -> FlowEvent {
-        GatewayAPI.event(
-            for: call, result, paymentId: context.endpoints.paymentId,
-            allowsPlainHTTP: context.configuration.environment.allowsPlainHTTP)
     }
 
     private func askResolver(_ token: UInt64) {

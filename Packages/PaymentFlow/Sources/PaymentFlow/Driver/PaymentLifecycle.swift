@@ -98,7 +98,7 @@ struct PaymentLifecycle: Lifecycle, Sendable, CustomStringConvertible {
 
     /// What the run asks its executor to do.
     enum Effect: Sendable, CustomStringConvertible {
-        /// Send `call`; answer with `.answered(token, event)` (the executor decodes the response).
+        /// Send `call`; answer with `.responded(token, call, result)`: the transport's answer as it came.
         case send(token: UInt64, GatewayCall)
         /// Stop the transfer of call `token`: the run no longer waits for it (it ended, or its watchdog fired).
         case abandon(token: UInt64)
@@ -158,6 +158,9 @@ struct PaymentLifecycle: Lifecycle, Sendable, CustomStringConvertible {
         case gateAnswered(token: UInt64, StepDecision)
         /// Operation `token` (a call, the resolver, the encryption) produced this flow event.
         case answered(token: UInt64, FlowEvent)
+        /// The transport's answer to gateway call `token`, as it came: the lifecycle decodes it
+        /// (`GatewayAPI.event`) in its own step, then handles it as `.answered`.
+        case responded(token: UInt64, GatewayCall, Result<HTTPResponse, TransportError>)
         case presented(pageId: UInt64, shown: Bool)
         case dismissed(pageId: UInt64)
         /// The presenter asks (question `request`) whether page `id` may load `url` with `method`
@@ -178,6 +181,7 @@ struct PaymentLifecycle: Lifecycle, Sendable, CustomStringConvertible {
             case .cancel: "cancel"
             case .gateAnswered(let token, let decision): "gate #\(token): \(decision)"
             case .answered(let token, let event): "#\(token): \(event)"
+            case .responded(let token, let call, _): "#\(token): the transport answered \(call)"
             case .presented(let id, let shown): "page \(id) \(shown ? "shown" : "not shown")"
             case .dismissed(let id): "page \(id) dismissed"
             case .navigation(let id, let url, _, let method):
@@ -317,6 +321,11 @@ struct PaymentLifecycle: Lifecycle, Sendable, CustomStringConvertible {
                 return [.cancelTimer(.gate(token))] + gateAnswered(pending, decision)
             }
             return gateAnswered(pending, decision)
+        case .responded(let token, let call, let result):
+            guard phase == .running, operation?.token == token else { return [] }  // nothing to decode for
+            let flowEvent = GatewayAPI.event(
+                for: call, result, paymentId: settings.paymentId, allowsPlainHTTP: settings.allowsPlainHTTP)
+            return handle(.answered(token: token, flowEvent))
         case .answered(let token, let flowEvent):
             guard phase == .running, let current = operation, current.token == token else { return [] }
             operation = nil

@@ -26,11 +26,11 @@ import Testing
             flow: .hosted(HostedCheckoutMachine(.init(page: page, returnURL: returnURL, statusSource: .builtIn))))
     }
 
-    /// The gateway's answer to the status lookup, as the executor decodes it.
+    /// The gateway's answer to the status lookup, as the transport hands it over (the lifecycle decodes it).
     static func status(_ status: String, token: UInt64) -> PaymentLifecycle.Event {
         let body = #"{"paymentId":"p_1","paymentStatus":"\#(status)","orderNumber":"o-1"}"#
         let response = HTTPResponse(status: 200, body: Array(body.utf8), url: checkout)
-        return .answered(token: token, GatewayAPI.event(for: .statusLookup, .success(response), paymentId: "p_1"))
+        return .responded(token: token, .statusLookup, .success(response))
     }
 
     /// States, each reached from a new run by its events. Page 1 is the first token the run draws; the
