@@ -62,7 +62,7 @@ let package = Package(
         .systemLibrary(name: "CGLibGtk4", path: "Packages/GLibMainQueue/Sources/CGLibGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CGTKRuntime", dependencies: ["CGLibGtk4"], path: "Packages/GLibMainQueue/Sources/CGTKRuntime"),
         .target(name: "GLibMainQueue", dependencies: ["CGLibMainQueue", "CGTKRuntime"], path: "Packages/GLibMainQueue/Sources/GLibMainQueue"),
-        .testTarget(name: "GLibMainQueueTests", dependencies: ["GLibMainQueue", "CGLib2"], path: "Packages/GLibMainQueue/Tests/GLibMainQueueTests"),
+        .testTarget(name: "GLibMainQueueTests", dependencies: ["GLibMainQueue", "CGLib2", "CGLibGtk4"], path: "Packages/GLibMainQueue/Tests/GLibMainQueueTests"),
         // Packages/GatewaySandbox (GatewaySandbox)
         .systemLibrary(name: "CMicroHTTPD", path: "Packages/GatewaySandbox/Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Packages/GatewaySandbox/Sources/CMicroHTTPDShim"),

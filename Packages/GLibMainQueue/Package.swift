@@ -19,7 +19,7 @@ let package = Package(
         .systemLibrary(name: "CGLibGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CGTKRuntime", dependencies: ["CGLibGtk4"]),
         .target(name: "GLibMainQueue", dependencies: ["CGLibMainQueue", "CGTKRuntime"]),
-        .testTarget(name: "GLibMainQueueTests", dependencies: ["GLibMainQueue", "CGLib2"]),
+        .testTarget(name: "GLibMainQueueTests", dependencies: ["GLibMainQueue", "CGLib2", "CGLibGtk4"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,3 +60,7 @@ unsigned egwgtk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void 
 void egwgtk_source_remove(unsigned id) { g_source_remove(id); }
 
 bool egwgtk_iterate(bool may_block) { return g_main_context_iteration(NULL, may_block); }
+
+void egwgtk_object_ref(void *object) { g_object_ref(object); }
+
+void egwgtk_object_unref(void *object) { g_object_unref(object); }

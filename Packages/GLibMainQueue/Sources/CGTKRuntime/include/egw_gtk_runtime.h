@@ -33,6 +33,10 @@ void egwgtk_invoke(void (*fn)(void *data), void *data);
 unsigned egwgtk_timeout_add(unsigned milliseconds, void (*fn)(void *data), void *data);
 /// Removes a source added by egwgtk_timeout_add that has not fired.
 void egwgtk_source_remove(unsigned id);
+/// g_object_ref / g_object_unref (GLib's counts are atomic: callable from any thread; the last unref
+/// finalizes the object on the calling thread).
+void egwgtk_object_ref(void *object);
+void egwgtk_object_unref(void *object);
 /// One iteration of the default main context (g_main_context_iteration); whether it dispatched anything.
 bool egwgtk_iterate(bool may_block);
 

@@ -1,4 +1,5 @@
 internal import CWebKitShim
+@_spi(GTK) internal import GLibMainQueue
 import Foundation
 import PaymentFlow
 
@@ -95,8 +96,8 @@ extension WebKitPagePresenter {
         defer { egwwk_object_unref(settings) }
         let near: UnsafeMutableRawPointer? =
             switch pageHost.storage {
-            case .window(let parent): parent
-            case .container(let container): container
+            case .window(let parent): parent?.pointer
+            case .container(let container): container.pointer
             }
         var facts = egwwk_browser_facts()
         guard egwwk_browser_facts_get(settings, near, &facts), facts.screen_width > 0, facts.screen_height > 0,

@@ -1,4 +1,5 @@
 internal import CWebKitShim
+@_spi(GTK) internal import GLibMainQueue
 import Foundation
 import PaymentFlow
 import Synchronization
@@ -49,11 +50,13 @@ import Synchronization
 /// ```
 public final class WebKitPagePresenter: PaymentPresenter, Sendable {
     /// Where pages appear.
-    public struct Host: @unchecked Sendable {
-        // @unchecked: the pointers are GTK objects, used on the GTK thread only.
+    ///
+    /// The host keeps a reference to the app's widget (GLibMainQueue's `GObjectReference`), given back
+    /// on the GTK thread when the last presenter holding it goes.
+    public struct Host: Sendable {
         enum Storage {
-            case window(parent: UnsafeMutableRawPointer?)
-            case container(UnsafeMutableRawPointer)
+            case window(parent: GObjectReference?)
+            case container(GObjectReference)
         }
 
         let storage: Storage
@@ -61,14 +64,14 @@ public final class WebKitPagePresenter: PaymentPresenter, Sendable {
         /// Each page in a modal window transient for `parent`, a `GtkWindow *`
         /// the app owns; `nil` for a window of its own (a command-line tool).
         public static func window(_ parent: UnsafeMutableRawPointer?) -> Host {
-            Host(storage: .window(parent: parent))
+            Host(storage: .window(parent: parent.map(GObjectReference.init(retaining:))))
         }
 
         /// Each page inside `container`, a `GtkBox *` (appended, expanding) or
         /// a `GtkWindow *` (its child while the page shows). The buyer closes
         /// such a page only through the app (or the ``WebBuyer``).
         public static func container(_ container: UnsafeMutableRawPointer) -> Host {
-            Host(storage: .container(container))
+            Host(storage: .container(GObjectReference(retaining: container)))
         }
     }
 

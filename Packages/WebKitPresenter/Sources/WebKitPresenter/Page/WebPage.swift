@@ -1,4 +1,5 @@
 internal import CWebKitShim
+@_spi(GTK) internal import GLibMainQueue
 internal import EGWWire
 import Foundation
 import PaymentFlow
@@ -115,13 +116,14 @@ final class WebPage {
         }
         switch host.storage {
         case .window(let parent):
-            let window = egwwk_window_new(parent, Int32(size.width), Int32(size.height))
+            let window = egwwk_window_new(parent?.pointer, Int32(size.width), Int32(size.height))
             egwwk_window_set_child(window, view)
             egwwk_window_wire_close(window, view)
             egwwk_window_set_title(window, Self.origin(of: request.url))
             egwwk_window_present(window)
             self.window = window
-        case .container(let container):
+        case .container(let host):
+            let container = host.pointer
             if egwwk_container_add(container, view) {
                 self.container = container
             } else {

@@ -1,0 +1,28 @@
+internal import CGTKRuntime
+
+/// An owning reference to a GObject the app made (a `GtkWindow *`, a `GtkBox *`): `g_object_ref` when
+/// made, `g_object_unref` when the last Swift reference goes, on the GTK thread (through
+/// ``GTKRuntime/perform(_:)``), because the last unref of a widget finalizes it and a widget lives on
+/// GTK's thread. So a presenter holding the app's window cannot outlive it with a dangling pointer.
+///
+/// Sendable by hand: GLib's reference counts are atomic, so the reference may be made, held, passed
+/// and dropped on any thread; the object itself is used on the GTK thread only, by the SDK's own code
+/// (``pointer`` is not part of the SDK's API).
+public final class GObjectReference: @unchecked Sendable {
+    /// The object (`GObject *`), for the SDK's GTK code on the GTK thread.
+    @_spi(GTK) public let pointer: UnsafeMutableRawPointer
+
+    /// Takes a reference to `object`, a `GObject *` (a widget, a window).
+    public init(retaining object: UnsafeMutableRawPointer) {
+        egwgtk_object_ref(object)
+        pointer = object
+    }
+
+    deinit {
+        let address = UInt(bitPattern: pointer)
+        GTKRuntime.perform {
+            guard let object = UnsafeMutableRawPointer(bitPattern: address) else { return }
+            egwgtk_object_unref(object)
+        }
+    }
+}
