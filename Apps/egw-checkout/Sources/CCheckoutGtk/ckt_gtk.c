@@ -76,31 +76,6 @@ void ckt_set_visible(GtkWidget *widget, gboolean visible) { gtk_widget_set_visib
 void ckt_present(GtkWidget *window) { gtk_window_present(GTK_WINDOW(window)); }
 void ckt_grab_focus(GtkWidget *widget) { gtk_widget_grab_focus(widget); }
 
-static void kept_focus_free(gpointer data) {
-    g_weak_ref_clear(data);
-    g_free(data);
-}
-
-void ckt_focus_keep(GtkWidget *window) {
-    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
-    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "ckt-kept-focus");
-    if (kept == NULL) {
-        kept = g_new0(GWeakRef, 1);
-        g_weak_ref_init(kept, NULL);
-        g_object_set_data_full(G_OBJECT(window), "ckt-kept-focus", kept, kept_focus_free);
-    }
-    if (focus != NULL) g_weak_ref_set(kept, focus);
-}
-
-void ckt_focus_restore(GtkWidget *window) {
-    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "ckt-kept-focus");
-    if (kept == NULL) return;
-    GtkWidget *widget = g_weak_ref_get(kept);
-    g_weak_ref_set(kept, NULL);
-    if (widget == NULL) return;
-    if (gtk_root_get_focus(GTK_ROOT(window)) == NULL && gtk_widget_is_sensitive(widget)) gtk_widget_grab_focus(widget);
-    g_object_unref(widget);
-}
 
 void ckt_set_invalid(GtkWidget *widget, gboolean invalid, const char *description) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,

@@ -193,11 +193,11 @@ public final class CheckoutWindow {
 
     private func setBusy(_ busy: Bool) {
         self.busy = busy
-        let shop = window.assumingMemoryBound(to: GtkWidget.self)
         // GTK drops the focus of a button made insensitive; a keyboard buyer gets it back afterwards.
-        if busy { ckt_focus_keep(shop) }
+        let shop = GObjectReference(retaining: window)
+        if busy { shop.keepFocus() }
         for id in ["pay-card", "pay-wallet", "hosted"] { ckt_set_sensitive(widget(id), busy ? 0 : 1) }
-        if !busy { ckt_focus_restore(shop) }
+        if !busy { shop.restoreFocus() }
         if busy { show(Self.text["shop.paying"], count: false) }
     }
 

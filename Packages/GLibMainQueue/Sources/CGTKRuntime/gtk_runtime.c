@@ -64,3 +64,29 @@ bool egwgtk_iterate(bool may_block) { return g_main_context_iteration(NULL, may_
 void egwgtk_object_ref(void *object) { g_object_ref(object); }
 
 void egwgtk_object_unref(void *object) { g_object_unref(object); }
+
+static void kept_focus_free(gpointer data) {
+    g_weak_ref_clear(data);
+    g_free(data);
+}
+
+void egwgtk_focus_keep(void *window) {
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
+    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "egwgtk-kept-focus");
+    if (kept == NULL) {
+        kept = g_new0(GWeakRef, 1);
+        g_weak_ref_init(kept, NULL);
+        g_object_set_data_full(G_OBJECT(window), "egwgtk-kept-focus", kept, kept_focus_free);
+    }
+    if (focus != NULL) g_weak_ref_set(kept, focus);
+}
+
+void egwgtk_focus_restore(void *window) {
+    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "egwgtk-kept-focus");
+    if (kept == NULL) return;
+    GtkWidget *widget = g_weak_ref_get(kept);
+    g_weak_ref_set(kept, NULL);
+    if (widget == NULL) return;
+    if (gtk_root_get_focus(GTK_ROOT(window)) == NULL && gtk_widget_is_sensitive(widget)) gtk_widget_grab_focus(widget);
+    g_object_unref(widget);
+}

@@ -18,6 +18,21 @@ public final class GObjectReference: @unchecked Sendable {
         pointer = object
     }
 
+    /// Remembers which widget of this window (a `GtkWindow`) has the keyboard focus, weakly, before
+    /// its controls turn insensitive: GTK drops the focus of an insensitive widget, and a keyboard or
+    /// screen-reader buyer would be left nowhere. Nothing when nothing is focused. GTK thread.
+    public func keepFocus() {
+        precondition(GTKRuntime.isGTKThread, "keepFocus() runs on the GTK thread")
+        egwgtk_focus_keep(pointer)
+    }
+
+    /// Gives the widget ``keepFocus()`` remembered the focus back, when the window has none and the
+    /// widget is sensitive again; then forgets it. GTK thread.
+    public func restoreFocus() {
+        precondition(GTKRuntime.isGTKThread, "restoreFocus() runs on the GTK thread")
+        egwgtk_focus_restore(pointer)
+    }
+
     deinit {
         let address = UInt(bitPattern: pointer)
         GTKRuntime.perform {

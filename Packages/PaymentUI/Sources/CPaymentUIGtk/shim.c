@@ -398,31 +398,6 @@ void egwui_widget_set_margins(GtkWidget *widget, int margin) {
     gtk_widget_set_margin_end(widget, margin);
 }
 
-static void kept_focus_free(gpointer data) {
-    g_weak_ref_clear(data);
-    g_free(data);
-}
-
-void egwui_focus_keep(GtkWidget *window) {
-    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
-    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "egwui-kept-focus");
-    if (kept == NULL) {
-        kept = g_new0(GWeakRef, 1);
-        g_weak_ref_init(kept, NULL);
-        g_object_set_data_full(G_OBJECT(window), "egwui-kept-focus", kept, kept_focus_free);
-    }
-    if (focus != NULL) g_weak_ref_set(kept, focus);
-}
-
-void egwui_focus_restore(GtkWidget *window) {
-    GWeakRef *kept = g_object_get_data(G_OBJECT(window), "egwui-kept-focus");
-    if (kept == NULL) return;
-    GtkWidget *widget = g_weak_ref_get(kept);
-    g_weak_ref_set(kept, NULL);
-    if (widget == NULL) return;
-    if (gtk_root_get_focus(GTK_ROOT(window)) == NULL && gtk_widget_is_sensitive(widget)) gtk_widget_grab_focus(widget);
-    g_object_unref(widget);
-}
 void egwui_object_ref_sink(GtkWidget *widget) { g_object_ref_sink(widget); }
 void egwui_object_unref(GtkWidget *widget) { g_object_unref(widget); }
 

@@ -263,11 +263,12 @@ final class SheetWidgets {
             }
         // GTK drops the focus of a widget made insensitive: a keyboard or screen-reader buyer who changed
         // the shipping method would be left nowhere. The focused control gets it back once ready.
-        if !controls { egwui_focus_keep(window) }
+        let focus = GObjectReference(retaining: UnsafeMutableRawPointer(window))
+        if !controls { focus.keepFocus() }
         for widget in [methods, contacts, cards, couponRow, pay] {
             egwui_widget_set_sensitive(widget, controls ? 1 : 0)
         }
-        if controls { egwui_focus_restore(window) }
+        if controls { focus.restoreFocus() }
         egwui_widget_set_sensitive(cancel, canCancel ? 1 : 0)
         egwui_spinner_set(spinner, spinning ? 1 : 0)
         egwui_label_set_text(status, message)

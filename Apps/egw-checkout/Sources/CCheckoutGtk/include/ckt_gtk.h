@@ -28,10 +28,6 @@ const char *ckt_text(GtkWidget *widget);
 void ckt_set_sensitive(GtkWidget *widget, gboolean sensitive);
 void ckt_set_visible(GtkWidget *widget, gboolean visible);
 void ckt_present(GtkWidget *window);
-/// Remembers the window's focused widget (weakly) before its buttons turn insensitive and GTK drops the
-/// focus; ckt_focus_restore gives it back when the window has none.
-void ckt_focus_keep(GtkWidget *window);
-void ckt_focus_restore(GtkWidget *window);
 /// Moves keyboard focus to the widget (what a screen reader then reads).
 void ckt_grab_focus(GtkWidget *widget);
 /// Marks an entry invalid (AT-SPI `invalid-entry`, the theme's `error` class) with `description` read

@@ -37,6 +37,12 @@ void egwgtk_source_remove(unsigned id);
 /// finalizes the object on the calling thread).
 void egwgtk_object_ref(void *object);
 void egwgtk_object_unref(void *object);
+/// Remembers the window's focused widget (weakly), before controls turn insensitive and GTK drops the
+/// focus; nothing when nothing is focused. GTK thread.
+void egwgtk_focus_keep(void *window);
+/// Gives the remembered widget the focus back when the window has none and it is sensitive, and
+/// forgets it. GTK thread.
+void egwgtk_focus_restore(void *window);
 /// One iteration of the default main context (g_main_context_iteration); whether it dispatched anything.
 bool egwgtk_iterate(bool may_block);
 

@@ -85,11 +85,6 @@ void egwui_widget_remove_class(GtkWidget *widget, const char *css_class);
 void egwui_widget_set_halign_end(GtkWidget *widget);
 void egwui_widget_set_hexpand(GtkWidget *widget);
 void egwui_widget_set_margins(GtkWidget *widget, int margin);
-/// Remembers the window's focused widget (weakly), before its controls turn insensitive and GTK drops
-/// the focus; nothing when nothing is focused.
-void egwui_focus_keep(GtkWidget *window);
-/// Gives the remembered widget the focus back when the window has none (and forgets it).
-void egwui_focus_restore(GtkWidget *window);
 void egwui_object_ref_sink(GtkWidget *widget);
 void egwui_object_unref(GtkWidget *widget);
 /// A delay on the default main context.
