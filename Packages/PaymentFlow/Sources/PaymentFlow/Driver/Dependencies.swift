@@ -15,8 +15,17 @@ struct FlowClock: Sendable {
     var schedule: @Sendable (_ delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> FlowTimer
 
     /// `CLOCK_BOOTTIME` and ``SuspendAwareClock`` timers: a deadline that passed while the machine slept
-    /// fires on resume (a cancelled timer releases its work at once).
-    static let live = FlowClock.suspendAware(.live)
+    /// fires on resume (a cancelled timer releases its work at once). Every payment's timers share one
+    /// armed timer (``SuspendAwareTimerQueue``): a watchdog armed and cancelled per call costs no timer
+    /// source of its own.
+    static let live = FlowClock.queued(SuspendAwareTimerQueue(source: .live))
+
+    /// The clock of `timers`' source, its timers in that one queue.
+    static func queued(_ timers: SuspendAwareTimerQueue) -> FlowClock {
+        FlowClock(
+            now: { TimeInterval(timers.now) / 1_000_000_000 },
+            schedule: { delay, work in FlowTimer(cancel: timers.schedule(after: delay, work)) })
+    }
 
     /// The clock and timers of `source` (live: the system's; tests: a simulated machine that sleeps).
     static func suspendAware(_ source: SuspendAwareTimerSource) -> FlowClock {
