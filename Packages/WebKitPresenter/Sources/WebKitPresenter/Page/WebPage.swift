@@ -1,7 +1,7 @@
 internal import CWebKitShim
-@_spi(GTK) internal import GLibMainQueue
 internal import EGWWire
 import Foundation
+@_spi(GTK) internal import GLibMainQueue
 import PaymentFlow
 import Synchronization
 
@@ -25,7 +25,6 @@ final class WebPage {
     // MARK: pagetrust: the TLS relay every https connection of the page goes through (PageRelay.swift)
     private var relay: PageRelayLink?
     private var relayMissing = false
-    private var loadedOnce = false
     /// The 3DS Method's page: in no window, never focusable, never shown, no buyer, no screenshots.
     private let invisible: Bool
 
@@ -58,7 +57,8 @@ final class WebPage {
                 guard let context else { return }
                 let uri = uri.map { String(cString: $0) } ?? ""
                 MainActor.assumeIsolated {
-                    WebPage.from(context).policy(decision, type: type, uri: uri, status: Int(status), mainFrame: mainFrame)
+                    WebPage.from(context).policy(
+                        decision, type: type, uri: uri, status: Int(status), mainFrame: mainFrame)
                 }
             },
             load: { context, event, uri in
@@ -255,7 +255,8 @@ final class WebPage {
             return
         }
         let problem = presenter.trustRules.navigationProblem(url)
-        switch lifecycle.navigationRequested(problem: problem, leavesDocument: egwwk_decision_leaves_document(decision)) {
+        switch lifecycle.navigationRequested(problem: problem, leavesDocument: egwwk_decision_leaves_document(decision))
+        {
         case .refuse:
             egwwk_decision_ignore(decision)
             presenter.emit(.refused(url, reason: "the page has stopped"))
@@ -383,18 +384,12 @@ final class WebPage {
 
     private func reportFirstPaint(of url: URL, view: UnsafeMutableRawPointer) {
         // Not after the page is gone (a frame painted while the window closes).
-        let box = Unmanaged.passRetained(
-            PaintCall { [weak self] in
-                guard let self, self.view != nil else { return }
-                self.presenter.emit(.painted(url))
-            })
-        let waiting = egwwk_after_next_paint(
-            view,
-            { data in
-                guard let data else { return }
-                MainActor.assumeIsolated { Unmanaged<PaintCall>.fromOpaque(data).takeRetainedValue().done() }
-            }, box.toOpaque())
-        if !waiting { box.release() }
+        let callback = GTKCallback<Void>.retained { [weak self] in
+            guard let self, self.view != nil else { return }
+            self.presenter.emit(.painted(url))
+        }
+        let waiting = egwwk_after_next_paint(view, { data in GTKCallback<Void>.call(data, with: ()) }, callback)
+        if !waiting { GTKCallback<Void>.release(callback) }
     }
 
     // MARK: The scripted buyer
@@ -448,32 +443,22 @@ final class WebPage {
             next()
             return
         }
-        let box = Unmanaged.passRetained(
-            SnapshotCall { [presenter] saved in
-                if saved { presenter.emit(.screenshot(file)) }
-                next()
-            })
-        egwwk_view_snapshot_png(
-            view, file.path,
-            { data, saved in
-                guard let data else { return }
-                MainActor.assumeIsolated { Unmanaged<SnapshotCall>.fromOpaque(data).takeRetainedValue().done(saved) }
-            }, box.toOpaque())
+        let callback = GTKCallback<Bool>.retained { [presenter] saved in
+            if saved { presenter.emit(.screenshot(file)) }
+            next()
+        }
+        egwwk_view_snapshot_png(view, file.path, { data, saved in GTKCallback<Bool>.call(data, with: saved) }, callback)
     }
 
     private func runScript(
         _ body: String, in view: UnsafeMutableRawPointer, done: @escaping @MainActor (String?, String?) -> Void
     ) {
-        let box = Unmanaged.passRetained(ScriptCall(done))
         egwwk_view_evaluate(
             view, body, BuyerJavaScript.world,
             { data, value, error in
-                guard let data else { return }
-                let (answer, problem) = (value.map { String(cString: $0) }, error.map { String(cString: $0) })
-                MainActor.assumeIsolated {
-                    Unmanaged<ScriptCall>.fromOpaque(data).takeRetainedValue().done(answer, problem)
-                }
-            }, box.toOpaque())
+                let answer = (value.map { String(cString: $0) }, error.map { String(cString: $0) })
+                GTKCallback<(String?, String?)>.call(data, with: answer)
+            }, GTKCallback<(String?, String?)>.retained(done))
     }
 
     nonisolated private static func renderedPage(from json: String) -> RenderedPage? {
@@ -518,25 +503,6 @@ final class WebPage {
             </body></html>
             """
     }
-}
-
-// What a C callback calls back, on the GTK thread (the main actor).
-@MainActor
-private final class ScriptCall {
-    let done: @MainActor (String?, String?) -> Void
-    init(_ done: @escaping @MainActor (String?, String?) -> Void) { self.done = done }
-}
-
-@MainActor
-private final class PaintCall {
-    let done: @MainActor () -> Void
-    init(_ done: @escaping @MainActor () -> Void) { self.done = done }
-}
-
-@MainActor
-private final class SnapshotCall {
-    let done: @MainActor (Bool) -> Void
-    init(_ done: @escaping @MainActor (Bool) -> Void) { self.done = done }
 }
 
 /// Lets the first answer through.

@@ -86,18 +86,13 @@ final class PageRelayLink {
                 answered.signal()
                 return
             }
-            let call = Unmanaged.passRetained(
-                AllowCall { @MainActor [self] in
-                    if allowedHosts.insert(host).inserted, !closed { onAdmitted?(host) }
-                    allowed.value.store(!closed, ordering: .releasing)
-                    answered.signal()
-                })
+            let call = GTKCallback<Void>.retained { [self] in
+                if allowedHosts.insert(host).inserted, !closed { onAdmitted?(host) }
+                allowed.value.store(!closed, ordering: .releasing)
+                answered.signal()
+            }
             egwwk_session_allow_certificate_confirmed(
-                session, certificate, host,
-                { data in
-                    guard let data else { return }
-                    MainActor.assumeIsolated { Unmanaged<AllowCall>.fromOpaque(data).takeRetainedValue().done() }
-                }, call.toOpaque())
+                session, certificate, host, { data in GTKCallback<Void>.call(data, with: ()) }, call)
         }
         return answered.wait(timeout: .now() + Self.patience) == .success && allowed.value.load(ordering: .acquiring)
     }
@@ -114,12 +109,6 @@ final class PageRelayLink {
         }
         _ = recorded.wait(timeout: .now() + Self.patience)
     }
-}
-
-@MainActor
-private final class AllowCall {
-    let done: @MainActor () -> Void
-    init(_ done: @escaping @MainActor () -> Void) { self.done = done }
 }
 
 private final class RelayFlag: Sendable {
