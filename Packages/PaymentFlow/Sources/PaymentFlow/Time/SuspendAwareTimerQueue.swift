@@ -26,9 +26,12 @@ final class SuspendAwareTimerQueue: Sendable {
         /// (deadline, id), a binary min-heap; ids no longer pending are dropped when they surface.
         var heap: [(deadline: UInt64, id: UInt64)] = []
         var nextID: UInt64 = 0
-        /// The one timer armed, for `deadline`.
-        var armed: (deadline: UInt64, timer: SuspendAwareClock.Timer)?
+        /// The one timer armed, for `deadline`; `arming` tells its fire from a replaced timer's late one.
+        var armed: (deadline: UInt64, timer: SuspendAwareClock.Timer, arming: Arming)?
     }
+
+    /// Which arming a fire belongs to (compared by identity).
+    private final class Arming: Sendable {}
 
     private let state = Mutex(State())
     private let source: SuspendAwareTimerSource
@@ -66,29 +69,31 @@ final class SuspendAwareTimerQueue: Sendable {
     private func arm(for deadline: UInt64) {
         let now = source.now()
         let seconds = deadline > now ? Double(deadline - now) / 1_000_000_000 : 0
+        let arming = Arming()
         let timer = SuspendAwareClock.Timer(after: seconds, source: source, queue: queue) { [weak self] in
-            self?.fire()
+            self?.fire(arming)
         }
         let superseded = state.withLock { state -> SuspendAwareClock.Timer? in
             if let armed = state.armed, armed.deadline <= deadline { return timer }  // an earlier one stands
-            defer { state.armed = (deadline, timer) }
+            defer { state.armed = (deadline, timer, arming) }
             return state.armed?.timer
         }
         superseded?.cancel()
     }
 
-    /// The armed timer fired: run what is due, arm for the earliest deadline left.
-    private func fire() {
+    /// A timer fired: run what is due; when it was the armed one, arm for the earliest deadline left (a
+    /// replaced timer whose cancel came too late leaves the armed one as it is).
+    private func fire(_ arming: Arming) {
         let now = source.now()
         let (due, next) = state.withLock { state -> ([@Sendable () -> Void], UInt64?) in
-            state.armed = nil
+            if state.armed?.arming === arming { state.armed = nil }
             var due: [@Sendable () -> Void] = []
             while let top = state.heap.first, top.deadline <= now {
                 Self.pop(from: &state.heap)
                 if let pending = state.pending.removeValue(forKey: top.id) { due.append(pending.work) }
             }
             while let top = state.heap.first, state.pending[top.id] == nil { Self.pop(from: &state.heap) }
-            return (due, state.heap.first?.deadline)
+            return (due, state.armed == nil ? state.heap.first?.deadline : nil)
         }
         if let next { arm(for: next) }
         for work in due { work() }
@@ -96,7 +101,8 @@ final class SuspendAwareTimerQueue: Sendable {
 
     // MARK: The heap
 
-    private static func push(_ entry: (deadline: UInt64, id: UInt64), into heap: inout [(deadline: UInt64, id: UInt64)]) {
+    private static func push(_ entry: (deadline: UInt64, id: UInt64), into heap: inout [(deadline: UInt64, id: UInt64)])
+    {
         heap.append(entry)
         var child = heap.count - 1
         while child > 0 {
