@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "StateExplorer"),
         .testTarget(
             name: "TestSupportTests",
-            dependencies: ["LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan", "StateExplorer"]),
+            dependencies: [
+                "LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan", "StateExplorer",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

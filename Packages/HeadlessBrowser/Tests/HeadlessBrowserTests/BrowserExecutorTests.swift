@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import PaymentFlow
+import Synchronization
 import Testing
 
 @testable import HeadlessBrowser

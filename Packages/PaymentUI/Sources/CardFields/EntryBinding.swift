@@ -1,9 +1,9 @@
 import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
-internal import GLibMainQueue
 import CardValidation
 import Foundation
+internal import GLibMainQueue
 
 /// One `GtkEntry` whose every edit (typing, deleting, pasting, `gtk_editable_set_text`) is handed to
 /// `edit` before GTK applies it; what `edit` answers is what the entry shows. Owns a reference to the

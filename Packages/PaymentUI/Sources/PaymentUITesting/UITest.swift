@@ -1,8 +1,8 @@
 internal import CGtk4
 internal import CPaymentUIGtk
 internal import CPaymentUITestHooks
-internal import GLibMainQueue
 import Foundation
+internal import GLibMainQueue
 
 /// Proof only: the buyer's hands and eyes for tests of PaymentUI and of apps built on it (and the
 /// README's screenshots). No shipped product should depend on it.

@@ -4,10 +4,14 @@ import Synchronization
 /// What a walk found: how many distinct states it reached, how many steps it took, and every broken
 /// rule it met (in the order met).
 public struct ExplorationTotals: Sendable {
+    /// Distinct states reached (by fingerprint), the start included.
     public var states = 0
+    /// Steps taken: one per successor of every world walked from.
     public var transitions = 0
+    /// Every broken rule met, in the order met.
     public var violations: [String] = []
 
+    /// Nothing walked yet.
     public init() {}
 }
 

@@ -9,15 +9,21 @@ import Testing
 /// in Tests/EndToEnd: WebKitPageWindowTests).
 struct PageActsTests {
     @Test func eachDialogIsReportedWithItsLengthOnly() {
-        let kinds: [(egwwk_act, PageDialog)] = [(.alert, .alert), (.confirm, .confirm), (.prompt, .prompt),
-            (.beforeUnload, .beforeUnload)]
+        let kinds: [(egwwk_act, PageDialog)] = [
+            (.alert, .alert), (.confirm, .confirm), (.prompt, .prompt),
+            (.beforeUnload, .beforeUnload),
+        ]
         for (act, dialog) in kinds {
-            #expect(PageActs.refusal(act: act, uri: "https://pay.example/x", length: 26) == .dialog(dialog, messageLength: 26))
+            #expect(
+                PageActs.refusal(act: act, uri: "https://pay.example/x", length: 26)
+                    == .dialog(dialog, messageLength: 26))
         }
     }
 
     @Test func aDownloadCarriesItsURLAndOneWithoutAURLNothing() {
-        #expect(PageActs.refusal(act: .download, uri: "https://pay.example/a.pdf", length: 0) == .download(URL(string: "https://pay.example/a.pdf")!))
+        #expect(
+            PageActs.refusal(act: .download, uri: "https://pay.example/a.pdf", length: 0)
+                == .download(URL(string: "https://pay.example/a.pdf")!))
         #expect(PageActs.refusal(act: .download, uri: "", length: 0) == nil)
     }
 

@@ -1,5 +1,5 @@
-internal import EGWWire
 import CardValidation
+internal import EGWWire
 import Foundation
 
 /// The card flow (CONTRACT.md sections 4 and 4a, GATEWAY.md "Card sessions") as a value: events in,
@@ -523,7 +523,8 @@ struct CardPaymentMachine: FlowMachine, Equatable {
                 threeDS: ThreeDSAuthentication(compInd: .unavailable, browser: browser))
         }
         guard let url = method.url,
-            let notificationURL = GatewayAPI.methodNotificationURL(checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
+            let notificationURL = GatewayAPI.methodNotificationURL(
+                checkoutBaseURL: checkoutBaseURL, sessionId: sessionId)
         else {
             // A method that cannot be loaded is one that did not complete; it never fails the payment.
             return authenticate(

@@ -46,7 +46,8 @@ final class PaymentExecutor: @unchecked Sendable {
     init(context: Context, run: PaymentLifecycle) {
         self.context = context
         self.runner = LifecycleRunner(
-            run, queue: DispatchQueue(label: "com.egw.egwpay.payment"), schedule: context.dependencies.clock.lifecycleSchedule)
+            run, queue: DispatchQueue(label: "com.egw.egwpay.payment"),
+            schedule: context.dependencies.clock.lifecycleSchedule)
         self.logger = Logger(
             level: context.configuration.logLevel, sink: context.configuration.logSink,
             paymentId: context.endpoints.paymentId, redactor: Redactor(secrets: [context.endpoints.verificationKey]))

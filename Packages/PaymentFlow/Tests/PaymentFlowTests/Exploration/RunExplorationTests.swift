@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import JWE
-import Synchronization
 import StateExplorer
+import Synchronization
 import Testing
 
 @testable import PaymentFlow
@@ -738,7 +738,9 @@ import Testing
     /// reaches the gateway (a method then says `Y` the gateway never heard; a challenge's `cres` is lost).
     static func lateLoadStep(_ node: Node, _ id: UInt64, of url: URL) -> [Step] {
         guard !node.world.lateLoadReported else { return [] }
-        var step = feed(node, .pageLoaded(pageId: id, url), "issuer page's own load, late") { $0.lateLoadReported = true }
+        var step = feed(node, .pageLoaded(pageId: id, url), "issuer page's own load, late") {
+            $0.lateLoadReported = true
+        }
         if step.node.world.dismissing == id && node.world.dismissing != id {
             step.violations.append("dismissed the page on an earlier page's late load: the notification POST was cut")
         }

@@ -47,7 +47,8 @@ public final class PageSnapshotter: Sendable {
 
 /// One picture being taken; keeps itself alive until it is done (the GTK thread, the main actor).
 @MainActor
-private final class Snapshot {    let file: URL
+private final class Snapshot {
+    let file: URL
     let completion: @Sendable (URL?) -> Void
     var session: UnsafeMutableRawPointer?
     var view: UnsafeMutableRawPointer?
@@ -132,7 +133,9 @@ private final class Snapshot {    let file: URL
             view, file.path,
             { data, saved in
                 guard let data else { return }
-                MainActor.assumeIsolated { Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().finish(saved: saved) }
+                MainActor.assumeIsolated {
+                    Unmanaged<Snapshot>.fromOpaque(data).takeRetainedValue().finish(saved: saved)
+                }
             }, Unmanaged.passRetained(self).toOpaque())
     }
 

@@ -1,6 +1,6 @@
 internal import CWebKitShim
-@_spi(GTK) internal import GLibMainQueue
 import Foundation
+@_spi(GTK) internal import GLibMainQueue
 import PaymentFlow
 
 // The 3-D Secure browser flow (issue 31): the invisible 3DS Method page, the browser data the

@@ -1,6 +1,6 @@
 internal import CWebKitShim
-@_spi(GTK) internal import GLibMainQueue
 import Foundation
+@_spi(GTK) internal import GLibMainQueue
 import PaymentFlow
 import Synchronization
 
