@@ -38,7 +38,10 @@ struct SensitiveMemoryTests {
         for character in text { editor.insert(String(character)) }
     }
 
-    @Test(arguments: [4, SensitiveMemory.slotSize, SensitiveMemory.slotSize + 1, 3 * SensitiveMemory.pageSize])
+    @Test(arguments: [
+        4, SensitiveMemory.slotSize, SensitiveMemory.slotSize + 1, SensitiveMemory.largeSlotSize,
+        SensitiveMemory.largeSlotSize + 1, 3 * SensitiveMemory.pageSize,
+    ])
     func aBufferOfAnySizeLivesInMemoryTheKernelLeavesOutOfDumps(_ size: Int) throws {
         let bytes = SensitiveBytes(copying: (0..<size).map { UInt8(truncatingIfNeeded: $0) })
         #expect(bytes.count == size)
@@ -85,6 +88,30 @@ struct SensitiveMemoryTests {
         let again = SensitiveMemory.allocate(16, from: slab)
         #expect(again.base == block.base)
         SensitiveMemory.release(again, into: slab)
+    }
+
+    /// A card's encryption plaintext (over the small slot, under the large one) takes a slot, so a payment
+    /// maps nothing; one just over the large slot gets its own mapping.
+    @Test func aPlaintextSizedBufferTakesALargeSlotAndALargerOneItsOwnMapping() throws {
+        let plaintext = SensitiveMemory.allocate(SensitiveMemory.slotSize + 50)
+        #expect(plaintext.kind == .slot && plaintext.size == SensitiveMemory.largeSlotSize)
+        #expect(try Self.kernelFlags(at: plaintext.base).contains("dd"))
+        let small = SensitiveMemory.allocate(SensitiveMemory.slotSize)
+        #expect(small.kind == .slot && small.size == SensitiveMemory.slotSize)
+        let big = SensitiveMemory.allocate(SensitiveMemory.largeSlotSize + 1)
+        #expect(big.kind == .mapping && big.size == SensitiveMemory.pageSize)
+        // (Where each goes back is not asserted here: other suites share the process's slabs in parallel.)
+        for block in [plaintext, small, big] { SensitiveMemory.release(block) }
+    }
+
+    @Test func aLargeSlotIsWipedWhenItsBufferIsReleased() {
+        let slab = Mutex(SensitiveMemory.Slab(slotSize: SensitiveMemory.largeSlotSize))
+        let block = SensitiveMemory.allocate(300, from: slab)
+        #expect(block.kind == .slot && block.size == SensitiveMemory.largeSlotSize)
+        block.base.initializeMemory(as: UInt8.self, repeating: 0x34, count: 300)
+        SensitiveMemory.release(block, into: slab)
+        let left = Array(UnsafeRawBufferPointer(start: block.base, count: SensitiveMemory.largeSlotSize))
+        #expect(left.allSatisfy { $0 == 0 })
     }
 
     @Test func aRefusedLockStillGivesDumpExcludedMemory() throws {

@@ -13,9 +13,10 @@ import Darwin
 /// kernel allows (`mlock`; when `RLIMIT_MEMLOCK` or the kernel refuses, the bytes stay unlocked and
 /// everything else holds), and wiped with `explicit_bzero` when the last reference goes.
 ///
-/// Small buffers (up to ``SensitiveMemory/slotSize`` bytes: an editor's digits, a card field) share
-/// page-aligned chunks mapped once per process (a slab of fixed slots); larger ones (the JWE plaintext) get
-/// a mapping of their own, unmapped on release. When even `mmap` fails, the bytes live in an ordinary heap
+/// Small buffers share page-aligned chunks mapped once per process (slabs of fixed slots): up to
+/// ``SensitiveMemory/slotSize`` bytes (an editor's digits, a card field) and up to
+/// ``SensitiveMemory/largeSlotSize`` bytes (the JWE plaintext of a card), so a payment makes no system
+/// call for its secrets. Larger ones get a mapping of their own, unmapped on release. When even `mmap` fails, the bytes live in an ordinary heap
 /// block (still wiped on release; ``isExcludedFromCoreDumps`` then says `false`).
 ///
 /// The bytes are written once, by the initializer's closure, and never change: a value can be shared by
@@ -115,8 +116,11 @@ public final class SensitiveBytes: @unchecked Sendable, Equatable {
 /// (`/proc/self/coredump_filter`, `prctl(PR_SET_DUMPABLE)`, `RLIMIT_CORE`) are the app's: nothing here
 /// changes them.
 enum SensitiveMemory {
-    /// The largest buffer that takes a slot of the shared slab (a card number as typed, with separators).
+    /// The largest buffer that takes a slot of the small slab (a card number as typed, with separators).
     static let slotSize = 64
+    /// The largest buffer that takes a slot of the large slab: a card's encryption plaintext (about 110
+    /// bytes with a short name; a 45-character name and its escapes stay well under this).
+    static let largeSlotSize = 512
 
     /// One allocation: where, how big (a slot, a mapping or a heap block), and what protection it got.
     struct Block: @unchecked Sendable {
@@ -140,16 +144,16 @@ enum SensitiveMemory {
     }()
 
     static func allocate(_ capacity: Int) -> Block {
-        allocate(capacity, from: slab)
+        capacity <= slotSize ? allocate(capacity, from: slab) : allocate(capacity, from: largeSlab)
     }
 
     static func release(_ block: Block) {
-        release(block, into: slab)
+        if block.size <= slotSize { release(block, into: slab) } else { release(block, into: largeSlab) }
     }
 
-    /// ``allocate(_:)`` with the slab to take small blocks from (a test's own).
+    /// ``allocate(_:)`` with the slab to take a block that fits its slots from (a test's own).
     static func allocate(_ capacity: Int, from slab: borrowing Mutex<Slab>) -> Block {
-        if capacity <= slotSize, let slot = slab.withLock({ $0.take() }) { return slot }
+        if let slot = slab.withLock({ capacity <= $0.slotSize ? $0.take() : nil }) { return slot }
         let size = (capacity + pageSize - 1) / pageSize * pageSize
         if let mapping = map(size, lock: systemLock) { return mapping }
         // No mapping to be had: ordinary memory, still wiped on release.
@@ -199,11 +203,18 @@ enum SensitiveMemory {
         return Block(base: address, size: size, kind: .mapping, excludedFromDumps: excluded, locked: locked)
     }
 
-    /// The slab's chunks: 4 pages each, cut into ``slotSize`` slots, mapped on demand and kept for the
+    /// A slab's chunks: 4 pages each, cut into slots of one size, mapped on demand and kept for the
     /// process's life (a slot is wiped when it comes back).
     struct Slab: ~Copyable {
         static let chunkPages = 4
+        /// The size of every slot (a divisor of the page size).
+        let slotSize: Int
         var free: [Slot] = []
+
+        init(slotSize: Int = SensitiveMemory.slotSize) {
+            precondition(slotSize > 0 && SensitiveMemory.pageSize % slotSize == 0, "a slot must divide a page")
+            self.slotSize = slotSize
+        }
 
         struct Slot {
             let address: UInt
@@ -239,4 +250,5 @@ enum SensitiveMemory {
     }
 
     static let slab = Mutex(Slab())
+    static let largeSlab = Mutex(Slab(slotSize: largeSlotSize))
 }
