@@ -1,20 +1,34 @@
 import Dispatch
 import Foundation
-import PaymentFlow
-import Synchronization
+@_spi(LifecycleRuntime) import PaymentFlow
 
-/// The executor of a ``BrowserSession``: performs the effects it returns (handler calls, loads, the
-/// buyer script, observer events, timers, completions) on one private serial queue, in order, and
-/// feeds what comes of them back in as events. Every decision is the session's.
-///
-/// The session value lives under one lock so that `present`, `dismiss` and the accessors take effect
-/// at once from any thread: an answer that hops onto the queue after a `dismiss` finds the session
-/// dismissed, and the effects an event already produced are let through one at a time by
-/// ``BrowserSession/admits(_:)``, so a dismissal between two of them silences the rest. Nothing is
-/// called while the lock is held. The timers are touched only on the queue (checked in debug builds),
-/// which is why the class can be `@unchecked Sendable`.
-final class BrowserExecutor: @unchecked Sendable {
-    private struct Locked {
+/// The executor of a ``BrowserSession``: the switch that performs the effects it returns (handler calls,
+/// loads, the buyer script, observer events, timers, completions). The session is run the SDK's one
+/// way, by PaymentFlow's lifecycle runner in its deciding form (`LockedLifecycleRunner`): `present` and
+/// `dismiss` are decided at once from any thread (after `dismiss` returns, neither the handler nor the
+/// observer hears anything but a call under way, even when it was called from inside one of their
+/// calls), the effects are performed on one private serial queue in the order decided, each admitted
+/// just before (``BrowserSession/admits(_:)``), and every answer is fed back as an event. Every
+/// decision is the session's.
+final class BrowserExecutor: Sendable {
+    /// What the runner holds under its lock: the session, and what the executor keeps beside it.
+    struct Presentations: AdmittingLifecycle {
+        typealias TimerID = UInt64
+        typealias Effect = BrowserSession.Effect
+
+        enum Event: Sendable {
+            case present(PageRequest, handler: any PageEventHandler, completion: @Sendable (Bool) -> Void)
+            case dismiss(completion: @Sendable () -> Void)
+            case session(BrowserSession.Event)
+        }
+
+        /// What performing an admitted effect needs.
+        struct Admission {
+            var handler: (any PageEventHandler)?
+            var presented: (@Sendable (Bool) -> Void)?
+            var dismissed: (@Sendable () -> Void)?
+        }
+
         var session: BrowserSession
         /// The presented page's handler, held until `dismiss`.
         var handler: (any PageEventHandler)?
@@ -22,132 +36,103 @@ final class BrowserExecutor: @unchecked Sendable {
         var navigations: [URL] = []
         /// The pages the buyer script was asked about in the current (or last) presentation.
         var askedAbout: [URL] = []
+        /// `present`'s and `dismiss`'s completions, in call order: each call's session event answers with
+        /// exactly one `.answerPresent` or `.completeDismiss`, performed in the order decided.
+        var presentCompletions: [@Sendable (Bool) -> Void] = []
+        var dismissCompletions: [@Sendable () -> Void] = []
+
+        mutating func handle(_ event: Event) -> [Effect] {
+            switch event {
+            case .present(let page, let handler, let completion):
+                let before = session.session
+                let effects = session.handle(.present(page))
+                if session.session != before {
+                    self.handler = handler
+                    navigations = []
+                    askedAbout = []
+                }
+                presentCompletions.append(completion)
+                return effects
+            case .dismiss(let completion):
+                let effects = session.handle(.dismiss)
+                if !session.isPresenting { handler = nil }
+                dismissCompletions.append(completion)
+                return effects
+            case .session(let event):
+                return session.handle(event)
+            }
+        }
+
+        mutating func admit(_ effect: Effect) -> Admission? {
+            guard session.admits(effect) else { return nil }
+            var admission = Admission(handler: handler)
+            switch effect {
+            case .askHandler(_, _, let navigation): navigations.append(navigation.url)
+            case .askBuyer(_, _, let page): askedAbout.append(page.url)
+            case .answerPresent:
+                admission.presented = presentCompletions.isEmpty ? nil : presentCompletions.removeFirst()
+            case .completeDismiss:
+                admission.dismissed = dismissCompletions.isEmpty ? nil : dismissCompletions.removeFirst()
+            case .load, .startTimer, .cancelTimer, .reportFinished, .reportFailed, .reportClosed, .observe:
+                break
+            }
+            return admission
+        }
     }
 
-    private let script: BuyerScript
-    private let transport: any HTTPTransport
-    private let onEvent: (@Sendable (BrowserEvent) -> Void)?
-    private let queue = DispatchQueue(label: "egw.headless-browser")
-    private let state: Mutex<Locked>
-    // Confined to `queue`.
-    private var timers: [UInt64: @Sendable () -> Void] = [:]
-    private let schedule: Schedule
+    private let runner: LockedLifecycleRunner<Presentations>
 
-    /// Runs `work` on `queue` after `seconds` unless the returned cancel is called first.
-    typealias Schedule =
-        @Sendable (_ seconds: TimeInterval, _ queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) ->
-        @Sendable () -> Void
-
-    /// The watchdog's clock: the boot clock (a load that spans a suspend times out on resume).
-    static let bootClock: Schedule = { seconds, queue, work in
-        let timer = SuspendAwareClock.schedule(after: seconds, on: queue, execute: work)
-        return { timer.cancel() }
-    }
-
-    /// `schedule` is the watchdog's clock, ``bootClock`` unless a test steps its own.
+    /// `schedule` is the watchdog's clock: the boot clock of every lifecycle runner (a load that spans a
+    /// suspend times out on resume) unless a test steps its own.
     init(
         session: BrowserSession, script: BuyerScript, transport: any HTTPTransport,
-        onEvent: (@Sendable (BrowserEvent) -> Void)?, schedule: @escaping Schedule = BrowserExecutor.bootClock
+        onEvent: (@Sendable (BrowserEvent) -> Void)?, schedule: @escaping LifecycleSchedule = liveLifecycleSchedule
     ) {
-        self.state = Mutex(Locked(session: session))
-        self.script = script
-        self.transport = transport
-        self.onEvent = onEvent
-        self.schedule = schedule
+        runner = LockedLifecycleRunner(
+            Presentations(session: session), queue: DispatchQueue(label: "egw.headless-browser"), schedule: schedule)
+        runner.setPerformer { runner, effect, admission in
+            Self.perform(effect, admission, runner: runner, script: script, transport: transport, onEvent: onEvent)
+        }
     }
 
-    var navigations: [URL] { state.withLock { $0.navigations } }
-    var askedAbout: [URL] { state.withLock { $0.askedAbout } }
-    var lastPage: LoadedPage? { state.withLock { $0.session.lastPage } }
-    var isPresenting: Bool { state.withLock { $0.session.isPresenting } }
+    var navigations: [URL] { runner.read { $0.navigations } }
+    var askedAbout: [URL] { runner.read { $0.askedAbout } }
+    var lastPage: LoadedPage? { runner.read { $0.session.lastPage } }
+    var isPresenting: Bool { runner.read { $0.session.isPresenting } }
 
     /// `present`: decided at once, performed on the queue.
     func present(_ page: PageRequest, handler: any PageEventHandler, completion: @escaping @Sendable (Bool) -> Void) {
-        let effects = state.withLock { locked in
-            let before = locked.session.session
-            let effects = locked.session.handle(.present(page))
-            if locked.session.session != before {
-                locked.handler = handler
-                locked.navigations = []
-                locked.askedAbout = []
-            }
-            return effects
-        }
-        queue.async { self.perform(effects, present: completion) }
+        runner.decideNow(.present(page, handler: handler, completion: completion))
     }
 
     /// `dismiss`: decided at once (nothing the handler or the observer hears after this call returns,
-    /// but a call under way), performed on the queue after everything queued before it.
+    /// but a call under way), performed on the queue after everything decided before it.
     func dismiss(completion: @escaping @Sendable () -> Void) {
-        let effects = state.withLock { locked in
-            let effects = locked.session.handle(.dismiss)
-            if !locked.session.isPresenting { locked.handler = nil }
-            return effects
-        }
-        queue.async { self.perform(effects, dismiss: completion) }
-    }
-
-    /// Feeds `event` from any thread.
-    private func post(_ event: BrowserSession.Event) {
-        queue.async { self.handle(event) }
-    }
-
-    private func handle(_ event: BrowserSession.Event) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        let effects = state.withLock { $0.session.handle(event) }
-        perform(effects)
+        runner.decideNow(.dismiss(completion: completion))
     }
 
     // MARK: - Effects
 
-    private func perform(
-        _ effects: [BrowserSession.Effect], present: (@Sendable (Bool) -> Void)? = nil,
-        dismiss: (@Sendable () -> Void)? = nil
+    private static func perform(
+        _ effect: BrowserSession.Effect, _ admission: Presentations.Admission,
+        runner: LockedLifecycleRunner<Presentations>, script: BuyerScript, transport: any HTTPTransport,
+        onEvent: (@Sendable (BrowserEvent) -> Void)?
     ) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        for effect in effects {
-            // Admitted (and recorded) under the lock, performed outside it.
-            let admitted = state.withLock { locked -> (any PageEventHandler)?? in
-                guard locked.session.admits(effect) else { return .none }
-                switch effect {
-                case .askHandler(_, _, let navigation): locked.navigations.append(navigation.url)
-                case .askBuyer(_, _, let page): locked.askedAbout.append(page.url)
-                case .answerPresent, .load, .startTimer, .cancelTimer, .reportFinished, .reportFailed, .reportClosed,
-                    .observe, .completeDismiss:
-                    break
-                }
-                return .some(locked.handler)
-            }
-            guard case .some(let handler) = admitted else { continue }
-            perform(effect, handler: handler, present: present, dismiss: dismiss)
-        }
-    }
-
-    private func perform(
-        _ effect: BrowserSession.Effect, handler: (any PageEventHandler)?, present: (@Sendable (Bool) -> Void)?,
-        dismiss: (@Sendable () -> Void)?
-    ) {
+        let handler = admission.handler
         switch effect {
         case .answerPresent(let shown):
-            present?(shown)
+            admission.presented?(shown)
         case .askHandler(_, let token, let navigation):
             // The SDK answers later, on any thread; the browser goes on from its own queue.
             handler?.page(decidePolicyFor: navigation) { decision in
-                self.post(.decided(token: token, decision))
+                runner.post(.session(.decided(token: token, decision)))
             }
         case .load(_, let token, let request):
-            transport.send(request) { result in self.post(.loaded(token: token, result)) }
+            transport.send(request) { result in runner.post(.session(.loaded(token: token, result))) }
         case .startTimer(_, let token, let delay):
-            timers.removeValue(forKey: token)?()
-            // On the boot clock (a load that spans a suspend times out on resume); a cancel made on the
-            // queue before the work starts wins, as it did for a cancelled `DispatchWorkItem`.
-            timers[token] = schedule(delay, queue) { [weak self] in
-                guard let self else { return }
-                self.timers[token] = nil
-                self.handle(.loadTimedOut(token: token))
-            }
+            runner.startTimer(token, after: delay, feeding: .session(.loadTimedOut(token: token)))
         case .cancelTimer(let token):
-            timers.removeValue(forKey: token)?()
+            runner.cancelTimer(token)
         case .reportFinished(_, let url):
             handler?.pageDidFinishLoad(url)
         case .reportFailed(_, let url, let reason):
@@ -157,13 +142,12 @@ final class BrowserExecutor: @unchecked Sendable {
         case .observe(_, let event):
             onEvent?(event)
         case .askBuyer(_, let token, let page):
-            let script = script
             DispatchQueue.global().async {
-                script.decide(page) { action in self.post(.buyerAnswered(token: token, action)) }
+                script.decide(page) { action in runner.post(.session(.buyerAnswered(token: token, action))) }
             }
         case .completeDismiss(let wasPresented):
             if wasPresented { onEvent?(.dismissed) }
-            dismiss?()
+            admission.dismissed?()
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PaymentFlow
+@_spi(LifecycleRuntime) import PaymentFlow
 import Synchronization
 import Testing
 
@@ -55,11 +55,11 @@ import Testing
     }
 }
 
-/// A clock the test steps: `schedule` records each timer; `fireAll` runs the live ones on their queues.
+/// A clock the test steps: `schedule` records each timer; `fireAll` runs the live ones (the runner hops
+/// onto its own queue).
 final class SteppedClock: Sendable {
     private struct Pending {
         let seconds: TimeInterval
-        let queue: DispatchQueue
         let work: @Sendable () -> Void
         var cancelled = false
     }
@@ -67,10 +67,10 @@ final class SteppedClock: Sendable {
 
     var delays: [TimeInterval] { pending.withLock { $0.map(\.seconds) } }
 
-    var schedule: BrowserExecutor.Schedule {
-        { [self] seconds, queue, work in
+    var schedule: LifecycleSchedule {
+        { [self] seconds, work in
             let index = pending.withLock { list in
-                list.append(Pending(seconds: seconds, queue: queue, work: work))
+                list.append(Pending(seconds: seconds, work: work))
                 return list.count - 1
             }
             return { [self] in pending.withLock { $0[index].cancelled = true } }
@@ -83,6 +83,6 @@ final class SteppedClock: Sendable {
     }
 
     func fireAll() {
-        for timer in pending.withLock({ $0 }) where !timer.cancelled { timer.queue.async(execute: timer.work) }
+        for timer in pending.withLock({ $0 }) where !timer.cancelled { timer.work() }
     }
 }

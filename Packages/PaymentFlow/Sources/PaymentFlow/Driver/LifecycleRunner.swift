@@ -41,22 +41,19 @@ public typealias LifecycleSchedule =
 public final class LifecycleRunner<Machine: Lifecycle>: @unchecked Sendable {
     /// The queue everything runs on.
     public let queue: DispatchQueue
-    private let schedule: LifecycleSchedule
     private var perform: ((Machine.Effect) -> Void)?
     // Confined to `queue`.
     private var machine: Machine
-    private var pending: [Machine.Event] = []
-    private var pendingHead = 0
-    private var draining = false
-    private var timers: [Machine.TimerID: (generation: UInt64, cancel: @Sendable () -> Void)] = [:]
-    private var timerGeneration: UInt64 = 0
+    private let pending = LocalWorkQueue<Machine.Event>()
+    private let timers: LifecycleTimers<Machine.TimerID, Machine.Event>
 
     /// A runner of `machine` on `queue`, its timers on `schedule`. Call ``setPerformer(_:)`` before the
     /// first event.
     public init(_ machine: Machine, queue: DispatchQueue, schedule: @escaping LifecycleSchedule) {
         self.machine = machine
         self.queue = queue
-        self.schedule = schedule
+        timers = LifecycleTimers(queue: queue, schedule: schedule)
+        timers.feed = { [weak self] event in self?.feed(event) }
     }
 
     /// The executor's switch over effects (called on the queue). Set once, before the first event.
@@ -74,18 +71,10 @@ public final class LifecycleRunner<Machine: Lifecycle>: @unchecked Sendable {
     /// that event's effects are all performed (the local event queue).
     public func feed(_ event: Machine.Event) {
         dispatchPrecondition(condition: .onQueue(queue))
-        pending.append(event)
-        guard !draining else { return }
-        draining = true
-        defer { draining = false }
-        while pendingHead < pending.count {
-            let next = pending[pendingHead]
-            pendingHead += 1
+        pending.run(event) { next in
             let effects = machine.handle(next)
             for effect in effects { perform?(effect) }
         }
-        pending.removeAll(keepingCapacity: true)
-        pendingHead = 0
     }
 
     /// The machine as it stands (on the queue): for what an executor may read but never decide on.
@@ -97,41 +86,93 @@ public final class LifecycleRunner<Machine: Lifecycle>: @unchecked Sendable {
     /// Starts (or restarts) timer `id`: after `delay` seconds, `event` is fed, unless the timer was
     /// cancelled or restarted first (on the queue).
     public func startTimer(_ id: Machine.TimerID, after delay: TimeInterval, feeding event: Machine.Event) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        timers.removeValue(forKey: id)?.cancel()
-        timerGeneration += 1
-        let generation = timerGeneration
-        let cancel = schedule(delay) { [weak self] in
-            guard let self else { return }
-            self.queue.async { self.timerFired(id, generation: generation, event) }
-        }
-        timers[id] = (generation, cancel)
-    }
-
-    private func timerFired(_ id: Machine.TimerID, generation: UInt64, _ event: Machine.Event) {
-        guard timers[id]?.generation == generation else { return }  // cancelled or restarted since
-        timers[id] = nil
-        feed(event)
+        timers.start(id, after: delay, feeding: event)
     }
 
     /// Cancels timer `id` if it runs (on the queue); a fire already on its way is dropped.
-    public func cancelTimer(_ id: Machine.TimerID) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        timers.removeValue(forKey: id)?.cancel()
-    }
+    public func cancelTimer(_ id: Machine.TimerID) { timers.cancel(id) }
 
     /// Cancels every timer (on the queue): a machine that ended leaves none running.
-    public func cancelAllTimers() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        let running = timers
-        timers.removeAll()
-        for timer in running.values { timer.cancel() }
-    }
+    public func cancelAllTimers() { timers.cancelAll() }
 
     /// How many timers run (on the queue; for tests).
-    public var runningTimers: Int {
+    public var runningTimers: Int { timers.count }
+}
+
+/// A runner's local event queue (confined to the runner's queue): work added while work is being done
+/// waits behind it and is done in the same turn, instead of re-entering.
+final class LocalWorkQueue<Item> {
+    private var items: [Item] = []
+    private var head = 0
+    private var draining = false
+
+    /// Adds `item`; unless work is being done already, does it and everything added meanwhile with
+    /// `body`, in order.
+    func run(_ item: Item, _ body: (Item) -> Void) {
+        items.append(item)
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while head < items.count {
+            let next = items[head]
+            head += 1
+            body(next)
+        }
+        items.removeAll(keepingCapacity: true)
+        head = 0
+    }
+}
+
+/// The timers of one runner, named by the machine's ids, confined to the runner's queue (checked in debug
+/// builds, which is why the class can be `@unchecked Sendable`): starting an id again replaces its timer,
+/// a fire hops onto the queue and feeds the timer's event through ``feed``, and a fire whose arming was
+/// cancelled or replaced since is dropped there.
+final class LifecycleTimers<ID: Hashable & Sendable, Event: Sendable>: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let schedule: LifecycleSchedule
+    /// The runner's feed (set once by the runner, holding it weakly).
+    var feed: (Event) -> Void = { _ in }
+    private var running: [ID: (generation: UInt64, cancel: @Sendable () -> Void)] = [:]
+    private var generation: UInt64 = 0
+
+    init(queue: DispatchQueue, schedule: @escaping LifecycleSchedule) {
+        self.queue = queue
+        self.schedule = schedule
+    }
+
+    func start(_ id: ID, after delay: TimeInterval, feeding event: Event) {
         dispatchPrecondition(condition: .onQueue(queue))
-        return timers.count
+        running.removeValue(forKey: id)?.cancel()
+        generation += 1
+        let armed = generation
+        let cancel = schedule(delay) { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.fired(id, generation: armed, event) }
+        }
+        running[id] = (armed, cancel)
+    }
+
+    private func fired(_ id: ID, generation: UInt64, _ event: Event) {
+        guard running[id]?.generation == generation else { return }  // cancelled or restarted since
+        running[id] = nil
+        feed(event)
+    }
+
+    func cancel(_ id: ID) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        running.removeValue(forKey: id)?.cancel()
+    }
+
+    func cancelAll() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let armed = running
+        running.removeAll()
+        for timer in armed.values { timer.cancel() }
+    }
+
+    var count: Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return running.count
     }
 }
 
@@ -142,3 +183,9 @@ extension FlowClock {
         return { delay, work in schedule(delay, work).cancel }
     }
 }
+
+/// The live scheduler of every lifecycle runner: the boot clock (a deadline that passed while the machine
+/// was suspended fires on resume), every timer in the one queue the payments' timers share
+/// (``SuspendAwareTimerQueue``), so arming and cancelling a watchdog costs no timer source of its own.
+@_spi(LifecycleRuntime)
+public let liveLifecycleSchedule: LifecycleSchedule = FlowClock.live.lifecycleSchedule
