@@ -1,6 +1,7 @@
 import CardValidation
 import Dispatch
 import Foundation
+@_spi(LifecycleRuntime) import PaymentFlow
 import Synchronization
 
 /// Shows a payment sheet through a ``WalletSheetPresenter`` and talks to its delegate in PassKit's
@@ -52,7 +53,44 @@ public final class PaymentAuthorizationController: Sendable {
     /// main queue, else a serial queue targeting it (a concurrent queue given there keeps call order).
     let callbackQueue: DispatchQueue
 
-    private struct Core {
+    /// What the runner keeps under its lock: the sheet's machine and what the controller holds beside it.
+    struct Core: AdmittingLifecycle {
+        typealias TimerID = UInt64
+
+        enum Event: Sendable {
+            case present(completion: @Sendable (Bool) -> Void, keepAlive: PaymentAuthorizationController)
+            case appDismiss(completion: (@Sendable () -> Void)?)
+            case machine(SheetMachine.Event)
+            /// The app set ``PaymentAuthorizationController/delegate`` (held weakly).
+            case setDelegate((any PaymentAuthorizationControllerDelegate)?)
+            /// The app set ``PaymentAuthorizationController/mainActorDelegate``: its adapter is held here and
+            /// is the delegate.
+            case setMainActorDelegate(MainActorDelegateAdapter?)
+        }
+
+        /// The machine's actions with what they show read when they were decided (the sheet, the payment,
+        /// the completions), performed on the callback queue in that order. Deadlines are armed by `send`.
+        enum Effect: Sendable {
+            case present(WalletSheet, token: UInt64)
+            case answerPresent(@Sendable (Bool) -> Void, shown: Bool)
+            case render(WalletSheet)
+            case call(SheetMachine.Call, token: UInt64, Payment?)
+            case showStatus(PaymentAuthorizationStatus, token: UInt64, WalletSheet)
+            case didFinish
+            case dismissSheet(token: UInt64)
+            case dismissCompleted([@Sendable () -> Void])
+            case report(SheetReport)
+            /// The self-retention ends when this is performed.
+            case release(PaymentAuthorizationController)
+        }
+
+        /// What performing an effect needs from the moment it is performed.
+        struct Admission {
+            var delegate: (any PaymentAuthorizationControllerDelegate)?
+            /// For a call: whether the machine still awaits it (it did not move on since it was queued).
+            var awaited = true
+        }
+
         var machine: SheetMachine
         weak var delegate: (any PaymentAuthorizationControllerDelegate)?
         /// Holds the adapter of ``PaymentAuthorizationController/mainActorDelegate`` (the adapter holds
@@ -61,9 +99,94 @@ public final class PaymentAuthorizationController: Sendable {
         var presentCompletion: (@Sendable (Bool) -> Void)?
         var dismissCompletions: [@Sendable () -> Void] = []
         var keepAlive: PaymentAuthorizationController?
+        /// What the last event answered: the reply to a buyer action, and the deadlines to arm.
+        var reply: SheetBuyerReply?
+        var deadlines: [UInt64] = []
+
+        mutating func handle(_ event: Event) -> [Effect] {
+            let machineEvent: SheetMachine.Event
+            var onPresentRefused: (@Sendable (Bool) -> Void)?
+            switch event {
+            case .present(let completion, _):
+                machineEvent = .present
+                onPresentRefused = completion
+            case .appDismiss: machineEvent = .appDismiss
+            case .machine(let event): machineEvent = event
+            case .setDelegate(let delegate):
+                self.delegate = delegate
+                return []
+            case .setMainActorDelegate(let adapter):
+                mainActorAdapter = adapter
+                delegate = adapter
+                return []
+            }
+            let (actions, reply) = machine.handle(machineEvent)
+            self.reply = reply
+            deadlines = []
+            if !actions.contains(.refusePresent) {
+                switch event {
+                case .present(let completion, let controller):
+                    presentCompletion = completion
+                    keepAlive = controller
+                case .appDismiss(let completion):
+                    if let completion { dismissCompletions.append(completion) }
+                case .machine, .setDelegate, .setMainActorDelegate:
+                    break
+                }
+            }
+            return actions.compactMap { action in effect(of: action, onPresentRefused: onPresentRefused) }
+        }
+
+        private mutating func effect(
+            of action: SheetMachine.Action, onPresentRefused: (@Sendable (Bool) -> Void)?
+        ) -> Effect? {
+            switch action {
+            case .present(let token):
+                return .present(machine.sheet, token: token)
+            case .refusePresent:
+                return onPresentRefused.map { .answerPresent($0, shown: false) }
+            case .presentCompleted(let shown):
+                guard let completion = presentCompletion else { return nil }
+                presentCompletion = nil
+                return .answerPresent(completion, shown: shown)
+            case .render:
+                return .render(machine.sheet)
+            case .call(let call, let token):
+                let payment =
+                    call == .authorization ? machine.payment(transactionIdentifier: UUID().uuidString) : nil
+                return .call(call, token: token, payment)
+            case .startTimer(let token):
+                deadlines.append(token)
+                return nil
+            case .showStatus(let status, let token):
+                return .showStatus(status, token: token, machine.sheet)
+            case .didFinish:
+                return .didFinish
+            case .dismissSheet(let token):
+                return .dismissSheet(token: token)
+            case .dismissCompleted:
+                let completions = dismissCompletions
+                dismissCompletions = []
+                return .dismissCompleted(completions)
+            case .report(let report):
+                return .report(report)
+            case .release:
+                guard let controller = keepAlive else { return nil }
+                keepAlive = nil
+                return .release(controller)
+            }
+        }
+
+        mutating func admit(_ effect: Effect) -> Admission? {
+            guard case .call(_, let token, _) = effect else { return Admission(delegate: delegate) }
+            return Admission(delegate: delegate, awaited: machine.pending?.token == token)
+        }
     }
 
-    private let core: Mutex<Core>
+    /// Runs the sheet's machine the SDK's one way, in the runtime's deciding form: a buyer's action is
+    /// decided on the buyer's thread and answered at once; what it makes happen is performed on the
+    /// callback queue in the order decided.
+    private let runner: LockedLifecycleRunner<Core>
 
     // MARK: - Can the device pay?
 
@@ -107,15 +230,25 @@ public final class PaymentAuthorizationController: Sendable {
         callbackQueue =
             options.callbackQueue === DispatchQueue.main
             ? .main : DispatchQueue(label: "com.egw.egwpay.sheet-callbacks", target: options.callbackQueue)
-        core = Mutex(
-            Core(machine: SheetMachine(request: paymentRequest, cards: wallet.cards, contacts: wallet.contacts)))
+        runner = LockedLifecycleRunner(
+            Core(machine: SheetMachine(request: paymentRequest, cards: wallet.cards, contacts: wallet.contacts)),
+            queue: callbackQueue,
+            // Deadlines are armed by `send` on options.clock and never cancelled: a stale one finds its token
+            // gone in the machine.
+            schedule: { _, _ in {} })
+        let presenter = presenter
+        let observer = options.observer
+        runner.setPerformer { [weak self] runner, effect, admission in
+            Self.perform(
+                effect, admission, controller: self, presenter: presenter, observer: observer, runner: runner)
+        }
     }
 
     /// The delegate, held weakly. Gone while the sheet is up: the sheet ends (no `didFinish`, nobody to
     /// tell) at the next call.
     public var delegate: (any PaymentAuthorizationControllerDelegate)? {
-        get { core.withLock { $0.delegate } }
-        set { core.withLock { $0.delegate = newValue } }
+        get { runner.read { $0.delegate } }
+        set { runner.decideNow(.setDelegate(newValue)) }
     }
 
     /// A main-actor delegate (the usual iOS coordinator), held weakly; setting it replaces ``delegate``.
@@ -123,141 +256,96 @@ public final class PaymentAuthorizationController: Sendable {
     /// ``MainActorPaymentAuthorizationControllerDelegate``.
     @MainActor
     public var mainActorDelegate: (any MainActorPaymentAuthorizationControllerDelegate)? {
-        get { core.withLock { $0.mainActorAdapter }?.target }
-        set {
-            let adapter = newValue.map { MainActorDelegateAdapter($0) }
-            core.withLock { core in
-                core.mainActorAdapter = adapter
-                core.delegate = adapter
-            }
-        }
+        get { runner.read { $0.mainActorAdapter }?.target }
+        set { runner.decideNow(.setMainActorDelegate(newValue.map { MainActorDelegateAdapter($0) })) }
     }
 
     /// Shows the sheet. `completion(true)` once it is up; `false` when the presenter cannot show it, does
     /// not answer before the deadline, or this controller was presented before (once per controller).
     /// Called on the callback queue.
     public func present(completion: (@Sendable (Bool) -> Void)? = nil) {
-        let completion = completion ?? { _ in }
-        send(
-            .present, onPresentRefused: completion,
-            prepare: { core in
-                core.presentCompletion = completion
-                core.keepAlive = self
-            })
+        send(.present(completion: completion ?? { _ in }, keepAlive: self))
     }
 
     /// Ends the sheet now (if it is up: `didFinish` if not yet sent, an outstanding call's answer will be
     /// ignored) and calls `completion` on the callback queue once it is gone.
     public func dismiss(completion: (@Sendable () -> Void)? = nil) {
-        send(
-            .appDismiss,
-            prepare: { core in
-                if let completion { core.dismissCompletions.append(completion) }
-            })
+        send(.appDismiss(completion: completion))
     }
 
     // MARK: - The sheet as it stands
 
     /// The sheet's summary items now (the last is the total).
-    public var summaryItems: [PaymentSummaryItem] { core.withLock { $0.machine.summaryItems } }
+    public var summaryItems: [PaymentSummaryItem] { runner.read { $0.machine.summaryItems } }
     /// The sheet's shipping methods now.
-    public var shippingMethods: [ShippingMethod] { core.withLock { $0.machine.shippingMethods } }
+    public var shippingMethods: [ShippingMethod] { runner.read { $0.machine.shippingMethods } }
     /// The sheet as the presenter last got it.
-    public var sheet: WalletSheet { core.withLock { $0.machine.sheet } }
+    public var sheet: WalletSheet { runner.read { $0.machine.sheet } }
     /// Why the sheet ended; nil while it has not.
-    public var finishReason: SheetFinishReason? { core.withLock { $0.machine.finishReason } }
+    public var finishReason: SheetFinishReason? { runner.read { $0.machine.finishReason } }
     /// The last authorization status shown (or answered with errors); nil before any.
-    public var shownStatus: PaymentAuthorizationStatus? { core.withLock { $0.machine.shownStatus } }
+    public var shownStatus: PaymentAuthorizationStatus? { runner.read { $0.machine.shownStatus } }
     /// How many times the buyer authorized.
-    public var attempts: Int { core.withLock { $0.machine.attempts } }
+    public var attempts: Int { runner.read { $0.machine.attempts } }
 
     // MARK: - Executor
 
     func buyer(_ action: SheetBuyerAction) -> SheetBuyerReply {
-        send(.buyer(action)) ?? .refused(.sheetClosed)
+        send(.machine(.buyer(action))) ?? .refused(.sheetClosed)
     }
 
-    /// Feeds one event to the machine and starts its actions, in order, under the lock (each one only
-    /// enqueues work or a timer, so nothing runs inside it). Returns the reply to a buyer action.
+    /// Decides `event` now and arms the deadlines it asked for; returns the reply to a buyer action.
     @discardableResult
-    private func send(
-        _ event: SheetMachine.Event, onPresentRefused: (@Sendable (Bool) -> Void)? = nil,
-        prepare: (inout Core) -> Void = { _ in }
-    ) -> SheetBuyerReply? {
-        let (reply, released, timers) = core.withLock {
-            core -> (SheetBuyerReply?, PaymentAuthorizationController?, [UInt64]) in
-            let (actions, reply) = core.machine.handle(event)
-            if !actions.contains(.refusePresent) { prepare(&core) }
-            var released: PaymentAuthorizationController?
-            var timers: [UInt64] = []
-            for action in actions {
-                switch action {
-                case .release:
-                    released = core.keepAlive
-                    core.keepAlive = nil
-                case .startTimer(let token):
-                    timers.append(token)
-                default:
-                    start(action, core: &core, onPresentRefused: onPresentRefused)
-                }
-            }
-            return (reply, released, timers)
-        }
-        // Timers are armed outside the lock: a clock may fire at once, inside `schedule`.
+    private func send(_ event: Core.Event) -> SheetBuyerReply? {
+        let (reply, deadlines) = runner.decideNow(event) { ($0.reply, $0.deadlines) }
+        // Armed outside the lock: a clock may fire at once, inside `schedule`.
         if let deadline = options.deadline {
-            for token in timers {
-                options.clock.schedule(deadline) { [weak self] in self?.send(.deadline(token: token)) }
+            for token in deadlines {
+                options.clock.schedule(deadline) { [weak self] in self?.send(.machine(.deadline(token: token))) }
             }
         }
-        _ = released  // the self-retention ends here, outside the lock
         return reply
     }
 
-    private func start(
-        _ action: SheetMachine.Action, core: inout Core, onPresentRefused: (@Sendable (Bool) -> Void)?
+    /// Performs one effect on the callback queue. The controller is held weakly: while the sheet is up it
+    /// keeps itself alive (`keepAlive`), and what comes after its release needs no controller.
+    private static func perform(
+        _ effect: Core.Effect, _ admission: Core.Admission, controller: PaymentAuthorizationController?,
+        presenter: any WalletSheetPresenter, observer: (@Sendable (SheetReport) -> Void)?,
+        runner: LockedLifecycleRunner<Core>
     ) {
-        let queue = callbackQueue
-        switch action {
-        case .present(let token):
-            let sheet = core.machine.sheet
-            let buyer = SheetBuyer(self)
-            queue.async {
-                self.presenter.presentSheet(sheet, buyer: buyer) { shown in
-                    self.send(.presenterAnswered(token: token, shown: shown))
-                }
+        switch effect {
+        case .present(let sheet, let token):
+            guard let controller else { return }
+            presenter.presentSheet(sheet, buyer: SheetBuyer(controller)) { shown in
+                controller.send(.machine(.presenterAnswered(token: token, shown: shown)))
             }
-        case .refusePresent:
-            if let onPresentRefused { queue.async { onPresentRefused(false) } }
-        case .presentCompleted(let shown):
-            if let completion = core.presentCompletion {
-                core.presentCompletion = nil
-                queue.async { completion(shown) }
+        case .answerPresent(let completion, let shown):
+            completion(shown)
+        case .render(let sheet):
+            presenter.update(sheet)
+        case .call(let call, let token, let payment):
+            guard admission.awaited, let controller else { return }  // the sheet moved on since it was queued
+            guard let delegate = admission.delegate else {
+                controller.send(.machine(.delegateGone(token: token)))
+                return
             }
-        case .render:
-            let sheet = core.machine.sheet
-            queue.async { self.presenter.update(sheet) }
-        case .call(let call, let token):
-            let payment = call == .authorization ? core.machine.payment(transactionIdentifier: UUID().uuidString) : nil
-            queue.async { self.callDelegate(call, token: token, payment: payment) }
-        case .startTimer:
-            break  // armed by send, outside the lock
-        case .showStatus(let status, let token):
-            let sheet = core.machine.sheet
-            queue.async {
-                self.presenter.showStatus(status, on: sheet) { self.send(.statusShown(token: token)) }
+            controller.callDelegate(delegate, call, token: token, payment: payment)
+        case .showStatus(let status, let token, let sheet):
+            presenter.showStatus(status, on: sheet) {
+                runner.decideNow(.machine(.statusShown(token: token)))
             }
         case .didFinish:
-            queue.async { self.delegate?.paymentAuthorizationControllerDidFinish(self) }
+            guard let controller else { return }
+            admission.delegate?.paymentAuthorizationControllerDidFinish(controller)
         case .dismissSheet(let token):
-            queue.async { self.presenter.dismissSheet { self.send(.sheetGone(token: token)) } }
-        case .dismissCompleted:
-            let completions = core.dismissCompletions
-            core.dismissCompletions = []
-            queue.async { for completion in completions { completion() } }
+            presenter.dismissSheet { runner.decideNow(.machine(.sheetGone(token: token))) }
+        case .dismissCompleted(let completions):
+            for completion in completions { completion() }
         case .report(let report):
-            if let observer = options.observer { queue.async { observer(report) } }
+            observer?(report)
         case .release:
-            break  // handled by send
+            break  // the effect held the controller until now
         }
     }
 
@@ -266,22 +354,21 @@ public final class PaymentAuthorizationController: Sendable {
     /// their own timers, so a 3-D Secure challenge of minutes is not cut at 30 s). No effect outside an
     /// authorization.
     func delegateOwnsAuthorizationDeadline() {
-        let token = core.withLock { core -> UInt64? in
+        let token = runner.read { core -> UInt64? in
             guard let pending = core.machine.pending, pending.call == .authorization else { return nil }
             return pending.token
         }
-        if let token { send(.delegateOwnsDeadline(token: token)) }
+        if let token { send(.machine(.delegateOwnsDeadline(token: token))) }
     }
 
-    /// Makes delegate call `token` on the callback queue, unless the sheet moved on since it was queued.
-    private func callDelegate(_ call: SheetMachine.Call, token: UInt64, payment: Payment?) {
-        let (awaited, delegate) = core.withLock { ($0.machine.pending?.token == token, $0.delegate) }
-        guard awaited else { return }
-        guard let delegate else {
-            send(.delegateGone(token: token))
-            return
+    /// Makes delegate call `token` (on the callback queue; the machine still awaits it).
+    private func callDelegate(
+        _ delegate: any PaymentAuthorizationControllerDelegate, _ call: SheetMachine.Call, token: UInt64,
+        payment: Payment?
+    ) {
+        let update: @Sendable (PaymentRequestUpdate) -> Void = {
+            self.send(.machine(.answer(token: token, .update($0))))
         }
-        let update: @Sendable (PaymentRequestUpdate) -> Void = { self.send(.answer(token: token, .update($0))) }
         switch call {
         case .shippingContact(let contact):
             delegate.paymentAuthorizationController(self, didSelectShippingContact: contact, handler: update)
@@ -295,7 +382,7 @@ public final class PaymentAuthorizationController: Sendable {
             guard let payment else { return }
             delegate.paymentAuthorizationControllerWillAuthorizePayment(self)
             delegate.paymentAuthorizationController(self, didAuthorizePayment: payment) { result in
-                self.send(.answer(token: token, .authorization(result)))
+                self.send(.machine(.answer(token: token, .authorization(result))))
             }
         }
     }

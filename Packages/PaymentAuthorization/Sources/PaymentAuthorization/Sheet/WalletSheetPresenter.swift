@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PaymentFlow
+@_spi(LifecycleRuntime) import PaymentFlow
 
 /// The stand-in for the Apple Pay sheet's UI: shows ``WalletSheet`` renderings and passes the buyer's
 /// actions to the controller through a ``WalletSheetBuyer``.
@@ -37,9 +37,10 @@ public struct SheetClock: Sendable {
         self.schedule = schedule
     }
 
-    /// PaymentFlow's `SuspendAwareClock` (`CLOCK_BOOTTIME`) on a global dispatch queue: time the
-    /// machine spends suspended counts, so a deadline that passed during a sleep fires on resume.
+    /// PaymentFlow's boot clock (`CLOCK_BOOTTIME`): time the machine spends suspended counts, so a
+    /// deadline that passed during a sleep fires on resume. The deadlines wait in the one timer queue the
+    /// SDK's payments share (one armed timer for the earliest), and fire on a global dispatch queue.
     public static let live = SheetClock { delay, fire in
-        SuspendAwareClock.schedule(after: delay, execute: fire)
+        _ = liveLifecycleSchedule(delay, fire)
     }
 }
