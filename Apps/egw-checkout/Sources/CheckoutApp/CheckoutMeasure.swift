@@ -31,7 +31,7 @@ enum CheckoutMeasure {
 
     /// Waits (checking every 2 ms) for the sheet's window, then prints at its first frame.
     private static func whenSheetShows(_ shop: CheckoutWindow, asked: ContinuousClock.Instant) {
-        guard let window = shop.sheet?.window else {
+        guard let window = shop.sheet?.windowReference else {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(2)) {
                 MainActor.assumeIsolated { whenSheetShows(shop, asked: asked) }
             }
@@ -44,9 +44,11 @@ enum CheckoutMeasure {
             ckt_quit()
         }
         firstFrame = action
-        ckt_on_first_frame(
-            window.assumingMemoryBound(to: GtkWidget.self), Action.callback, Unmanaged.passUnretained(action).toOpaque()
-        )
+        window.withUnsafePointer {
+            ckt_on_first_frame(
+                $0.assumingMemoryBound(to: GtkWidget.self), Action.callback, Unmanaged.passUnretained(action).toOpaque()
+            )
+        }
     }
 
     /// The presenter's events (on GTK's thread): the challenge window's present and first paint.

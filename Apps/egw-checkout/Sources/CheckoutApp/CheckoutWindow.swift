@@ -117,16 +117,14 @@ public final class CheckoutWindow {
             ckt_append(cartBox, ckt_label_new("\(item.label): \(Self.money(item.amount))"))
         }
         ckt_set_text(widget("cart-total"), Self.text.format("shop.total", Self.money(Self.total)))
-        ckt_append(widget("card-number-slot"), number.widget)
-        ckt_append(widget("card-details-slot"), expiry.widget)
-        ckt_append(widget("card-details-slot"), securityCode.widget)
+        let cardEntries = [number.widgetReference, expiry.widgetReference, securityCode.widgetReference].map(Self.gtk)
+        ckt_append(widget("card-number-slot"), cardEntries[0])
+        ckt_append(widget("card-details-slot"), cardEntries[1])
+        ckt_append(widget("card-details-slot"), cardEntries[2])
         number.onBrandChange = { [securityCode] brand in securityCode.brand = brand }
         on(widget("pay-card")) { $0.payByCard() }
         // Enter in any card field pays, as in a web form; a keyboard buyer need not Tab to the button.
         ckt_set_invalid(widget("cardholder-name"), 0, nil)
-        let cardEntries = [number.widget, expiry.widget, securityCode.widget].map {
-            $0.assumingMemoryBound(to: GtkWidget.self)
-        }
         for entry in [widget("cardholder-name")] + cardEntries { onActivate(entry) { $0.payByCard() } }
         on(widget("pay-wallet")) { $0.payWithWallet() }
         on(widget("hosted")) { $0.payHosted() }
@@ -167,6 +165,11 @@ public final class CheckoutWindow {
         text.money(amount, currencyCode: currency, fractionDigits: CurrencyExponent.of(currency) ?? 2)
     }
     static var minorUnits: Int { CurrencyExponent.minorUnits(total, exponent: 2) ?? 0 }
+
+    /// A card entry's `GtkWidget *` for the shop's own GTK calls: the entries live as long as the window.
+    private static func gtk(_ entry: GObjectReference) -> UnsafeMutablePointer<GtkWidget> {
+        entry.withUnsafePointer { $0.assumingMemoryBound(to: GtkWidget.self) }
+    }
 
     private func widget(_ id: String) -> UnsafeMutablePointer<GtkWidget> {
         ckt_widget(builder, id)
@@ -223,13 +226,12 @@ public final class CheckoutWindow {
         else {
             // Focus on the first invalid field in reading order: a screen reader reads its name and,
             // as its description, what is wrong (GTK 4.8 has no announcement API).
-            let fields: [(String?, UnsafeMutableRawPointer)] = [
-                (nameError, UnsafeMutableRawPointer(name)), (number.validationMessage, number.widget),
-                (expiry.validationMessage, expiry.widget), (securityCode.validationMessage, securityCode.widget),
+            let fields: [(String?, UnsafeMutablePointer<GtkWidget>)] = [
+                (nameError, name), (number.validationMessage, Self.gtk(number.widgetReference)),
+                (expiry.validationMessage, Self.gtk(expiry.widgetReference)),
+                (securityCode.validationMessage, Self.gtk(securityCode.widgetReference)),
             ]
-            if let first = fields.first(where: { $0.0 != nil }) {
-                ckt_grab_focus(first.1.assumingMemoryBound(to: GtkWidget.self))
-            }
+            if let first = fields.first(where: { $0.0 != nil }) { ckt_grab_focus(first.1) }
             let messages = [
                 nameError, number.validationMessage, expiry.validationMessage, securityCode.validationMessage,
             ]
@@ -302,7 +304,7 @@ public final class CheckoutWindow {
         request.requiredShippingContactFields = [.postalAddress, .name]
         request.shippingMethods = Self.methods
         request.supportsCouponCode = true
-        let sheet = PaymentSheetWindow(parent: window)
+        let sheet = PaymentSheetWindow(over: GObjectReference(retaining: window))
         self.sheet = sheet
         let backend = backend
         guard
@@ -349,7 +351,8 @@ public final class CheckoutWindow {
         case .headless: HeadlessBrowserPresenter(script: script, configuration: configuration)
         case .webkit:
             WebKitPagePresenter(
-                host: .window(window), trust: PageTrust(configuration: configuration), buyer: buyer,
+                host: .window(over: GObjectReference(retaining: window)),
+                trust: PageTrust(configuration: configuration), buyer: buyer,
                 onEvent: onPageEvent)
         }
     }

@@ -77,9 +77,9 @@ final class CheckoutAppTests: XCTestCase {
                 UITest.spin(timeout: 0.2)
                 let logged = sandbox.requestLog.count
                 UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
-                UITest.type("4111111111111111", into: shop.number.widget)
-                UITest.type("0120", into: shop.expiry.widget)
-                UITest.type("123", into: shop.securityCode.widget)
+                UITest.type("4111111111111111", into: UITest.pointer(shop.number.widgetReference))
+                UITest.type("0120", into: UITest.pointer(shop.expiry.widgetReference))
+                UITest.type("123", into: UITest.pointer(shop.securityCode.widgetReference))
                 click(shop, "pay-card")
                 UITest.spin { !shop.result.isEmpty }  // GtkButton's activate clicks after a short press
                 XCTAssertEqual(shop.result, "Check the card details.")
@@ -109,7 +109,7 @@ final class CheckoutAppTests: XCTestCase {
                 let sheet = try XCTUnwrap(shop.sheet)
                 try chooseContactExpressAndSAVE10(on: sheet)
                 XCTAssertEqual(sheet.sheet?.total, Decimal(string: "23.44"))
-                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.windowReference)))
                 UITest.spin(timeout: 30) { shop.finished == 1 }
                 XCTAssertEqual(shop.result, "Paid €23.44 with the wallet.")
                 XCTAssertEqual(text(shop, "result"), "Paid €23.44 with the wallet.")
@@ -140,12 +140,12 @@ final class CheckoutAppTests: XCTestCase {
             let sheet = try XCTUnwrap(shop.sheet)
             UITest.spin { sheet.sheet?.state == .ready }
             let before = sheet.sheet
-            UITest.activate(try XCTUnwrap(UITest.find("contact-0", in: sheet.window)))
+            UITest.activate(try XCTUnwrap(UITest.find("contact-0", in: sheet.windowReference)))
             UITest.spin { sheet.sheet?.state == .ready && sheet.sheet?.selectedContact != before?.selectedContact }
-            UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+            UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.windowReference)))
             var shown: [String] = []
             UITest.spin(timeout: 60) {
-                if let label = UITest.find("status", in: sheet.window).map({ UITest.text(of: $0) }),
+                if let label = UITest.find("status", in: sheet.windowReference).map({ UITest.text(of: $0) }),
                     shown.last != label
                 {
                     shown.append(label)
@@ -179,9 +179,9 @@ final class CheckoutAppTests: XCTestCase {
                 UITest.spin { shop.sheet != nil }
                 let sheet = try XCTUnwrap(shop.sheet)
                 try chooseContactExpressAndSAVE10(on: sheet)
-                UITest.activate(try XCTUnwrap(UITest.find("card-1", in: sheet.window)))
+                UITest.activate(try XCTUnwrap(UITest.find("card-1", in: sheet.windowReference)))
                 UITest.spin { sheet.sheet?.state == .ready && sheet.sheet?.selectedCard == 1 }
-                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+                UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.windowReference)))
                 UITest.spin(timeout: 60) { shop.finished == 1 }
                 XCTAssertEqual(shop.result, "Paid €23.44 with the wallet.")
                 UITest.destroy(window: shop.window)
@@ -356,9 +356,9 @@ final class CheckoutAppTests: XCTestCase {
                 shop.present()
                 UITest.spin(timeout: 0.2)
                 UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
-                UITest.type(number, into: shop.number.widget)
-                UITest.type("1235", into: shop.expiry.widget)
-                UITest.type("987", into: shop.securityCode.widget)
+                UITest.type(number, into: UITest.pointer(shop.number.widgetReference))
+                UITest.type("1235", into: UITest.pointer(shop.expiry.widgetReference))
+                UITest.type("987", into: UITest.pointer(shop.securityCode.widgetReference))
                 click(shop, "pay-card")
                 UITest.spin(timeout: 60) { shop.finished == 1 }
                 let status = try XCTUnwrap(shop.sandbox).paymentStatus(try XCTUnwrap(shop.lastPaymentId))

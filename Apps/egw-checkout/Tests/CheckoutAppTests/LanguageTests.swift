@@ -76,7 +76,7 @@ final class LanguageTests: XCTestCase {
             var shown = labels(in: UnsafeMutablePointer(OpaquePointer(shop.window)))
             click(shop, "pay-wallet")
             UITest.spin { shop.sheet?.sheet?.state == .ready }
-            let sheet = try XCTUnwrap(shop.sheet?.window)
+            let sheet = UITest.pointer(try XCTUnwrap(shop.sheet?.windowReference))
             shown += labels(in: UnsafeMutablePointer(OpaquePointer(sheet)))
             try chooseContactExpressAndSAVE10(on: try XCTUnwrap(shop.sheet))  // the shipping and coupon lines
             shown += labels(in: UnsafeMutablePointer(OpaquePointer(sheet)))

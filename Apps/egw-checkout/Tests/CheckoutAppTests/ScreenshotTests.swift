@@ -22,16 +22,16 @@ final class ScreenshotTests: XCTestCase {
             shop.present()
             try shoot(shop.window, "card-form-empty")
 
-            UITest.type("37828224", into: shop.number.widget)
-            XCTAssertEqual(UITest.text(of: shop.number.widget), "3782 8224")
+            UITest.type("37828224", into: UITest.pointer(shop.number.widgetReference))
+            XCTAssertEqual(UITest.text(of: UITest.pointer(shop.number.widgetReference)), "3782 8224")
             XCTAssertEqual(shop.securityCode.maximumLength, 4, "the code follows the Amex")
             try shoot(shop.window, "card-form-half-typed-amex")
 
             shop.number.clear()
             UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
-            UITest.type("4111111111111111", into: shop.number.widget)
-            UITest.type("0120", into: shop.expiry.widget)
-            UITest.type("123", into: shop.securityCode.widget)
+            UITest.type("4111111111111111", into: UITest.pointer(shop.number.widgetReference))
+            UITest.type("0120", into: UITest.pointer(shop.expiry.widgetReference))
+            UITest.type("123", into: UITest.pointer(shop.securityCode.widgetReference))
             click(shop, "pay-card")
             UITest.spin { !shop.result.isEmpty }
             XCTAssertEqual(shop.expiry.validationMessage, "The card has expired.")
@@ -42,10 +42,10 @@ final class ScreenshotTests: XCTestCase {
             UITest.spin { shop.sheet != nil }
             let sheet = try XCTUnwrap(shop.sheet)
             try chooseContactExpressAndSAVE10(on: sheet)
-            try shoot(sheet.window, "sheet-shipping-coupon")
+            try shoot(sheet.windowReference.map(UITest.pointer), "sheet-shipping-coupon")
 
             let finished = shop.finished  // the refused card counted as one
-            UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.window)))
+            UITest.activate(try XCTUnwrap(UITest.find("pay", in: sheet.windowReference)))
             UITest.spin(timeout: 30) { shop.finished > finished }
             XCTAssertEqual(shop.result, "Paid €23.44 with the wallet.")
             try shoot(shop.window, "result-wallet-paid")

@@ -28,9 +28,9 @@ func payWithTheChallengedCard(_ shop: CheckoutWindow) throws {
     shop.present()
     UITest.spin(timeout: 0.2)
     UITest.type("Jane Doe", into: try entry(shop, "cardholder-name"))
-    UITest.type("5555555555554444", into: shop.number.widget)
-    UITest.type("1235", into: shop.expiry.widget)
-    UITest.type("987", into: shop.securityCode.widget)
+    UITest.type("5555555555554444", into: UITest.pointer(shop.number.widgetReference))
+    UITest.type("1235", into: UITest.pointer(shop.expiry.widgetReference))
+    UITest.type("987", into: UITest.pointer(shop.securityCode.widgetReference))
     click(shop, "pay-card")
 }
 
@@ -41,14 +41,14 @@ func chooseContactExpressAndSAVE10(on sheet: PaymentSheetWindow) throws {
     UITest.spin { sheet.sheet?.state == .ready }
     for name in ["contact-0", "method-express"] {
         let before = sheet.sheet
-        UITest.activate(try XCTUnwrap(UITest.find(name, in: sheet.window), name))
+        UITest.activate(try XCTUnwrap(UITest.find(name, in: sheet.windowReference), name))
         UITest.spin {
             sheet.sheet?.state == .ready
                 && (sheet.sheet?.selectedContact != before?.selectedContact
                     || sheet.sheet?.selectedShippingMethod != before?.selectedShippingMethod)
         }
     }
-    let coupon = try XCTUnwrap(UITest.find("coupon", in: sheet.window))
+    let coupon = try XCTUnwrap(UITest.find("coupon", in: sheet.windowReference))
     UITest.type("SAVE10", into: coupon)
     UITest.pressEnter(in: coupon)
     UITest.spin { sheet.sheet?.couponCode == "SAVE10" && sheet.sheet?.state == .ready }

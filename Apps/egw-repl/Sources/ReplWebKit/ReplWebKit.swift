@@ -32,7 +32,7 @@ package struct WebKitShell: WebKitSupport {
         saved: @escaping @Sendable (URL) -> Void
     ) -> any PaymentPresenter {
         WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: WebBuyer(script),
+            host: .ownWindow, trust: PageTrust(configuration: configuration), buyer: WebBuyer(script),
             options: .init(screenshotsDirectory: screenshots),
             onEvent: { event in
                 if case .screenshot(let file) = event { saved(file) }

@@ -5,9 +5,13 @@ internal import CGTKRuntime
 /// ``GTKRuntime/perform(_:)``), because the last unref of a widget finalizes it and a widget lives on
 /// GTK's thread. So a presenter holding the app's window cannot outlive it with a dangling pointer.
 ///
+/// It is how the SDK's GTK-facing API takes and hands out widgets and windows (a card entry's widget, the
+/// sheet's window, a page presenter's host), so no other package's public API takes or returns a raw
+/// pointer: an app wraps its own `GtkWindow *` with ``init(retaining:)`` and reaches the SDK's widgets
+/// for its own GTK calls with ``withUnsafePointer(_:)``.
+///
 /// Sendable by hand: GLib's reference counts are atomic, so the reference may be made, held, passed
-/// and dropped on any thread; the object itself is used on the GTK thread only, by the SDK's own code
-/// (``pointer`` is not part of the SDK's API).
+/// and dropped on any thread; the object itself is used on the GTK thread only.
 public final class GObjectReference: @unchecked Sendable {
     /// The object (`GObject *`), for the SDK's GTK code on the GTK thread.
     @_spi(GTK) public let pointer: UnsafeMutableRawPointer
@@ -16,6 +20,16 @@ public final class GObjectReference: @unchecked Sendable {
     public init(retaining object: UnsafeMutableRawPointer) {
         egwgtk_object_ref(object)
         pointer = object
+    }
+
+    /// Runs `body` with the object (`GObject *`) for the app's own GTK calls, on the GTK thread: packing
+    /// a card entry into a box, making a window transient for the sheet's. This reference keeps the
+    /// object alive during `body`; a pointer kept beyond it needs a reference of its own (`g_object_ref`,
+    /// or a `GObjectReference`).
+    public func withUnsafePointer<Result, Failure: Error>(
+        _ body: (UnsafeMutableRawPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withExtendedLifetime(self) { () throws(Failure) -> Result in try body(pointer) }
     }
 
     /// Remembers which widget of this window (a `GtkWindow`) has the keyboard focus, weakly, before

@@ -16,6 +16,10 @@ final class GObjectReferenceTests: XCTestCase {
         var reference: GObjectReference? = GObjectReference(retaining: UnsafeMutableRawPointer(object))
         XCTAssertEqual(count(), 2, "the reference holds the object")
         XCTAssertEqual(reference?.pointer, UnsafeMutableRawPointer(object))
+        XCTAssertEqual(
+            reference?.withUnsafePointer { ($0, count()) }.0, UnsafeMutableRawPointer(object),
+            "the app's own GTK calls get the object")
+        XCTAssertEqual(reference?.withUnsafePointer { _ in count() }, 2, "held during the call")
         reference = nil
         XCTAssertEqual(count(), 2, "given back on the loop, not on the dropping thread")
         let deadline = Date().addingTimeInterval(5)

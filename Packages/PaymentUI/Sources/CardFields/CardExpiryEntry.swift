@@ -29,7 +29,13 @@ public final class CardExpiryEntry {
         binding.edit = { [unowned self] range, replacement, forward in self.edit(range, replacement, forward) }
     }
 
+    /// The entry's widget, for the app to pack into its layout
+    /// (`widgetReference.withUnsafePointer { gtk_box_append(box, $0.assumingMemoryBound(to: GtkWidget.self)) }`).
+    /// The reference keeps the widget alive as long as the app holds it.
+    public var widgetReference: GObjectReference { binding.reference }
+
     /// The entry's `GtkWidget *`, for the app to pack into its layout. Valid while this object lives.
+    @available(*, deprecated, message: "use widgetReference (GLibMainQueue's GObjectReference)")
     public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(binding.widget) }
 
     /// What the entry shows, e.g. `"12/3"`.

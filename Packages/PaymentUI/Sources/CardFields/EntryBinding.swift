@@ -15,6 +15,9 @@ final class EntryBinding {
     typealias Edit = (_ range: Range<Int>, _ replacement: String, _ forward: Bool) -> (text: String, caret: Int)?
 
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The widget as the entries hand it to the app: a reference of its own, so the app may keep the
+    /// widget beyond the entry.
+    private(set) lazy var reference = GObjectReference(retaining: UnsafeMutableRawPointer(widget))
     private var filter: OpaquePointer?
     var edit: Edit?
 

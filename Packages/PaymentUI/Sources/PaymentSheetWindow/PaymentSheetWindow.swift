@@ -3,6 +3,7 @@ internal import CGtk4
 internal import CPaymentUIGtk
 import Dispatch
 import Foundation
+@_spi(GTK) import GLibMainQueue
 import PaymentAuthorization
 
 /// The payment sheet as a GTK 4 window: a `WalletSheetPresenter` that shows each
@@ -10,7 +11,7 @@ import PaymentAuthorization
 /// clicks to the sheet's controller.
 ///
 /// ```swift
-/// let sheet = PaymentSheetWindow(parent: appWindow)
+/// let sheet = PaymentSheetWindow(over: GObjectReference(retaining: appWindow))
 /// let context = WalletPaymentContext(paymentRequest: request, sheetPresenter: sheet, ...)
 /// context?.present { result in ... }   // on the main queue, after the window is gone
 /// ```
@@ -46,7 +47,7 @@ public final class PaymentSheetWindow {
         public init() {}
     }
 
-    private let parent: UnsafeMutablePointer<GtkWidget>?
+    private let parent: GObjectReference?
     private let options: Options
     private var ui: SheetWidgets?
     private var buyer: (any WalletSheetBuyer)?
@@ -60,16 +61,43 @@ public final class PaymentSheetWindow {
     /// The last reply to a buyer's action taken in the window.
     public private(set) var lastReply: SheetBuyerReply?
 
+    /// A window object whose sheets are plain modal windows; nothing is shown until the controller
+    /// presents a sheet. Installs GLibMainQueue's bridge (`GLibMainQueue.install()`; nothing when it is
+    /// already installed).
+    public convenience init(options: Options = Options()) {
+        self.init(parentReference: nil, options: options)
+    }
+
+    /// A window object whose sheets are modal over `parent`, the app's `GtkWindow`
+    /// (`GObjectReference(retaining: window)`, held while this object lives); otherwise as
+    /// ``init(options:)``.
+    public convenience init(over parent: GObjectReference, options: Options = Options()) {
+        self.init(parentReference: parent, options: options)
+    }
+
     /// A window object; nothing is shown until the controller presents a sheet. `parent` is the app's
     /// `GtkWindow *` the sheet is modal over (nil: a plain modal window). Installs GLibMainQueue's bridge
     /// (`GLibMainQueue.install()`; nothing when it is already installed).
+    @available(*, deprecated, message: "use init(over: GObjectReference(retaining: parent)) or init(options:)")
     public init(parent: UnsafeMutableRawPointer? = nil, options: Options = Options()) {
-        self.parent = parent?.assumingMemoryBound(to: GtkWidget.self)
+        self.parent = parent.map(GObjectReference.init(retaining:))
         self.options = options
         GLibMainQueue.install()
     }
 
+    private init(parentReference: GObjectReference?, options: Options) {
+        parent = parentReference
+        self.options = options
+        GLibMainQueue.install()
+    }
+
+    /// The sheet's window while it is shown, else nil (a new reference at each call).
+    public var windowReference: GObjectReference? {
+        ui.map { GObjectReference(retaining: UnsafeMutableRawPointer($0.window)) }
+    }
+
     /// The sheet's `GtkWindow *` while it is shown, else nil.
+    @available(*, deprecated, message: "use windowReference (GLibMainQueue's GObjectReference)")
     public var window: UnsafeMutableRawPointer? { ui.map { UnsafeMutableRawPointer($0.window) } }
     /// The rendering shown last.
     public var sheet: WalletSheet? { current }
@@ -80,7 +108,7 @@ public final class PaymentSheetWindow {
 
     private func show(_ sheet: WalletSheet, buyer: any WalletSheetBuyer) -> Bool {
         guard ui == nil, (try? GTKRuntime.start()) != nil, egwui_styled() != 0 else { return false }
-        let widgets = SheetWidgets(parent: parent, owner: self)
+        let widgets = SheetWidgets(parent: parent?.pointer.assumingMemoryBound(to: GtkWidget.self), owner: self)
         ui = widgets
         self.buyer = buyer
         presentations += 1

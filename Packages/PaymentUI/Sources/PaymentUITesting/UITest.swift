@@ -2,7 +2,7 @@ internal import CGtk4
 internal import CPaymentUIGtk
 internal import CPaymentUITestHooks
 import Foundation
-internal import GLibMainQueue
+public import GLibMainQueue
 
 /// Proof only: the buyer's hands and eyes for tests of PaymentUI and of apps built on it (and the
 /// README's screenshots). No shipped product should depend on it.
@@ -69,6 +69,39 @@ public enum UITest {
     public static func destroy(window: UnsafeMutableRawPointer) {
         egwui_window_destroy(gtk(window))
         spin(timeout: 0.05)
+    }
+
+    // The same, for the widgets and windows PaymentUI hands out as references.
+
+    /// The object `reference` holds, for the raw-pointer helpers above and a test's own GTK calls; valid
+    /// while something holds a reference to it.
+    public static func pointer(_ reference: GObjectReference) -> UnsafeMutableRawPointer {
+        reference.withUnsafePointer { $0 }
+    }
+
+    /// ``find(_:in:)`` under a referenced root (a sheet's ``windowReference``).
+    public static func find(_ name: String, in root: GObjectReference?) -> UnsafeMutableRawPointer? {
+        root?.withUnsafePointer { find(name, in: $0) }
+    }
+
+    /// ``type(_:into:)`` into a referenced entry (a card entry's `widgetReference`).
+    public static func type(_ text: String, into entry: GObjectReference) {
+        entry.withUnsafePointer { type(text, into: $0) }
+    }
+
+    /// ``text(of:)`` of a referenced widget.
+    public static func text(of widget: GObjectReference) -> String {
+        widget.withUnsafePointer { text(of: $0) }
+    }
+
+    /// ``clipboard(of:primary:)`` of a referenced widget.
+    public static func clipboard(of widget: GObjectReference, primary: Bool = false) -> String? {
+        widget.withUnsafePointer { clipboard(of: $0, primary: primary) }
+    }
+
+    /// ``savePNG(of:to:)`` of a referenced window.
+    public static func savePNG(of widget: GObjectReference, to path: String) -> Bool {
+        widget.withUnsafePointer { savePNG(of: $0, to: path) }
     }
 
     private static func gtk(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<GtkWidget> {

@@ -3,6 +3,7 @@ import CPaymentUIGtk
 import CPaymentUITestHooks
 import CardFields
 import CardValidation
+import PaymentUITesting
 import XCTest
 
 // Expected texts and carets are worked out by hand from the grouping the contract states (4-4-4-4, Amex
@@ -13,33 +14,52 @@ final class CardNumberEntryTests: XCTestCase {
     func testTypingGroupsAsItGoes() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
             let expected: [(String, Int)] = [
                 ("4", 1), ("42", 2), ("424", 3), ("4242", 4), ("4242 4", 6), ("4242 42", 7), ("4242 424", 8),
                 ("4242 4242", 9), ("4242 4242 4", 11),
             ]
             for (key, step) in zip("424242424", expected) {
-                egwui_key_insert(Harness.gtk(number.widget), String(key))
-                XCTAssertEqual(shown(number.widget), step.0)
-                XCTAssertEqual(position(number.widget), step.1, "caret after \(step.0)")
+                egwui_key_insert(Harness.gtk(number.widgetReference), String(key))
+                XCTAssertEqual(shown(number.widgetReference), step.0)
+                XCTAssertEqual(position(number.widgetReference), step.1, "caret after \(step.0)")
             }
             XCTAssertEqual(number.digits, "424242424")
             XCTAssertEqual(number.brand, .visa)
         }
     }
 
+    /// The app's reference is a reference of its own (GLib's count says so): the widget outlives the entry
+    /// object while the app holds it, and the reference names the entry's very widget.
+    func testTheWidgetReferenceHoldsTheWidgetBeyondTheEntry() throws {
+        try onMain {
+            guard UITest.initialize() else { throw XCTSkip("no display") }
+            var number: CardNumberEntry? = CardNumberEntry()
+            let reference = try XCTUnwrap(number?.widgetReference)
+            XCTAssertTrue(number?.widgetReference === reference, "one reference per entry")
+            let widget = UITest.pointer(reference)
+            let count = { widget.assumingMemoryBound(to: GObject.self).pointee.ref_count }
+            XCTAssertEqual(count(), 2, "the entry's own reference and the app's")
+            type("4242", into: reference)
+            XCTAssertEqual(number?.text, "4242", "the reference names the entry's widget")
+            number = nil
+            XCTAssertEqual(count(), 1, "the entry gave its own back; the app's holds the widget")
+            XCTAssertEqual(shown(reference), "4242")
+        }
+    }
+
     func testVisaStopsAt19Digits() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("4242424242424242424", into: number.widget)
-            XCTAssertEqual(shown(number.widget), "4242 4242 4242 4242 424")
-            XCTAssertEqual(position(number.widget), 23)
-            type("9", into: number.widget)
-            XCTAssertEqual(shown(number.widget), "4242 4242 4242 4242 424")
-            XCTAssertEqual(position(number.widget), 23)
+            type("4242424242424242424", into: number.widgetReference)
+            XCTAssertEqual(shown(number.widgetReference), "4242 4242 4242 4242 424")
+            XCTAssertEqual(position(number.widgetReference), 23)
+            type("9", into: number.widgetReference)
+            XCTAssertEqual(shown(number.widgetReference), "4242 4242 4242 4242 424")
+            XCTAssertEqual(position(number.widgetReference), 23)
         }
     }
 
@@ -48,11 +68,11 @@ final class CardNumberEntryTests: XCTestCase {
             let number = CardNumberEntry()
             var brands: [CardBrand] = []
             number.onBrandChange = { brands.append($0) }
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("3782822463100051", into: number.widget)
-            XCTAssertEqual(shown(number.widget), "3782 822463 10005")
-            XCTAssertEqual(position(number.widget), 17)
+            type("3782822463100051", into: number.widgetReference)
+            XCTAssertEqual(shown(number.widgetReference), "3782 822463 10005")
+            XCTAssertEqual(position(number.widgetReference), 17)
             XCTAssertEqual(number.digits, "378282246310005")
             XCTAssertEqual(number.brand, .amex)
             XCTAssertEqual(brands.last, .amex)
@@ -68,64 +88,65 @@ final class CardNumberEntryTests: XCTestCase {
     func testMastercardStopsAt16() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("55555555555544441", into: number.widget)
-            XCTAssertEqual(shown(number.widget), "5555 5555 5555 4444")
-            XCTAssertEqual(position(number.widget), 19)
+            type("55555555555544441", into: number.widgetReference)
+            XCTAssertEqual(shown(number.widgetReference), "5555 5555 5555 4444")
+            XCTAssertEqual(position(number.widgetReference), 19)
         }
     }
 
     func testBackspaceInTheMiddleRegroups() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("4242424242424242", into: number.widget)
-            moveCaret(number.widget, to: 7)  // "4242 42|42 ..."
-            egwui_key_backspace(Harness.gtk(number.widget))
-            XCTAssertEqual(shown(number.widget), "4242 4424 2424 242")
-            XCTAssertEqual(position(number.widget), 6)
+            type("4242424242424242", into: number.widgetReference)
+            moveCaret(number.widgetReference, to: 7)  // "4242 42|42 ..."
+            egwui_key_backspace(Harness.gtk(number.widgetReference))
+            XCTAssertEqual(shown(number.widgetReference), "4242 4424 2424 242")
+            XCTAssertEqual(position(number.widgetReference), 6)
         }
     }
 
     func testBackspaceOverASpaceDeletesTheDigitBeforeIt() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("42424242", into: number.widget)
-            moveCaret(number.widget, to: 5)  // "4242 |4242"
-            egwui_key_backspace(Harness.gtk(number.widget))
-            XCTAssertEqual(shown(number.widget), "4244 242")
-            XCTAssertEqual(position(number.widget), 3)
+            type("42424242", into: number.widgetReference)
+            moveCaret(number.widgetReference, to: 5)  // "4242 |4242"
+            egwui_key_backspace(Harness.gtk(number.widgetReference))
+            XCTAssertEqual(shown(number.widgetReference), "4244 242")
+            XCTAssertEqual(position(number.widgetReference), 3)
         }
     }
 
     func testForwardDeleteSkipsTheSpace() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("42424242", into: number.widget)
-            moveCaret(number.widget, to: 4)  // "4242| 4242"
-            egwui_key_delete(Harness.gtk(number.widget))
-            XCTAssertEqual(shown(number.widget), "4242 242")
-            XCTAssertEqual(position(number.widget), 5)
+            type("42424242", into: number.widgetReference)
+            moveCaret(number.widgetReference, to: 4)  // "4242| 4242"
+            egwui_key_delete(Harness.gtk(number.widgetReference))
+            XCTAssertEqual(shown(number.widgetReference), "4242 242")
+            XCTAssertEqual(position(number.widgetReference), 5)
         }
     }
 
     func testPastingAFormattedNumber() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
             for pasted in ["4242-4242-4242-4242", " 4242 4242 4242 4242\n", "4242\u{00A0}4242\u{00A0}4242\u{00A0}4242"]
             {
                 number.clear()
-                paste(pasted, into: number.widget, harness: harness)
-                XCTAssertEqual(shown(number.widget), "4242 4242 4242 4242", "pasted \(pasted.debugDescription)")
-                XCTAssertEqual(position(number.widget), 19)
+                paste(pasted, into: number.widgetReference, harness: harness)
+                XCTAssertEqual(
+                    shown(number.widgetReference), "4242 4242 4242 4242", "pasted \(pasted.debugDescription)")
+                XCTAssertEqual(position(number.widgetReference), 19)
             }
         }
     }
@@ -133,13 +154,13 @@ final class CardNumberEntryTests: XCTestCase {
     func testPastingGarbageChangesNothing() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("424242", into: number.widget)
-            moveCaret(number.widget, to: 2)
-            paste("4242abc", into: number.widget, harness: harness)
-            XCTAssertEqual(shown(number.widget), "4242 42")
-            XCTAssertEqual(position(number.widget), 2)
+            type("424242", into: number.widgetReference)
+            moveCaret(number.widgetReference, to: 2)
+            paste("4242abc", into: number.widgetReference, harness: harness)
+            XCTAssertEqual(shown(number.widgetReference), "4242 42")
+            XCTAssertEqual(position(number.widgetReference), 2)
             XCTAssertEqual(number.digits, "424242")
         }
     }
@@ -147,13 +168,13 @@ final class CardNumberEntryTests: XCTestCase {
     func testPastingInTheMiddle() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("42424242", into: number.widget)
-            moveCaret(number.widget, to: 4)
-            paste("1111", into: number.widget, harness: harness)
-            XCTAssertEqual(shown(number.widget), "4242 1111 4242")
-            XCTAssertEqual(position(number.widget), 10)
+            type("42424242", into: number.widgetReference)
+            moveCaret(number.widgetReference, to: 4)
+            paste("1111", into: number.widgetReference, harness: harness)
+            XCTAssertEqual(shown(number.widgetReference), "4242 1111 4242")
+            XCTAssertEqual(position(number.widgetReference), 10)
         }
     }
 
@@ -161,17 +182,17 @@ final class CardNumberEntryTests: XCTestCase {
     func testTypingOverTheFirstDigitsMakesAnAmex() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            type("4242424242424242", into: number.widget)
-            egwui_editable_select(Harness.gtk(number.widget), 0, 2)
-            egwui_key_backspace(Harness.gtk(number.widget))
-            XCTAssertEqual(shown(number.widget), "4242 4242 4242 42")
-            XCTAssertEqual(position(number.widget), 0)
-            type("37", into: number.widget)
+            type("4242424242424242", into: number.widgetReference)
+            egwui_editable_select(Harness.gtk(number.widgetReference), 0, 2)
+            egwui_key_backspace(Harness.gtk(number.widgetReference))
+            XCTAssertEqual(shown(number.widgetReference), "4242 4242 4242 42")
+            XCTAssertEqual(position(number.widgetReference), 0)
+            type("37", into: number.widgetReference)
             // 37 + the 14 digits left is 16 digits: an Amex has 15, so the last is dropped.
-            XCTAssertEqual(shown(number.widget), "3742 424242 42424")
-            XCTAssertEqual(position(number.widget), 2)
+            XCTAssertEqual(shown(number.widgetReference), "3742 424242 42424")
+            XCTAssertEqual(position(number.widgetReference), 2)
             XCTAssertEqual(number.brand, .amex)
         }
     }
@@ -179,10 +200,10 @@ final class CardNumberEntryTests: XCTestCase {
     func testTheAppSettingTheTextIsFormattedToo() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            egwui_editable_set_text(Harness.gtk(number.widget), "5555-5555-5555-4444")
-            XCTAssertEqual(shown(number.widget), "5555 5555 5555 4444")
+            egwui_editable_set_text(Harness.gtk(number.widgetReference), "5555-5555-5555-4444")
+            XCTAssertEqual(shown(number.widgetReference), "5555 5555 5555 4444")
             XCTAssertEqual(number.brand, .mastercard)
         }
     }
@@ -190,11 +211,12 @@ final class CardNumberEntryTests: XCTestCase {
     func testInputPurposeAndAccessibleName() throws {
         try onMain {
             let number = CardNumberEntry()
-            let harness = try Harness([number.widget])
+            let harness = try Harness([number.widgetReference])
             defer { harness.close() }
-            XCTAssertEqual(egwui_entry_input_purpose(Harness.gtk(number.widget)), GTK_INPUT_PURPOSE_DIGITS)
-            XCTAssertEqual(egwui_entry_visibility(Harness.gtk(number.widget)), 1)
-            XCTAssertNil(accessibleMismatch(egwui_accessible_check_label(Harness.gtk(number.widget), "Card number")))
+            XCTAssertEqual(egwui_entry_input_purpose(Harness.gtk(number.widgetReference)), GTK_INPUT_PURPOSE_DIGITS)
+            XCTAssertEqual(egwui_entry_visibility(Harness.gtk(number.widgetReference)), 1)
+            XCTAssertNil(
+                accessibleMismatch(egwui_accessible_check_label(Harness.gtk(number.widgetReference), "Card number")))
         }
     }
 }

@@ -11,16 +11,16 @@ final class CardExpiryEntryTests: XCTestCase {
     func testTypingFormatsMMYY() throws {
         try onMain {
             let expiry = CardExpiryEntry()
-            let harness = try Harness([expiry.widget])
+            let harness = try Harness([expiry.widgetReference])
             defer { harness.close() }
             let steps: [(Character, String, Int, String, String)] = [
                 ("1", "1", 1, "", ""), ("2", "12/", 3, "12", ""), ("3", "12/3", 4, "12", "3"),
                 ("0", "12/30", 5, "12", "30"), ("1", "12/30", 5, "12", "30"),
             ]
             for (key, text, caret, month, year) in steps {
-                egwui_key_insert(Harness.gtk(expiry.widget), String(key))
-                XCTAssertEqual(shown(expiry.widget), text)
-                XCTAssertEqual(position(expiry.widget), caret)
+                egwui_key_insert(Harness.gtk(expiry.widgetReference), String(key))
+                XCTAssertEqual(shown(expiry.widgetReference), text)
+                XCTAssertEqual(position(expiry.widgetReference), caret)
                 XCTAssertEqual(expiry.month, month)
                 XCTAssertEqual(expiry.year, year)
             }
@@ -30,30 +30,30 @@ final class CardExpiryEntryTests: XCTestCase {
     func testAFirstDigitAbove1IsAMonthAndImpossibleMonthsAreRefused() throws {
         try onMain {
             let expiry = CardExpiryEntry()
-            let harness = try Harness([expiry.widget])
+            let harness = try Harness([expiry.widgetReference])
             defer { harness.close() }
-            type("4", into: expiry.widget)
-            XCTAssertEqual(shown(expiry.widget), "04/")
-            XCTAssertEqual(position(expiry.widget), 3)
+            type("4", into: expiry.widgetReference)
+            XCTAssertEqual(shown(expiry.widgetReference), "04/")
+            XCTAssertEqual(position(expiry.widgetReference), 3)
             expiry.clear()
-            type("13", into: expiry.widget)
-            XCTAssertEqual(shown(expiry.widget), "1")
-            XCTAssertEqual(position(expiry.widget), 1)
+            type("13", into: expiry.widgetReference)
+            XCTAssertEqual(shown(expiry.widgetReference), "1")
+            XCTAssertEqual(position(expiry.widgetReference), 1)
         }
     }
 
     func testBackspaceOverTheSlashDeletesTheMonthsLastDigit() throws {
         try onMain {
             let expiry = CardExpiryEntry()
-            let harness = try Harness([expiry.widget])
+            let harness = try Harness([expiry.widgetReference])
             defer { harness.close() }
-            type("123", into: expiry.widget)
-            egwui_key_backspace(Harness.gtk(expiry.widget))
-            XCTAssertEqual(shown(expiry.widget), "12/")
-            XCTAssertEqual(position(expiry.widget), 3)
-            egwui_key_backspace(Harness.gtk(expiry.widget))
-            XCTAssertEqual(shown(expiry.widget), "1")
-            XCTAssertEqual(position(expiry.widget), 1)
+            type("123", into: expiry.widgetReference)
+            egwui_key_backspace(Harness.gtk(expiry.widgetReference))
+            XCTAssertEqual(shown(expiry.widgetReference), "12/")
+            XCTAssertEqual(position(expiry.widgetReference), 3)
+            egwui_key_backspace(Harness.gtk(expiry.widgetReference))
+            XCTAssertEqual(shown(expiry.widgetReference), "1")
+            XCTAssertEqual(position(expiry.widgetReference), 1)
             XCTAssertEqual(expiry.month, "")
         }
     }
@@ -61,13 +61,13 @@ final class CardExpiryEntryTests: XCTestCase {
     func testPastingADate() throws {
         try onMain {
             let expiry = CardExpiryEntry()
-            let harness = try Harness([expiry.widget])
+            let harness = try Harness([expiry.widgetReference])
             defer { harness.close() }
             for (pasted, expected) in [("12/2030", "12/30"), ("1/30", "01/30"), (" 12 / 30\n", "12/30")] {
                 expiry.clear()
-                paste(pasted, into: expiry.widget, harness: harness)
-                XCTAssertEqual(shown(expiry.widget), expected, "pasted \(pasted.debugDescription)")
-                XCTAssertEqual(position(expiry.widget), 5)
+                paste(pasted, into: expiry.widgetReference, harness: harness)
+                XCTAssertEqual(shown(expiry.widgetReference), expected, "pasted \(pasted.debugDescription)")
+                XCTAssertEqual(position(expiry.widgetReference), 5)
             }
         }
     }
@@ -75,10 +75,10 @@ final class CardExpiryEntryTests: XCTestCase {
     func testErrorStateIsSetAndClearedThroughGTKsAccessibleAPI() throws {
         try onMain {
             let expiry = CardExpiryEntry()
-            let harness = try Harness([expiry.widget])
+            let harness = try Harness([expiry.widgetReference])
             defer { harness.close() }
-            let widget = Harness.gtk(expiry.widget)
-            type("0120", into: expiry.widget)
+            let widget = Harness.gtk(expiry.widgetReference)
+            type("0120", into: expiry.widgetReference)
             let card = CardInput(
                 cardNumber: "4242424242424242", expiryMonth: expiry.month, expiryYear: expiry.year,
                 securityCode: "123", clock: .fixed(Date(timeIntervalSince1970: 1_795_000_000)))
@@ -99,7 +99,7 @@ final class CardExpiryEntryTests: XCTestCase {
             XCTAssertEqual(egwui_widget_has_class(widget, "error"), 0)
 
             XCTAssertTrue(expiry.showValidationError(error))
-            type("1", into: expiry.widget)  // a full field does not change: the error stays
+            type("1", into: expiry.widgetReference)  // a full field does not change: the error stays
             XCTAssertNotNil(expiry.validationMessage)
             egwui_key_backspace(widget)  // an edit that changes the text clears it
             XCTAssertNil(expiry.validationMessage)
@@ -112,16 +112,16 @@ final class CardSecurityCodeEntryTests: XCTestCase {
     func testMaskedPINEntryLimitedByBrand() throws {
         try onMain {
             let code = CardSecurityCodeEntry(brand: .visa)
-            let harness = try Harness([code.widget])
+            let harness = try Harness([code.widgetReference])
             defer { harness.close() }
-            let widget = Harness.gtk(code.widget)
+            let widget = Harness.gtk(code.widgetReference)
             XCTAssertEqual(egwui_entry_input_purpose(widget), GTK_INPUT_PURPOSE_PIN)
             XCTAssertEqual(egwui_entry_visibility(widget), 0)
             XCTAssertNil(accessibleMismatch(egwui_accessible_check_label(widget, "Security code")))
-            type("7373", into: code.widget)
+            type("7373", into: code.widgetReference)
             XCTAssertEqual(code.digits, "737")
-            XCTAssertEqual(position(code.widget), 3)
-            type("a", into: code.widget)
+            XCTAssertEqual(position(code.widgetReference), 3)
+            type("a", into: code.widgetReference)
             XCTAssertEqual(code.digits, "737")
         }
     }
@@ -131,18 +131,18 @@ final class CardSecurityCodeEntryTests: XCTestCase {
             let number = CardNumberEntry()
             let code = CardSecurityCodeEntry()
             number.onBrandChange = { code.brand = $0 }
-            let harness = try Harness([number.widget, code.widget])
+            let harness = try Harness([number.widgetReference, code.widgetReference])
             defer { harness.close() }
-            type("3782", into: number.widget)
+            type("3782", into: number.widgetReference)
             XCTAssertEqual(code.maximumLength, 4)
-            type("9173", into: code.widget)
+            type("9173", into: code.widgetReference)
             XCTAssertEqual(code.digits, "9173")
             number.clear()
-            type("4242", into: number.widget)
+            type("4242", into: number.widgetReference)
             XCTAssertEqual(code.brand, .visa)
             XCTAssertEqual(code.maximumLength, 3)
             XCTAssertEqual(code.digits, "917", "a lower limit drops the digits past it")
-            XCTAssertEqual(shown(code.widget), "917")
+            XCTAssertEqual(shown(code.widgetReference), "917")
         }
     }
 
@@ -154,11 +154,13 @@ final class CardSecurityCodeEntryTests: XCTestCase {
             let expiryField = CardExpiryTextField()
             let securityCodeField = CardSecurityCodeTextField()
             numberField.onBrandChange = { securityCodeField.brand = $0 }
-            let harness = try Harness([numberField.widget, expiryField.widget, securityCodeField.widget])
+            let harness = try Harness([
+                numberField.widgetReference, expiryField.widgetReference, securityCodeField.widgetReference,
+            ])
             defer { harness.close() }
-            type("4242424242424242", into: numberField.widget)
-            type("1230", into: expiryField.widget)
-            type("737", into: securityCodeField.widget)
+            type("4242424242424242", into: numberField.widgetReference)
+            type("1230", into: expiryField.widgetReference)
+            type("737", into: securityCodeField.widgetReference)
             let card = CardInput(clock: .fixed(Date(timeIntervalSince1970: 1_795_000_000)))
             card.cardholderName = "Jane Doe"
             card.cardNumber = numberField.text
@@ -167,7 +169,8 @@ final class CardSecurityCodeEntryTests: XCTestCase {
             card.securityCode = securityCodeField.text
             XCTAssertNil(card.validationError(for: .securityCode))
             XCTAssertTrue(card.isValid)
-            XCTAssertEqual(egwui_entry_visibility(Harness.gtk(securityCodeField.widget)), 0, "the display stays masked")
+            XCTAssertEqual(
+                egwui_entry_visibility(Harness.gtk(securityCodeField.widgetReference)), 0, "the display stays masked")
         }
     }
 
@@ -177,11 +180,11 @@ final class CardSecurityCodeEntryTests: XCTestCase {
             let expiry = CardExpiryEntry()
             let code = CardSecurityCodeEntry()
             number.onBrandChange = { code.brand = $0 }
-            let harness = try Harness([number.widget, expiry.widget, code.widget])
+            let harness = try Harness([number.widgetReference, expiry.widgetReference, code.widgetReference])
             defer { harness.close() }
-            type("378282246310005", into: number.widget)
-            type("1230", into: expiry.widget)
-            type("9173", into: code.widget)
+            type("378282246310005", into: number.widgetReference)
+            type("1230", into: expiry.widgetReference)
+            type("9173", into: code.widgetReference)
             let card = CardInput(clock: .fixed(Date(timeIntervalSince1970: 1_795_000_000)))
             card.fill(number: number, expiry: expiry, securityCode: code, cardholderName: "Jane Doe")
             XCTAssertEqual(card.cardNumber, "378282246310005")

@@ -38,19 +38,22 @@ final class LatvianTests: XCTestCase {
             let number = CardNumberEntry()
             let expiry = CardExpiryEntry()
             let code = CardSecurityCodeEntry()
-            let harness = try Harness([number.widget, expiry.widget, code.widget])
+            let harness = try Harness([number.widgetReference, expiry.widgetReference, code.widgetReference])
             defer { harness.close() }
-            XCTAssertNil(accessibleMismatch(egwui_accessible_check_label(Harness.gtk(number.widget), "Kartes numurs")))
             XCTAssertNil(
-                accessibleMismatch(egwui_accessible_check_label(Harness.gtk(expiry.widget), "Derīguma termiņš")))
-            XCTAssertNil(accessibleMismatch(egwui_accessible_check_label(Harness.gtk(code.widget), "Drošības kods")))
+                accessibleMismatch(egwui_accessible_check_label(Harness.gtk(number.widgetReference), "Kartes numurs")))
+            XCTAssertNil(
+                accessibleMismatch(
+                    egwui_accessible_check_label(Harness.gtk(expiry.widgetReference), "Derīguma termiņš")))
+            XCTAssertNil(
+                accessibleMismatch(egwui_accessible_check_label(Harness.gtk(code.widgetReference), "Drošības kods")))
             let issue = CardValidationIssue(field: .expiry, reason: .expired, state: .invalid)
             XCTAssertTrue(expiry.showValidationError(issue.nsError))
             XCTAssertEqual(expiry.validationMessage, "Kartes derīguma termiņš ir beidzies.")
             XCTAssertNil(
                 accessibleMismatch(
                     egwui_accessible_check_description(
-                        Harness.gtk(expiry.widget), "Kartes derīguma termiņš ir beidzies.")))
+                        Harness.gtk(expiry.widgetReference), "Kartes derīguma termiņš ir beidzies.")))
             XCTAssertEqual(
                 PaymentErrorText.describe(NSError(domain: "com.egw.egwpay", code: 4)), BuyerText.current["error.4"])
             XCTAssertEqual(BuyerText.current["error.4"], "Savienojums neizdevās. Pārbaudiet tīklu.")

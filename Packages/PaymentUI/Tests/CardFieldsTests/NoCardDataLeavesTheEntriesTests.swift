@@ -4,6 +4,7 @@ import CPaymentUITestHooks
 import CardFields
 import CardValidation
 import Foundation
+import GLibMainQueue
 import PaymentUITesting
 import XCTest
 
@@ -23,14 +24,17 @@ final class NoCardDataLeavesTheEntriesTests: XCTestCase {
                 let expiry = CardExpiryEntry()
                 let code = CardSecurityCodeEntry()
                 number.onBrandChange = { code.brand = $0 }
-                let button = UnsafeMutableRawPointer(egwui_button_new("Pay")!)  // takes the focus, offers no PRIMARY
-                let harness = try Harness([number.widget, expiry.widget, code.widget, button])
+                // Takes the focus, offers no PRIMARY.
+                let button = GObjectReference(retaining: UnsafeMutableRawPointer(egwui_button_new("Pay")!))
+                let harness = try Harness([
+                    number.widgetReference, expiry.widgetReference, code.widgetReference, button,
+                ])
                 defer { harness.close() }
-                let numberWidget = Harness.gtk(number.widget)
-                let codeWidget = Harness.gtk(code.widget)
-                type(Self.number, into: number.widget)
-                type("1230", into: expiry.widget)
-                type(Self.code, into: code.widget)
+                let numberWidget = Harness.gtk(number.widgetReference)
+                let codeWidget = Harness.gtk(code.widgetReference)
+                type(Self.number, into: number.widgetReference)
+                type("1230", into: expiry.widgetReference)
+                type(Self.code, into: code.widgetReference)
                 print(number, expiry, code)
                 dump(number)
                 dump(code)
@@ -55,12 +59,13 @@ final class NoCardDataLeavesTheEntriesTests: XCTestCase {
                 harness.spin(0.05)
                 // (Compared with == so that a failure message, written to the captured output, shows no digits.)
                 XCTAssertTrue(clipboard(numberWidget, primary: true) == nil, "no PRIMARY while selected")
-                XCTAssertEqual(selectionLength(numberWidget), shown(number.widget).count, "the selection stays")
+                XCTAssertEqual(
+                    selectionLength(numberWidget), shown(number.widgetReference).count, "the selection stays")
                 egwui_widget_grab_focus(Harness.gtk(button))
                 harness.spin(0.05)
                 XCTAssertTrue(clipboard(numberWidget, primary: true) == nil, "PRIMARY after the focus left")
                 // Another entry's offer is left alone: the expiry selects itself on focus and offers "12/30".
-                egwui_widget_grab_focus(Harness.gtk(expiry.widget))
+                egwui_widget_grab_focus(Harness.gtk(expiry.widgetReference))
                 harness.spin(0.05)
                 XCTAssertEqual(clipboard(numberWidget, primary: true), "12/30")
                 egwui_widget_grab_focus(Harness.gtk(button))
@@ -100,17 +105,17 @@ final class CardEntriesGiveNothingToTheDesktopTests: XCTestCase {
             let number = CardNumberEntry()
             let expiry = CardExpiryEntry()
             let code = CardSecurityCodeEntry()
-            let harness = try Harness([number.widget, expiry.widget, code.widget])
+            let harness = try Harness([number.widgetReference, expiry.widgetReference, code.widgetReference])
             defer { harness.close() }
-            type("4111111111111111", into: number.widget)
-            type("1230", into: expiry.widget)
-            type("737", into: code.widget)
+            type("4111111111111111", into: number.widgetReference)
+            type("1230", into: expiry.widgetReference)
+            type("737", into: code.widgetReference)
             // The expiry selects itself on focus and offers "12/30": another client reads it.
-            egwui_widget_grab_focus(Harness.gtk(expiry.widget))
+            egwui_widget_grab_focus(Harness.gtk(expiry.widgetReference))
             harness.spin(0.05)
             XCTAssertEqual(try readPrimary(harness), "12/30", "another X client reads PRIMARY")
             XCTAssertNotEqual(try readPrimary(harness, target: "TARGETS"), "", "an owner lists its targets")
-            for widget in [number.widget, code.widget] {
+            for widget in [number.widgetReference, code.widgetReference] {
                 egwui_widget_grab_focus(Harness.gtk(widget))
                 egwui_editable_select(Harness.gtk(widget), 0, -1)
                 harness.spin(0.05)
@@ -130,9 +135,11 @@ final class CardEntriesGiveNothingToTheDesktopTests: XCTestCase {
             let number = CardNumberEntry()
             let expiry = CardExpiryEntry()
             let code = CardSecurityCodeEntry()
-            let harness = try Harness([number.widget, expiry.widget, code.widget])
+            let harness = try Harness([number.widgetReference, expiry.widgetReference, code.widgetReference])
             defer { harness.close() }
-            for (name, widget) in [("number", number.widget), ("expiry", expiry.widget), ("code", code.widget)] {
+            for (name, widget) in [
+                ("number", number.widgetReference), ("expiry", expiry.widgetReference), ("code", code.widgetReference),
+            ] {
                 let hints = egwui_entry_input_hints(Harness.gtk(widget)).rawValue
                 for hint in [GTK_INPUT_HINT_PRIVATE, GTK_INPUT_HINT_NO_SPELLCHECK, GTK_INPUT_HINT_NO_EMOJI] {
                     XCTAssertNotEqual(hints & hint.rawValue, 0, "\(name) lacks hint \(hint.rawValue)")

@@ -3,6 +3,7 @@ import CPaymentUIGtk
 import CPaymentUITestHooks
 import CardFields
 import Foundation
+import GLibMainQueue
 import PaymentUITesting
 import XCTest
 
@@ -13,7 +14,7 @@ import XCTest
 final class Harness {
     let window: UnsafeMutablePointer<GtkWidget>
 
-    init(_ widgets: [UnsafeMutableRawPointer]) throws {
+    init(_ widgets: [GObjectReference]) throws {
         guard UITest.initialize() else { throw XCTSkip("no display") }
         window = egwui_window_new("CardFieldsTests", nil, 0)
         let box = egwui_box_new(1, 6)
@@ -24,8 +25,9 @@ final class Harness {
         spin(0.2)
     }
 
-    static func gtk(_ widget: UnsafeMutableRawPointer) -> UnsafeMutablePointer<GtkWidget> {
-        widget.assumingMemoryBound(to: GtkWidget.self)
+    /// The entry's `GtkWidget *` (valid while the entry, or the reference, lives).
+    static func gtk(_ widget: GObjectReference) -> UnsafeMutablePointer<GtkWidget> {
+        UITest.pointer(widget).assumingMemoryBound(to: GtkWidget.self)
     }
 
     func close() {
@@ -41,29 +43,29 @@ final class Harness {
 
 /// One key at a time, as the buyer types.
 @MainActor
-func type(_ text: String, into widget: UnsafeMutableRawPointer) {
+func type(_ text: String, into widget: GObjectReference) {
     for character in text { egwui_key_insert(Harness.gtk(widget), String(character)) }
 }
 
 @MainActor
-func shown(_ widget: UnsafeMutableRawPointer) -> String {
+func shown(_ widget: GObjectReference) -> String {
     String(cString: egwui_editable_text(Harness.gtk(widget)))
 }
 
 @MainActor
-func position(_ widget: UnsafeMutableRawPointer) -> Int {
+func position(_ widget: GObjectReference) -> Int {
     Int(egwui_editable_position(Harness.gtk(widget)))
 }
 
 @MainActor
-func moveCaret(_ widget: UnsafeMutableRawPointer, to offset: Int) {
+func moveCaret(_ widget: GObjectReference, to offset: Int) {
     egwui_editable_set_position(Harness.gtk(widget), Int32(offset))
 }
 
 /// Puts `text` on the clipboard and pastes it with the entry's paste-clipboard binding (Ctrl+V), which
 /// reads the clipboard asynchronously; waits until the entry changed or 2 s passed.
 @MainActor
-func paste(_ text: String, into widget: UnsafeMutableRawPointer, harness: Harness) {
+func paste(_ text: String, into widget: GObjectReference, harness: Harness) {
     egwui_clipboard_set(Harness.gtk(widget), text)
     let before = shown(widget)
     egwui_key_paste(Harness.gtk(widget))

@@ -55,7 +55,7 @@ final class PaymentSheetWindowTests: XCTestCase {
             XCTAssertNil(accessibleMismatch(egwui_accessible_check_label(pay, "Pay €16.24")))
 
             var names = [CChar](repeating: 0, count: 512)
-            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            let root = try XCTUnwrap(window.rawWindow).assumingMemoryBound(to: GtkWidget.self)
             XCTAssertEqual(
                 egwui_count_unlabelled_controls(root, &names, 512), 0,
                 String(decoding: names.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -69,7 +69,7 @@ final class PaymentSheetWindowTests: XCTestCase {
             XCTAssertEqual(delegate.payments.first?.shippingMethod?.identifier, "express")
             XCTAssertEqual(controller.shownStatus, .success)
             XCTAssertEqual(delegate.finished, 1)
-            XCTAssertNil(window.window, "the window is gone")
+            XCTAssertNil(window.rawWindow, "the window is gone")
         }
     }
 
@@ -106,7 +106,7 @@ final class PaymentSheetWindowTests: XCTestCase {
 
             // The keyboard reaches every control: Tab stops at each radio group's selected button and at
             // every other control (GTK's rule); an arrow key moves within a group and selects.
-            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            let root = try XCTUnwrap(window.rawWindow).assumingMemoryBound(to: GtkWidget.self)
             let focus = { (direction: GtkDirectionType) in
                 egwui_focus_move(root, direction).map { String(cString: $0) }
             }
@@ -120,7 +120,7 @@ final class PaymentSheetWindowTests: XCTestCase {
             XCTAssertEqual(window.sheet?.selectedShippingMethod, "express", "the arrow key chose express")
 
             // The buyer closes the window.
-            gtk_window_close(try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWindow.self))
+            gtk_window_close(try XCTUnwrap(window.rawWindow).assumingMemoryBound(to: GtkWindow.self))
             spin { delegate.finished == 1 && !window.isPresenting }
             XCTAssertEqual(controller.finishReason, .buyerCancelled)
         }
@@ -226,7 +226,7 @@ extension PaymentSheetWindowTests {
         try onMain {
             let shown = try ShownSheet()
             let (window, delegate, controller) = (shown.window, shown.delegate, shown.controller)
-            let root = try XCTUnwrap(window.window).assumingMemoryBound(to: GtkWidget.self)
+            let root = try XCTUnwrap(window.rawWindow).assumingMemoryBound(to: GtkWidget.self)
             XCTAssertEqual(egwui_press_shortcut(root, UInt32(GDK_KEY_Escape)), 1, "the window has an Escape shortcut")
             spin { delegate.finished == 1 && !window.isPresenting }
             XCTAssertEqual(controller.finishReason, .buyerCancelled)

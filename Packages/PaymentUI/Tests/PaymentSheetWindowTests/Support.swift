@@ -24,7 +24,7 @@ func spin(timeout: Double = 10, until condition: () -> Bool = { false }) {
 
 @MainActor
 func named(_ window: PaymentSheetWindow, _ name: String) -> UnsafeMutablePointer<GtkWidget>? {
-    guard let root = window.window else { return nil }
+    guard let root = window.rawWindow else { return nil }
     return egwui_find_named(root.assumingMemoryBound(to: GtkWidget.self), name)
 }
 
@@ -129,7 +129,9 @@ final class MerchantDelegate: PaymentAuthorizationControllerDelegate {
 /// Saves a PNG of the sheet into `EGW_SCREENSHOTS` when it is set (`make screenshots`).
 @MainActor
 func saveScreenshot(_ window: PaymentSheetWindow, _ name: String) {
-    guard let folder = ProcessInfo.processInfo.environment["EGW_SCREENSHOTS"], let root = window.window else { return }
+    guard let folder = ProcessInfo.processInfo.environment["EGW_SCREENSHOTS"], let root = window.rawWindow else {
+        return
+    }
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     XCTAssertEqual(egwui_snapshot_png(root.assumingMemoryBound(to: GtkWidget.self), "\(folder)/\(name).png"), 1)
 }
@@ -168,4 +170,10 @@ struct ShownSheet {
         spin { shown.withLock { $0 } != nil && window.sheet?.state == .ready }
         XCTAssertEqual(shown.withLock { $0 }, true)
     }
+}
+
+extension PaymentSheetWindow {
+    /// The sheet's `GtkWindow *` while it is shown, for the tests' own GTK calls (the window lives while
+    /// the sheet is shown).
+    var rawWindow: UnsafeMutableRawPointer? { windowReference?.withUnsafePointer { $0 } }
 }

@@ -18,7 +18,8 @@ gtk_window_set_title(shop, "Shop")
 gtk_window_present(shop)
 let buyer = CommandLine.arguments.contains("--scripted") ? WebBuyer { _, respond in respond(.enterCode("1234")) } : nil
 let presenter = WebKitPagePresenter(
-    host: .window(UnsafeMutableRawPointer(shop)), trust: PageTrust(configuration: configuration), buyer: buyer)
+    host: .window(over: GObjectReference(retaining: UnsafeMutableRawPointer(shop))),
+    trust: PageTrust(configuration: configuration), buyer: buyer)
 let card = CardInput(
     cardholderName: "Jane Doe", cardNumber: "5555555555554444", expiryMonth: "12", expiryYear: "35",
     securityCode: "123")

@@ -111,7 +111,7 @@ final class TimedPresenter: PaymentPresenter, @unchecked Sendable {
 func measurePresenter() -> Measure {
     let measure = Measure()
     let presenter = WebKitPagePresenter(
-        host: .window(nil), trust: PageTrust(configuration: Setup.configuration),
+        host: .ownWindow, trust: PageTrust(configuration: Setup.configuration),
         buyer: WebBuyer { _, respond in respond(.enterCode("1234")) },
         onEvent: { event in
             guard case .painted(let url) = event, url.path.hasSuffix("/acs/challenge"), measure.milliseconds == nil,

@@ -121,7 +121,8 @@ gtk_window_present(app)
 let challengeBuyer = PendingAnswer()
 let challengeDone = Flag()
 let challengePresenter = WebKitPagePresenter(
-    host: .window(UnsafeMutableRawPointer(app)), trust: PageTrust(configuration: configuration),
+    host: .window(over: GObjectReference(retaining: UnsafeMutableRawPointer(app))),
+    trust: PageTrust(configuration: configuration),
     buyer: WebBuyer { _, respond in challengeBuyer.hold(respond) })
 let challengePayment = sandbox.createPayment()
 kit.startCardPayment(
@@ -144,7 +145,8 @@ let hostedDone = Flag()
 let hostedBuyer = PendingAnswer()
 gtk_widget_set_visible(shopLabel, 0)
 let hostedPresenter = WebKitPagePresenter(
-    host: .container(UnsafeMutableRawPointer(shopBox)), trust: PageTrust(configuration: configuration),
+    host: .container(GObjectReference(retaining: UnsafeMutableRawPointer(shopBox))),
+    trust: PageTrust(configuration: configuration),
     buyer: WebBuyer { _, respond in hostedBuyer.hold(respond) })
 let hostedPayment = sandbox.createPayment()
 kit.startPayment(
@@ -179,7 +181,8 @@ final class FailureHandler: PageEventHandler {
 }
 let failure = FailureHandler()
 let failingPresenter = WebKitPagePresenter(
-    host: .window(UnsafeMutableRawPointer(app)), trust: PageTrust(configuration: configuration))
+    host: .window(over: GObjectReference(retaining: UnsafeMutableRawPointer(app))),
+    trust: PageTrust(configuration: configuration))
 failingPresenter.present(
     PageRequest(url: sandbox.createPayment().checkoutURL, purpose: .hostedCheckout), handler: failure
 ) { _ in }

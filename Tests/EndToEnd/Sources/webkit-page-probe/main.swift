@@ -47,7 +47,7 @@ let security = TransportSecurity(
     pinnedPublicKeys: pins, certificateAuthorityFile: arguments[2] == "-" ? nil : arguments[2])
 let handler = ProbeHandler()
 let presenter = WebKitPagePresenter(
-    host: .window(nil), trust: PageTrust(allowsPlainHTTP: true, transportSecurity: security))
+    host: .ownWindow, trust: PageTrust(allowsPlainHTTP: true, transportSecurity: security))
 presenter.present(PageRequest(url: url, purpose: .hostedCheckout), handler: handler) { _ in }
 GTKMainLoop.run(timeout: .seconds(20)) { handler.failed || handler.loaded }
 if !handler.failed { GTKMainLoop.run(timeout: .seconds(3)) { handler.failed } }

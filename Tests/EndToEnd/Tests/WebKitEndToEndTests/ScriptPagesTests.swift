@@ -25,7 +25,7 @@ final class ScriptPagesTests: WebKitTestCase {
 
     func webKit(_ script: WebBuyer, events: EventLog = EventLog()) -> WebKitPagePresenter {
         WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()), buyer: script,
+            host: .ownWindow, trust: PageTrust(configuration: sandbox.sdkConfiguration()), buyer: script,
             onEvent: events.record)
     }
 

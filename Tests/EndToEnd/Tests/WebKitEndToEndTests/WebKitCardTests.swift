@@ -20,7 +20,7 @@ final class WebKitCardTests: WebKitTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script,
+            host: .ownWindow, trust: PageTrust(configuration: configuration), buyer: script,
             onEvent: events.record)
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
         let result = try runPayment(presenter: presenter, file: file, line: line) { completion in

@@ -37,7 +37,7 @@ final class WebKitGTKAppTests: WebKitTestCase {
         let window = appWindow(title: "Shop")
         defer { gtk_window_destroy(window) }
         let presenter = WebKitPagePresenter(
-            host: .window(UnsafeMutableRawPointer(window)),
+            host: .window(over: GObjectReference(retaining: UnsafeMutableRawPointer(window))),
             trust: PageTrust(configuration: sandbox.sdkConfiguration()),
             buyer: .answering(challengeCode: "1234"))
         let (result, status) = try payChallenge(with: presenter)
@@ -53,7 +53,7 @@ final class WebKitGTKAppTests: WebKitTestCase {
         defer { gtk_window_destroy(window) }
         let closer = WindowCloser(parent: window)
         let presenter = WebKitPagePresenter(
-            host: .window(UnsafeMutableRawPointer(window)),
+            host: .window(over: GObjectReference(retaining: UnsafeMutableRawPointer(window))),
             trust: PageTrust(configuration: sandbox.sdkConfiguration()),
             buyer: WebBuyer(patience: .seconds(1)) { _, respond in
                 // Stands for a person who reads the page, then closes the window with its button.
@@ -75,7 +75,8 @@ final class WebKitGTKAppTests: WebKitTestCase {
         gtk_window_set_child(window, box)
         let configuration = sandbox.sdkConfiguration()
         let presenter = WebKitPagePresenter(
-            host: .container(UnsafeMutableRawPointer(box)), trust: PageTrust(configuration: configuration),
+            host: .container(GObjectReference(retaining: UnsafeMutableRawPointer(box))),
+            trust: PageTrust(configuration: configuration),
             buyer: .answering(hosted: .pay))
         let payment = sandbox.createPayment()
         let request = PaymentRequest(
@@ -95,7 +96,7 @@ final class WebKitGTKAppTests: WebKitTestCase {
         let directory = GTK.privateRoot.appendingPathComponent("screenshots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
+            host: .ownWindow, trust: PageTrust(configuration: sandbox.sdkConfiguration()),
             buyer: .answering(challengeCode: "1234"), options: .init(screenshotsDirectory: directory))
         let (result, _) = try payChallenge(with: presenter)
         XCTAssertEqual(result.outcome, .succeeded)
@@ -111,11 +112,11 @@ final class WebKitGTKAppTests: WebKitTestCase {
         let configuration = sandbox.sdkConfiguration()
         for script in [WebBuyer.answering(challengeCode: "1234"), .closeAtFirstPage] {
             let presenter = WebKitPagePresenter(
-                host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script)
+                host: .ownWindow, trust: PageTrust(configuration: configuration), buyer: script)
             _ = try payChallenge(with: presenter)
         }
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration),
+            host: .ownWindow, trust: PageTrust(configuration: configuration),
             buyer: .answering(hosted: .pay))
         let payment = sandbox.createPayment()
         let request = PaymentRequest(
@@ -140,7 +141,7 @@ final class WebKitGTKAppTests: WebKitTestCase {
     /// navigated away kept its view, and so its web process, forever).
     func testDismissedPagesLeaveNoWebProcessBehind() throws {
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
+            host: .ownWindow, trust: PageTrust(configuration: sandbox.sdkConfiguration()),
             buyer: .answering(challengeCode: "1234"))
         _ = try payChallenge(with: presenter)  // WebKit's shared processes are up
         let settled = { (limit: Int) -> Bool in

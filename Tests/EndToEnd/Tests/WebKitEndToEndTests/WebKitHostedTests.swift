@@ -19,7 +19,7 @@ final class WebKitHostedTests: WebKitTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment(orderNumber: "order-\(UUID().uuidString.prefix(8))")
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script,
+            host: .ownWindow, trust: PageTrust(configuration: configuration), buyer: script,
             onEvent: events.record)
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,

@@ -32,7 +32,7 @@ final class WebKitPageActsTests: WebKitTestCase {
     /// Pays the `js` checkout with the sandbox holding the buyer's choice 1.5 s; `afterPress` runs 0.3 s
     /// after the buyer pressed Pay. The result, and the gateway's status once the held POST landed.
     func payWithTheChoiceHeld(
-        parent: UnsafeMutableRawPointer? = nil, afterPress: @escaping @Sendable (PaymentKit) -> Void,
+        host: WebKitPagePresenter.Host = .ownWindow, afterPress: @escaping @Sendable (PaymentKit) -> Void,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (PaymentResult, String?) {
         sandbox.inject(SandboxFault(endpoint: .hostedChoice, kind: .latency(.milliseconds(1500)), schedule: .next(1)))
@@ -40,7 +40,7 @@ final class WebKitPageActsTests: WebKitTestCase {
         let payment = sandbox.createPayment()
         let events = EventLog()
         let presenter = WebKitPagePresenter(
-            host: .window(parent), trust: PageTrust(configuration: sandbox.sdkConfiguration()),
+            host: host, trust: PageTrust(configuration: sandbox.sdkConfiguration()),
             buyer: .answering(hosted: .pay), options: .init(screenshotsDirectory: Self.screenshots)
         ) { event in
             events.record(event)
@@ -86,7 +86,9 @@ final class WebKitPageActsTests: WebKitTestCase {
         gtk_window_present(window)
         defer { gtk_window_destroy(window) }
         let closer = WindowCloser(parent: window)
-        let (result, status) = try payWithTheChoiceHeld(parent: UnsafeMutableRawPointer(window)) { _ in
+        let (result, status) = try payWithTheChoiceHeld(
+            host: .window(over: GObjectReference(retaining: UnsafeMutableRawPointer(window)))
+        ) { _ in
             closer.closeChallengeWindow()
         }
         XCTAssertEqual(closer.closedTitles.count, 1, "the checkout window was closed")
@@ -106,7 +108,7 @@ final class WebKitPageActsTests: WebKitTestCase {
             respond(.wait)
         }
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: sandbox.sdkConfiguration()), buyer: buyer)
+            host: .ownWindow, trust: PageTrust(configuration: sandbox.sdkConfiguration()), buyer: buyer)
         let request = PaymentRequest(
             paymentId: payment.paymentId, verificationKey: payment.verificationKey, checkoutURL: payment.checkoutURL,
             returnURL: payment.shopRedirectURL)

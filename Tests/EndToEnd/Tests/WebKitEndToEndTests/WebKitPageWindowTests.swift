@@ -39,14 +39,15 @@ final class WebKitPageWindowTests: WebKitTestCase {
     ) throws -> (Handler, LoopbackServer) {
         let server = try LoopbackServer { request in pages(request.path) }
         let handler = Handler()
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(allowsPlainHTTP: true))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(allowsPlainHTTP: true))
         presenter.present(PageRequest(url: server.url("/start"), purpose: .hostedCheckout), handler: handler) { _ in }
         XCTAssertTrue(
             GTKMainLoop.run(timeout: .seconds(15)) { done(handler, server) }, "\(handler.events)", file: file,
             line: line)
         let gone = Atomic(false)
         presenter.dismiss { gone.store(true, ordering: .releasing) }
-        XCTAssertTrue(GTKMainLoop.run(timeout: .seconds(10)) { gone.load(ordering: .acquiring) }, file: file, line: line)
+        XCTAssertTrue(
+            GTKMainLoop.run(timeout: .seconds(10)) { gone.load(ordering: .acquiring) }, file: file, line: line)
         server.stop()
         return (handler, server)
     }
@@ -87,8 +88,10 @@ final class WebKitPageWindowTests: WebKitTestCase {
                 default:
                     return .http(
                         200,
-                        [("Content-Type", "application/octet-stream"),
-                            ("Content-Disposition", "attachment; filename=receipt.bin")], body: marker)
+                        [
+                            ("Content-Type", "application/octet-stream"),
+                            ("Content-Disposition", "attachment; filename=receipt.bin"),
+                        ], body: marker)
                 }
             }, until: { handler, _ in !handler.refusals.isEmpty })
         // The main loop turns a while longer: a download that was not cancelled would land meanwhile.
@@ -96,9 +99,11 @@ final class WebKitPageWindowTests: WebKitTestCase {
         XCTAssertEqual(files(holding: marker), [], "no file holds the download's bytes")
         let inDownloads = (try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? []
         XCTAssertEqual(inDownloads, [], "the Downloads folder stays empty")
-        let home = (try? FileManager.default.contentsOfDirectory(atPath: downloads.deletingLastPathComponent().path)) ?? []
+        let home =
+            (try? FileManager.default.contentsOfDirectory(atPath: downloads.deletingLastPathComponent().path)) ?? []
         XCTAssertFalse(home.contains { $0.hasPrefix("receipt") }, "\(home)")
-        XCTAssertEqual(handler.refusals.map { if case .download(let url) = $0 { url.path } else { "\($0)" } }, ["/receipt.bin"])
+        XCTAssertEqual(
+            handler.refusals.map { if case .download(let url) = $0 { url.path } else { "\($0)" } }, ["/receipt.bin"])
         XCTAssertFalse(handler.events.contains { $0.hasPrefix("failed") }, "a refused download fails no page")
     }
 
@@ -119,13 +124,16 @@ final class WebKitPageWindowTests: WebKitTestCase {
                 default:
                     return .http(
                         200,
-                        [("Content-Type", "application/octet-stream"),
-                            ("Content-Disposition", "attachment; filename=receipt.bin")], body: marker)
+                        [
+                            ("Content-Type", "application/octet-stream"),
+                            ("Content-Disposition", "attachment; filename=receipt.bin"),
+                        ], body: marker)
                 }
             }, until: { handler, _ in !handler.refusals.isEmpty })
         _ = GTKMainLoop.run(timeout: .seconds(2)) { false }
         XCTAssertEqual(files(holding: marker), [], "no file holds the attachment's bytes")
-        XCTAssertEqual(handler.refusals.map { if case .download(let url) = $0 { url.path } else { "\($0)" } }, ["/receipt.bin"])
+        XCTAssertEqual(
+            handler.refusals.map { if case .download(let url) = $0 { url.path } else { "\($0)" } }, ["/receipt.bin"])
         XCTAssertFalse(handler.events.contains { $0.hasPrefix("failed") }, "\(handler.events)")
         XCTAssertFalse(handler.events.contains { $0.hasPrefix("loaded") && $0.hasSuffix("/receipt.bin") }, "not shown")
     }
@@ -146,7 +154,8 @@ final class WebKitPageWindowTests: WebKitTestCase {
                         </body></html>
                         """)
                 default:
-                    return .html(200, [], "<!DOCTYPE html><html><head><title>Answers</title></head><body>ok</body></html>")
+                    return .html(
+                        200, [], "<!DOCTYPE html><html><head><title>Answers</title></head><body>ok</body></html>")
                 }
             }, until: { handler, _ in handler.events.contains { $0.hasPrefix("loaded") && $0.contains("/answers") } })
         let answers = try XCTUnwrap(handler.events.first { $0.hasPrefix("asked") && $0.contains("/answers") })
@@ -176,11 +185,13 @@ final class WebKitPageWindowTests: WebKitTestCase {
                         </body></html>
                         """)
                 default:
-                    return .html(200, [], "<!DOCTYPE html><html><head><title>Popup</title></head><body>ok</body></html>")
+                    return .html(
+                        200, [], "<!DOCTYPE html><html><head><title>Popup</title></head><body>ok</body></html>")
                 }
             }, until: { handler, _ in handler.events.contains { $0.hasPrefix("loaded") && $0.hasSuffix("/popup") } },
             file: file, line: line)
-        XCTAssertEqual(handler.refusals, [.newWindow(server.url("/popup"))], "\(handler.events)", file: file, line: line)
+        XCTAssertEqual(
+            handler.refusals, [.newWindow(server.url("/popup"))], "\(handler.events)", file: file, line: line)
     }
 
     func testAPopupIsKeptInTheSameViewAndReported() throws {

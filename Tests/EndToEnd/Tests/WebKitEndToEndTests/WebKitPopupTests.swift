@@ -29,7 +29,7 @@ final class WebKitPopupTests: WebKitTestCase {
         defer { server.stop() }
         let handler = RecordingHandler()
         let toplevels = g_list_model_get_n_items(gtk_window_get_toplevels())
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(allowsPlainHTTP: true))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(allowsPlainHTTP: true))
         presenter.present(PageRequest(url: server.url("/start"), purpose: .hostedCheckout), handler: handler) { _ in }
         let popup = server.url("/popup").absoluteString
         XCTAssertTrue(

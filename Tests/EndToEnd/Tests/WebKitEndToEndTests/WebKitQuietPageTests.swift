@@ -30,7 +30,7 @@ final class WebKitQuietPageTests: WebKitTestCase {
         }
         defer { server.stop() }
         let handler = RecordingHandler()
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(allowsPlainHTTP: true))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(allowsPlainHTTP: true))
         presenter.present(PageRequest(url: server.url("/quiet"), purpose: .hostedCheckout), handler: handler) { _ in }
         XCTAssertTrue(
             GTKMainLoop.run(timeout: .seconds(15)) { server.requests.contains { $0.path == "/done" } },
@@ -53,7 +53,7 @@ final class WebKitQuietPageTests: WebKitTestCase {
         var configuration = PaymentFlow.Configuration(environment: .sandbox)
         configuration.proxy = .url(proxy.baseURL)
         let handler = RecordingHandler()
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(configuration: configuration))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(configuration: configuration))
         let page = try XCTUnwrap(URL(string: "http://checkout.egw-proxy-test.invalid/page"))
         presenter.present(PageRequest(url: page, purpose: .hostedCheckout), handler: handler) { _ in }
         XCTAssertTrue(

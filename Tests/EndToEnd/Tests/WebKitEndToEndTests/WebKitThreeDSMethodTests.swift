@@ -15,7 +15,9 @@ import XCTest
 final class WebKitThreeDSMethodTests: WebKitTestCase {
     /// Pays `number` through a WebKit window; returns the result, the sandbox's log of the run (the
     /// session's requests and the issuer's pages), the presenter's events and the seconds spent in the method.
-    func pay(_ number: String, script: WebBuyer, file: StaticString = #filePath, line: UInt = #line) throws -> (
+    func pay(
+        _ number: String, script: WebBuyer, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (
         PaymentResult, [SandboxRequestLogEntry], [WebKitPagePresenter.Event], Double?
     ) {
         let configuration = sandbox.sdkConfiguration()
@@ -23,7 +25,7 @@ final class WebKitThreeDSMethodTests: WebKitTestCase {
         let payment = sandbox.createPayment()
         let events = EventLog()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: PageTrust(configuration: configuration), buyer: script, onEvent: events.record)
+            host: .ownWindow, trust: PageTrust(configuration: configuration), buyer: script, onEvent: events.record)
         let since = sandbox.lastSequence
         let times = Mutex<(start: ContinuousClock.Instant?, end: ContinuousClock.Instant?)>((nil, nil))
         let options = PaymentOptions(observer: { event in
@@ -140,12 +142,15 @@ final class WebKitThreeDSMethodTests: WebKitTestCase {
             GTKMainLoop.run(timeout: .seconds(15)) { handler.json != nil }, "the page reported", file: file, line: line)
         let gone = Atomic(false)
         presenter.dismiss { gone.store(true, ordering: .releasing) }
-        XCTAssertTrue(GTKMainLoop.run(timeout: .seconds(10)) { gone.load(ordering: .acquiring) }, file: file, line: line)
+        XCTAssertTrue(
+            GTKMainLoop.run(timeout: .seconds(10)) { gone.load(ordering: .acquiring) }, file: file, line: line)
         let json = try XCTUnwrap(handler.json, file: file, line: line)
         return try JSONDecoder().decode(PageFacts.self, from: Data(json.utf8))
     }
 
-    func reported(by presenter: WebKitPagePresenter, file: StaticString = #filePath, line: UInt = #line) throws
+    func reported(
+        by presenter: WebKitPagePresenter, file: StaticString = #filePath, line: UInt = #line
+    ) throws
         -> ThreeDSBrowserData
     {
         let answer = Mutex<ThreeDSBrowserData??>(nil)
@@ -155,7 +160,7 @@ final class WebKitThreeDSMethodTests: WebKitTestCase {
     }
 
     func testTheReportedBrowserIsWhatAPageInThePresenterSees() throws {
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(allowsPlainHTTP: true))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(allowsPlainHTTP: true))
         let data = try reported(by: presenter)
         let page = try pageFacts(in: presenter, purpose: .hostedCheckout)
         XCTAssertEqual(data.screenWidth, page.screenWidth)
@@ -169,7 +174,7 @@ final class WebKitThreeDSMethodTests: WebKitTestCase {
     }
 
     func testTheChallengeWindowOpensAtTheSizeNamed() throws {
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(allowsPlainHTTP: true))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(allowsPlainHTTP: true))
         let named = try XCTUnwrap(try reported(by: presenter).challengeWindowSize.size, "a window of its own: a size")
         let page = try pageFacts(in: presenter, purpose: .challenge)
         XCTAssertEqual(page.innerWidth, named.width)

@@ -35,7 +35,7 @@ final class WebKitTrustTests: WebKitTestCase {
         let kit = PaymentKit(configuration: configuration)
         let payment = sandbox.createPayment()
         let presenter = WebKitPagePresenter(
-            host: .window(nil), trust: pageTrust(configuration), buyer: .answering(challengeCode: "1234"),
+            host: .ownWindow, trust: pageTrust(configuration), buyer: .answering(challengeCode: "1234"),
             onEvent: events.record)
         let mark = sandbox.lastSequence
         let request = CardPaymentRequest(paymentId: payment.paymentId, verificationKey: payment.verificationKey)
@@ -105,7 +105,7 @@ final class WebKitTrustTests: WebKitTestCase {
         let plain = SharedSandbox.instance
         let payment = plain.createPayment()
         let handler = RecordingHandler()
-        let presenter = WebKitPagePresenter(host: .window(nil), trust: PageTrust(allowsPlainHTTP: false))
+        let presenter = WebKitPagePresenter(host: .ownWindow, trust: PageTrust(allowsPlainHTTP: false))
         let mark = plain.lastSequence
         presenter.present(PageRequest(url: payment.checkoutURL, purpose: .hostedCheckout), handler: handler) { _ in }
         XCTAssertTrue(GTKMainLoop.run(timeout: .seconds(10)) { !handler.events.isEmpty })

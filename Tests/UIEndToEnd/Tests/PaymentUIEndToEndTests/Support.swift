@@ -57,7 +57,7 @@ final class NoPage: PaymentPresenter {
 
 @MainActor
 func find(_ window: PaymentSheetWindow, _ name: String) -> UnsafeMutableRawPointer? {
-    UITest.find(name, in: window.window)
+    UITest.find(name, in: window.windowReference)
 }
 
 @MainActor

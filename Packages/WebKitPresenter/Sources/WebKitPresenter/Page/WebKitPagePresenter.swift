@@ -45,7 +45,8 @@ import Synchronization
 ///
 /// ```swift
 /// try GTKMainLoop.start()
-/// let presenter = WebKitPagePresenter(host: .window(parentWindow), trust: PageTrust(configuration: configuration))
+/// let host = WebKitPagePresenter.Host.window(over: GObjectReference(retaining: parentWindow))
+/// let presenter = WebKitPagePresenter(host: host, trust: PageTrust(configuration: configuration))
 /// kit.startCardPayment(request, card: card, from: presenter) { result in ... }
 /// ```
 public final class WebKitPagePresenter: PaymentPresenter, Sendable {
@@ -61,8 +62,25 @@ public final class WebKitPagePresenter: PaymentPresenter, Sendable {
 
         let storage: Storage
 
+        /// Each page in a window of its own, transient for nothing (a command-line tool, a test).
+        public static let ownWindow = Host(storage: .window(parent: nil))
+
+        /// Each page in a modal window transient for `parent`, a `GtkWindow` the app owns
+        /// (`GObjectReference(retaining: window)`).
+        public static func window(over parent: GObjectReference) -> Host {
+            Host(storage: .window(parent: parent))
+        }
+
+        /// Each page inside `container`, a `GtkBox` (appended, expanding) or a `GtkWindow` (its child
+        /// while the page shows). The buyer closes such a page only through the app (or the
+        /// ``WebBuyer``).
+        public static func container(_ container: GObjectReference) -> Host {
+            Host(storage: .container(container))
+        }
+
         /// Each page in a modal window transient for `parent`, a `GtkWindow *`
         /// the app owns; `nil` for a window of its own (a command-line tool).
+        @available(*, deprecated, message: "use .window(over: GObjectReference(retaining: parent)) or .ownWindow")
         public static func window(_ parent: UnsafeMutableRawPointer?) -> Host {
             Host(storage: .window(parent: parent.map(GObjectReference.init(retaining:))))
         }
@@ -70,6 +88,7 @@ public final class WebKitPagePresenter: PaymentPresenter, Sendable {
         /// Each page inside `container`, a `GtkBox *` (appended, expanding) or
         /// a `GtkWindow *` (its child while the page shows). The buyer closes
         /// such a page only through the app (or the ``WebBuyer``).
+        @available(*, deprecated, message: "use .container(GObjectReference(retaining: container))")
         public static func container(_ container: UnsafeMutableRawPointer) -> Host {
             Host(storage: .container(GObjectReference(retaining: container)))
         }
