@@ -102,10 +102,11 @@ let package = Package(
         // Packages/PaymentUI (PaymentUI)
         .systemLibrary(name: "CGtk4", path: "Packages/PaymentUI/Sources/CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUIGtk"),
-        .target(name: "CardFields", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "CardValidation", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/CardFields"),
-        .target(name: "PaymentSheetWindow", dependencies: ["CGtk4", "CPaymentUIGtk", "BuyerText", "GLibMainQueue", "PaymentAuthorization"], path: "Packages/PaymentUI/Sources/PaymentSheetWindow"),
+        .target(name: "PaymentUIDisplay", dependencies: ["CPaymentUIGtk", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/PaymentUIDisplay"),
+        .target(name: "CardFields", dependencies: ["CGtk4", "CPaymentUIGtk", "PaymentUIDisplay", "BuyerText", "CardValidation", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/CardFields"),
+        .target(name: "PaymentSheetWindow", dependencies: ["CGtk4", "CPaymentUIGtk", "PaymentUIDisplay", "BuyerText", "GLibMainQueue", "PaymentAuthorization"], path: "Packages/PaymentUI/Sources/PaymentSheetWindow"),
         .target(name: "CPaymentUITestHooks", dependencies: ["CGtk4"], path: "Packages/PaymentUI/Sources/CPaymentUITestHooks"),
-        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/PaymentUITesting"),
+        .target(name: "PaymentUITesting", dependencies: ["CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUIDisplay", "GLibMainQueue"], path: "Packages/PaymentUI/Sources/PaymentUITesting"),
         .testTarget(name: "CardFieldsTests", dependencies: ["CardFields", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting", "BuyerText"], path: "Packages/PaymentUI/Tests/CardFieldsTests"),
         .testTarget(name: "PaymentSheetWindowTests", dependencies: ["PaymentSheetWindow", "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUITesting", "BuyerText", "PaymentAuthorization"], path: "Packages/PaymentUI/Tests/PaymentSheetWindowTests"),
         // Packages/StatusMapping (StatusMapping)

@@ -25,10 +25,14 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CPaymentUIGtk", dependencies: ["CGtk4"]),
+        // GTK started and PaymentUI's styles installed, once: what every PaymentUI target starts with.
+        .target(
+            name: "PaymentUIDisplay",
+            dependencies: ["CPaymentUIGtk", .product(name: "GLibMainQueue", package: "GLibMainQueue")]),
         .target(
             name: "CardFields",
             dependencies: [
-                "CGtk4", "CPaymentUIGtk", .product(name: "BuyerText", package: "BuyerText"),
+                "CGtk4", "CPaymentUIGtk", "PaymentUIDisplay", .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "CardValidation", package: "CardValidation"),
                 .product(name: "GLibMainQueue", package: "GLibMainQueue"),
             ]
@@ -36,7 +40,7 @@ let package = Package(
         .target(
             name: "PaymentSheetWindow",
             dependencies: [
-                "CGtk4", "CPaymentUIGtk", .product(name: "BuyerText", package: "BuyerText"),
+                "CGtk4", "CPaymentUIGtk", "PaymentUIDisplay", .product(name: "BuyerText", package: "BuyerText"),
                 .product(name: "GLibMainQueue", package: "GLibMainQueue"),
                 .product(name: "PaymentAuthorization", package: "PaymentAuthorization"),
             ]
@@ -47,7 +51,7 @@ let package = Package(
         .target(
             name: "PaymentUITesting",
             dependencies: [
-                "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks",
+                "CGtk4", "CPaymentUIGtk", "CPaymentUITestHooks", "PaymentUIDisplay",
                 .product(name: "GLibMainQueue", package: "GLibMainQueue"),
             ]),
         .testTarget(

@@ -1,6 +1,7 @@
 import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
+internal import PaymentUIDisplay
 import CardValidation
 import Foundation
 internal import GLibMainQueue
@@ -23,7 +24,7 @@ final class EntryBinding {
 
     init(privateText: Bool, purpose: GtkInputPurpose, visible: Bool, widthChars: Int32, placeholder: String?) {
         precondition(
-            (try? GTKRuntime.start()) != nil && egwui_styled() != 0,
+            PaymentUIDisplay.start(),
             "PaymentUI needs a display and the GTK thread: GTK could not be started here")
         widget = egwui_entry_new()
         egwui_object_ref_sink(widget)

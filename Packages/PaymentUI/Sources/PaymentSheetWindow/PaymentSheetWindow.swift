@@ -1,6 +1,7 @@
 import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
+internal import PaymentUIDisplay
 import Dispatch
 import Foundation
 @_spi(GTK) import GLibMainQueue
@@ -107,7 +108,7 @@ public final class PaymentSheetWindow {
     // MARK: - Showing
 
     private func show(_ sheet: WalletSheet, buyer: any WalletSheetBuyer) -> Bool {
-        guard ui == nil, (try? GTKRuntime.start()) != nil, egwui_styled() != 0 else { return false }
+        guard ui == nil, PaymentUIDisplay.start() else { return false }
         let widgets = SheetWidgets(parent: parent?.pointer.assumingMemoryBound(to: GtkWidget.self), owner: self)
         ui = widgets
         self.buyer = buyer

@@ -1,5 +1,6 @@
 internal import CGtk4
 internal import CPaymentUIGtk
+internal import PaymentUIDisplay
 internal import CPaymentUITestHooks
 import Foundation
 public import GLibMainQueue
@@ -13,7 +14,7 @@ public import GLibMainQueue
 @MainActor
 public enum UITest {
     /// Starts GTK on this thread (GLibMainQueue's GTKRuntime); false without a display.
-    public static func initialize() -> Bool { (try? GTKRuntime.start()) != nil && egwui_styled() != 0 }
+    public static func initialize() -> Bool { PaymentUIDisplay.start() }
 
     /// The first widget named `name` (`gtk_widget_set_name`) under `root`, depth first; nil when none.
     public static func find(_ name: String, in root: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
