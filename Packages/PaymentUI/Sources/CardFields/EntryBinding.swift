@@ -1,10 +1,10 @@
 import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
-internal import PaymentUIDisplay
 import CardValidation
 import Foundation
 internal import GLibMainQueue
+internal import PaymentUIDisplay
 
 /// One `GtkEntry` whose every edit (typing, deleting, pasting, `gtk_editable_set_text`) is handed to
 /// `edit` before GTK applies it; what `edit` answers is what the entry shows. Owns a reference to the

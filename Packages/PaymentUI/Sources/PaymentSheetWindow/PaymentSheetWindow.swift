@@ -1,11 +1,11 @@
 import BuyerText
 internal import CGtk4
 internal import CPaymentUIGtk
-internal import PaymentUIDisplay
 import Dispatch
 import Foundation
 @_spi(GTK) import GLibMainQueue
 import PaymentAuthorization
+internal import PaymentUIDisplay
 
 /// The payment sheet as a GTK 4 window: a `WalletSheetPresenter` that shows each
 /// `WalletSheet` in a window modal over the app's window, and passes the buyer's

@@ -1,9 +1,9 @@
 internal import CGtk4
 internal import CPaymentUIGtk
-internal import PaymentUIDisplay
 internal import CPaymentUITestHooks
 import Foundation
 public import GLibMainQueue
+internal import PaymentUIDisplay
 
 /// Proof only: the buyer's hands and eyes for tests of PaymentUI and of apps built on it (and the
 /// README's screenshots). No shipped product should depend on it.
