@@ -26,8 +26,10 @@ final class SuspendAwareTimerQueue: Sendable {
         /// (deadline, id), a binary min-heap; ids no longer pending are dropped when they surface.
         var heap: [(deadline: UInt64, id: UInt64)] = []
         var nextID: UInt64 = 0
-        /// The one timer armed, for `deadline`; `arming` tells its fire from a replaced timer's late one.
-        var armed: (deadline: UInt64, timer: SuspendAwareClock.Timer, arming: Arming)?
+        /// The one arming, for `deadline`; `arming` tells its fire from a replaced timer's late one. Its
+        /// timer is recorded once made (nil until then: the arming is recorded first, so a timer that
+        /// fires at once finds itself armed and clears it).
+        var armed: (deadline: UInt64, timer: SuspendAwareClock.Timer?, arming: Arming)?
     }
 
     /// Which arming a fire belongs to (compared by identity).
@@ -64,21 +66,30 @@ final class SuspendAwareTimerQueue: Sendable {
     /// How many works wait (for tests).
     var waiting: Int { state.withLock { $0.pending.count } }
 
-    /// Arms the one timer for `deadline` unless one is armed for an earlier one. Outside the lock: a
-    /// source may call back at once.
+    /// Arms the one timer for `deadline` unless one is armed for an earlier one. The arming is recorded
+    /// before its timer is made, and the timer made outside the lock (a source may call back at once):
+    /// a timer that fires before it is recorded still clears its own arming, so a spent timer is never
+    /// left as the armed one (which would leave every later deadline unarmed).
     private func arm(for deadline: UInt64) {
+        let arming = Arming()
+        let replaced = state.withLock { state -> SuspendAwareClock.Timer?? in
+            if let armed = state.armed, armed.deadline <= deadline { return .none }  // an earlier one stands
+            defer { state.armed = (deadline, nil, arming) }
+            return .some(state.armed?.timer)
+        }
+        guard case .some(let superseded) = replaced else { return }
+        superseded?.cancel()
         let now = source.now()
         let seconds = deadline > now ? Double(deadline - now) / 1_000_000_000 : 0
-        let arming = Arming()
         let timer = SuspendAwareClock.Timer(after: seconds, source: source, queue: queue) { [weak self] in
             self?.fire(arming)
         }
-        let superseded = state.withLock { state -> SuspendAwareClock.Timer? in
-            if let armed = state.armed, armed.deadline <= deadline { return timer }  // an earlier one stands
-            defer { state.armed = (deadline, timer, arming) }
-            return state.armed?.timer
+        let recorded = state.withLock { state -> Bool in
+            guard state.armed?.arming === arming else { return false }  // fired already, or replaced since
+            state.armed?.timer = timer
+            return true
         }
-        superseded?.cancel()
+        if !recorded { timer.cancel() }
     }
 
     /// A timer fired: run what is due; when it was the armed one, arm for the earliest deadline left (a

@@ -80,6 +80,25 @@ import Testing
         #expect(names == ["watchdog"], "a suspend of an hour passed the deadline: fired on resume")
     }
 
+    /// A deadline already due arms a timer that fires at once, on another thread, possibly before the
+    /// arming is recorded. The queue must not then keep that spent timer as "armed": every later deadline
+    /// would find an earlier one armed and arm nothing, and no timer of the process would fire again
+    /// (a CI run saw a 3DS Method's 10 s cut come only when the page answered at 12 s). Each round
+    /// schedules a due-now work and waits for it; with that fault a round never ends.
+    @Test func aTimerThatFiresBeforeItsArmingIsRecordedLeavesTheNextOnesArmed() {
+        let timers = SuspendAwareTimerQueue(source: .live, queue: .global())
+        var stuckAt: Int?
+        for round in 0..<3000 {
+            let fired = DispatchSemaphore(value: 0)
+            _ = timers.schedule(after: 0) { fired.signal() }
+            if fired.wait(timeout: .now() + 2) == .timedOut {
+                stuckAt = round
+                break
+            }
+        }
+        #expect(stuckAt == nil, "no timer fired after round \(stuckAt ?? -1)")
+    }
+
     @Test func theLiveClockRunsEachWorkOnceAndNoCancelledOne() {
         let clock = FlowClock.live
         let fired = Mutex<[Int]>([])
