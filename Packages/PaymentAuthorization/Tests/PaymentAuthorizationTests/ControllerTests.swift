@@ -224,19 +224,54 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.reports.all, [.deadlinePassed("showStatus")])
     }
 
-    func testAPresenterThatNeverConfirmsTheDismissalIsNotWaitedOnForever() {
-        /// Shows the sheet but never says it is gone.
-        final class StuckSheet: WalletSheetPresenter {
-            let inner = ScriptedWalletSheet()
-            func presentSheet(
-                _ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
-            ) { inner.presentSheet(sheet, buyer: buyer, completion: completion) }
-            func update(_ sheet: WalletSheet) { inner.update(sheet) }
-            func showStatus(
-                _ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void
-            ) { completion() }
-            func dismissSheet(completion: @escaping @Sendable () -> Void) {}
+    /// Shows the sheet (and a status) but never says it is gone.
+    final class StuckSheet: WalletSheetPresenter {
+        let inner = ScriptedWalletSheet()
+        func presentSheet(
+            _ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
+        ) { inner.presentSheet(sheet, buyer: buyer, completion: completion) }
+        func update(_ sheet: WalletSheet) { inner.update(sheet) }
+        func showStatus(
+            _ status: PaymentAuthorizationStatus, on sheet: WalletSheet, completion: @escaping @Sendable () -> Void
+        ) { completion() }
+        func dismissSheet(completion: @escaping @Sendable () -> Void) {}
+    }
+
+    /// The same after a paid authorization: the dismissal asked for once the status was shown (an answer
+    /// of the presenter's, not a call of the app's) has its deadline too.
+    func testAPresenterThatNeverConfirmsTheDismissalAfterTheStatusIsNotWaitedOnForever() {
+        let stuck = StuckSheet()
+        let clock = VirtualClock()
+        let callbacks = TestQueue()
+        let reports = Reports()
+        let delegate = StubDelegate()
+        weak var weakController: PaymentAuthorizationController?
+        do {
+            var options = PaymentAuthorizationController.Options()
+            options.clock = clock.clock
+            options.callbackQueue = callbacks.queue
+            options.observer = { reports.add($0) }
+            let controller = PaymentAuthorizationController(
+                paymentRequest: Fixtures.request(), presenter: stuck, wallet: Fixtures.wallet(), options: options)!
+            controller.delegate = delegate
+            delegate.set { $0.dismissInDidFinish = false }
+            controller.present()
+            callbacks.drain()  // shown
+            weakController = controller
         }
+        _ = stuck.inner.perform(.selectContact(0))
+        callbacks.drain()
+        XCTAssertEqual(stuck.inner.perform(.authorize), .accepted)
+        callbacks.drain()  // authorized, the status shown, didFinish, the dismissal asked for
+        XCTAssertEqual(weakController?.finishReason, .completed)
+        XCTAssertNotNil(weakController, "not gone yet: the presenter has not said so")
+        clock.advance(by: 30)
+        callbacks.drain()
+        XCTAssertEqual(reports.all, [.deadlinePassed("dismissSheet")])
+        XCTAssertNil(weakController, "released after the dismissal's deadline")
+    }
+
+    func testAPresenterThatNeverConfirmsTheDismissalIsNotWaitedOnForever() {
         let stuck = StuckSheet()
         let clock = VirtualClock()
         let callbacks = TestQueue()

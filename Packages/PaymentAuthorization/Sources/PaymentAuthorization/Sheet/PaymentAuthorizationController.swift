@@ -104,6 +104,8 @@ public final class PaymentAuthorizationController: Sendable {
         var deadlines: [UInt64] = []
 
         mutating func handle(_ event: Event) -> [Effect] {
+            // What this event answers, and nothing left over from the one before.
+            (reply, deadlines) = (nil, [])
             let machineEvent: SheetMachine.Event
             var onPresentRefused: (@Sendable (Bool) -> Void)?
             switch event {
@@ -122,7 +124,6 @@ public final class PaymentAuthorizationController: Sendable {
             }
             let (actions, reply) = machine.handle(machineEvent)
             self.reply = reply
-            deadlines = []
             if !actions.contains(.refusePresent) {
                 switch event {
                 case .present(let completion, let controller):
@@ -238,9 +239,8 @@ public final class PaymentAuthorizationController: Sendable {
             schedule: { _, _ in {} })
         let presenter = presenter
         let observer = options.observer
-        runner.setPerformer { [weak self] runner, effect, admission in
-            Self.perform(
-                effect, admission, controller: self, presenter: presenter, observer: observer, runner: runner)
+        runner.setPerformer { [weak self] _, effect, admission in
+            Self.perform(effect, admission, controller: self, presenter: presenter, observer: observer)
         }
     }
 
@@ -248,7 +248,7 @@ public final class PaymentAuthorizationController: Sendable {
     /// tell) at the next call.
     public var delegate: (any PaymentAuthorizationControllerDelegate)? {
         get { runner.read { $0.delegate } }
-        set { runner.decideNow(.setDelegate(newValue)) }
+        set { send(.setDelegate(newValue)) }
     }
 
     /// A main-actor delegate (the usual iOS coordinator), held weakly; setting it replaces ``delegate``.
@@ -257,7 +257,7 @@ public final class PaymentAuthorizationController: Sendable {
     @MainActor
     public var mainActorDelegate: (any MainActorPaymentAuthorizationControllerDelegate)? {
         get { runner.read { $0.mainActorAdapter }?.target }
-        set { runner.decideNow(.setMainActorDelegate(newValue.map { MainActorDelegateAdapter($0) })) }
+        set { send(.setMainActorDelegate(newValue.map { MainActorDelegateAdapter($0) })) }
     }
 
     /// Shows the sheet. `completion(true)` once it is up; `false` when the presenter cannot show it, does
@@ -295,6 +295,7 @@ public final class PaymentAuthorizationController: Sendable {
     }
 
     /// Decides `event` now and arms the deadlines it asked for; returns the reply to a buyer action.
+    /// Every event goes through here (a decision taken elsewhere would leave its deadlines unarmed).
     @discardableResult
     private func send(_ event: Core.Event) -> SheetBuyerReply? {
         let (reply, deadlines) = runner.decideNow(event) { ($0.reply, $0.deadlines) }
@@ -308,11 +309,11 @@ public final class PaymentAuthorizationController: Sendable {
     }
 
     /// Performs one effect on the callback queue. The controller is held weakly: while the sheet is up it
-    /// keeps itself alive (`keepAlive`), and what comes after its release needs no controller.
+    /// keeps itself alive (`keepAlive`), and what comes after its release needs no controller. The
+    /// presenter's answers go back through `send`, which arms the deadlines they ask for.
     private static func perform(
         _ effect: Core.Effect, _ admission: Core.Admission, controller: PaymentAuthorizationController?,
-        presenter: any WalletSheetPresenter, observer: (@Sendable (SheetReport) -> Void)?,
-        runner: LockedLifecycleRunner<Core>
+        presenter: any WalletSheetPresenter, observer: (@Sendable (SheetReport) -> Void)?
     ) {
         switch effect {
         case .present(let sheet, let token):
@@ -332,14 +333,14 @@ public final class PaymentAuthorizationController: Sendable {
             }
             controller.callDelegate(delegate, call, token: token, payment: payment)
         case .showStatus(let status, let token, let sheet):
-            presenter.showStatus(status, on: sheet) {
-                runner.decideNow(.machine(.statusShown(token: token)))
-            }
+            guard let controller else { return }
+            presenter.showStatus(status, on: sheet) { controller.send(.machine(.statusShown(token: token))) }
         case .didFinish:
             guard let controller else { return }
             admission.delegate?.paymentAuthorizationControllerDidFinish(controller)
         case .dismissSheet(let token):
-            presenter.dismissSheet { runner.decideNow(.machine(.sheetGone(token: token))) }
+            guard let controller else { return }
+            presenter.dismissSheet { controller.send(.machine(.sheetGone(token: token))) }
         case .dismissCompleted(let completions):
             for completion in completions { completion() }
         case .report(let report):
