@@ -59,8 +59,18 @@ public enum GTKRuntime {
     /// Runs `body` once on the GTK thread after `delay` (a GLib timeout on the default main context),
     /// at the earliest: the loop must be turning.
     public static func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
-        let milliseconds = delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
-        _ = egwgtk_timeout_add(UInt32(clamping: max(0, milliseconds)), Hop.run, Hop.retained(body))
+        _ = egwgtk_timeout_add(milliseconds(delay), Hop.run, Hop.retained(body))
+    }
+
+    /// `duration` in whole milliseconds for a GLib timeout, rounded up so that it never fires before
+    /// `duration` passed: 0 for none or a negative one, `UInt32.max` (about 49 days) at the most.
+    static func milliseconds(_ duration: Duration) -> UInt32 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds > 0 || (seconds == 0 && attoseconds > 0) else { return 0 }
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return .max }
+        return UInt32(clamping: whole + (attoseconds + perMillisecond - 1) / perMillisecond)
     }
 
     /// Runs GLib's main loop on the GTK thread until `condition` holds or `timeout` passes, for programs
@@ -76,9 +86,10 @@ public enum GTKRuntime {
         precondition(egwgtk_is_gtk_thread(), "GTKRuntime.run must be called on the GTK thread after start()")
         let deadline = ContinuousClock.now + timeout
         let expired = Expiry()
-        let milliseconds = UInt32(clamping: max(0, timeout.components.seconds * 1000 + 1))
+        // The loop below ends on the expiry, so it must not come early (rounded up; whole seconds alone
+        // once ended a 300 ms wait after 1 ms).
         let source = egwgtk_timeout_add(
-            milliseconds,
+            milliseconds(timeout),
             { data in
                 guard let data else { return }
                 Unmanaged<Expiry>.fromOpaque(data).takeUnretainedValue().expired = true

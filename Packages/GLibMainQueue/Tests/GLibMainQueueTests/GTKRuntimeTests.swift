@@ -35,6 +35,20 @@ final class GTKRuntimeTests: XCTestCase {
         XCTAssertEqual(GLibMainQueue.isInstalled, installedBefore, "a failed start installed the bridge")
     }
 
+    /// GLib timeouts take whole milliseconds: a duration is rounded up, never down, so neither `after` nor
+    /// `run(timeout:until:)` ends before its time (a 300 ms wait was once a 1 ms one: only whole seconds
+    /// were counted). Values worked out by hand.
+    func testDurationsBecomeWholeMillisecondsRoundedUp() {
+        XCTAssertEqual(GTKRuntime.milliseconds(.milliseconds(300)), 300)
+        XCTAssertEqual(GTKRuntime.milliseconds(.seconds(2)), 2000)
+        XCTAssertEqual(GTKRuntime.milliseconds(.milliseconds(1500)), 1500)
+        XCTAssertEqual(GTKRuntime.milliseconds(.microseconds(1)), 1, "a microsecond is not nothing")
+        XCTAssertEqual(GTKRuntime.milliseconds(.microseconds(2001)), 3)
+        XCTAssertEqual(GTKRuntime.milliseconds(.zero), 0)
+        XCTAssertEqual(GTKRuntime.milliseconds(.milliseconds(-5)), 0)
+        XCTAssertEqual(GTKRuntime.milliseconds(.seconds(Int64.max)), UInt32.max)
+    }
+
     /// The failure `start()` throws, or nil when it started.
     private static func start() -> GTKRuntime.StartFailure? {
         do {
