@@ -28,7 +28,8 @@ public enum StateExplorer {
     ///   - expands: whether to walk on from a world (false for an ended one).
     ///   - stopsAtViolation: a world that breaks a rule is not walked on from (its successors would
     ///     repeat the same finding).
-    ///   - maximumViolations: the walk ends once this many were found.
+    ///   - maximumViolations: the walk ends (after the world being expanded) once more than this many
+    ///     were found.
     public static func breadthFirst<World, Fingerprint: Hashable>(
         from start: World, depth: Int, fingerprint: (World) -> Fingerprint, successors: (World) -> [World],
         violations: (World) -> [String], expands: (World) -> Bool = { _ in true }, stopsAtViolation: Bool = false,
