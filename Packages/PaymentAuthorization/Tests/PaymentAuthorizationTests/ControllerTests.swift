@@ -224,9 +224,31 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(h.reports.all, [.deadlinePassed("showStatus")])
     }
 
-    /// Shows the sheet (and a status) but never says it is gone.
+    /// Shows the sheet (and a status) but never says it is gone; with the clock, queue, observer and
+    /// delegate of a controller over it.
     final class StuckSheet: WalletSheetPresenter {
         let inner = ScriptedWalletSheet()
+        let clock = VirtualClock()
+        let callbacks = TestQueue()
+        let reports = Reports()
+        let delegate = StubDelegate()
+
+        /// A controller over this sheet, presented and shown (the delegate leaves the dismissal to it).
+        func presentedController() -> PaymentAuthorizationController {
+            var options = PaymentAuthorizationController.Options()
+            options.clock = clock.clock
+            options.callbackQueue = callbacks.queue
+            let reports = reports
+            options.observer = { reports.add($0) }
+            let controller = PaymentAuthorizationController(
+                paymentRequest: Fixtures.request(), presenter: self, wallet: Fixtures.wallet(), options: options)!
+            controller.delegate = delegate
+            delegate.set { $0.dismissInDidFinish = false }
+            controller.present()
+            callbacks.drain()  // shown
+            return controller
+        }
+
         func presentSheet(
             _ sheet: WalletSheet, buyer: any WalletSheetBuyer, completion: @escaping @Sendable (Bool) -> Void
         ) { inner.presentSheet(sheet, buyer: buyer, completion: completion) }
@@ -241,22 +263,10 @@ final class ControllerTests: XCTestCase {
     /// of the presenter's, not a call of the app's) has its deadline too.
     func testAPresenterThatNeverConfirmsTheDismissalAfterTheStatusIsNotWaitedOnForever() {
         let stuck = StuckSheet()
-        let clock = VirtualClock()
-        let callbacks = TestQueue()
-        let reports = Reports()
-        let delegate = StubDelegate()
+        let (clock, callbacks, reports) = (stuck.clock, stuck.callbacks, stuck.reports)
         weak var weakController: PaymentAuthorizationController?
         do {
-            var options = PaymentAuthorizationController.Options()
-            options.clock = clock.clock
-            options.callbackQueue = callbacks.queue
-            options.observer = { reports.add($0) }
-            let controller = PaymentAuthorizationController(
-                paymentRequest: Fixtures.request(), presenter: stuck, wallet: Fixtures.wallet(), options: options)!
-            controller.delegate = delegate
-            delegate.set { $0.dismissInDidFinish = false }
-            controller.present()
-            callbacks.drain()  // shown
+            let controller = stuck.presentedController()
             weakController = controller
         }
         _ = stuck.inner.perform(.selectContact(0))
@@ -273,23 +283,11 @@ final class ControllerTests: XCTestCase {
 
     func testAPresenterThatNeverConfirmsTheDismissalIsNotWaitedOnForever() {
         let stuck = StuckSheet()
-        let clock = VirtualClock()
-        let callbacks = TestQueue()
-        let reports = Reports()
-        let delegate = StubDelegate()
+        let (clock, callbacks, reports, delegate) = (stuck.clock, stuck.callbacks, stuck.reports, stuck.delegate)
         weak var weakController: PaymentAuthorizationController?
         let gone = Mutex(0)
         do {
-            var options = PaymentAuthorizationController.Options()
-            options.clock = clock.clock
-            options.callbackQueue = callbacks.queue
-            options.observer = { reports.add($0) }
-            let controller = PaymentAuthorizationController(
-                paymentRequest: Fixtures.request(), presenter: stuck, wallet: Fixtures.wallet(), options: options)!
-            controller.delegate = delegate
-            delegate.set { $0.dismissInDidFinish = false }
-            controller.present()
-            callbacks.drain()  // shown
+            let controller = stuck.presentedController()
             controller.dismiss { gone.withLock { $0 += 1 } }
             weakController = controller
         }
