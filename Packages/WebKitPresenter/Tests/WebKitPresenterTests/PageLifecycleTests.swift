@@ -4,10 +4,21 @@ import XCTest
 
 @testable import WebKitPresenter
 
-/// The page's lifecycle as a value: events in, actions out, no WebKit.
+extension PageLifecycle {
+    /// A page of `https://acs.example/challenge`, plain http refused, with a scripted buyer.
+    static func fresh(formFields: [(name: String, value: String)]? = nil) -> PageLifecycle {
+        PageLifecycle(
+            request: PageRequest(
+                url: URL(string: "https://acs.example/challenge")!, formFields: formFields, purpose: .challenge),
+            trust: PageTrust(allowsPlainHTTP: false), hasBuyer: true)
+    }
+}
+
+/// The page's lifecycle as a value, step by step: its parts' rules, no WebKit (the whole step, events in
+/// and effects out, is PageLifecycleTableTests).
 final class PageLifecycleTests: XCTestCase {
     func testAllowedNavigationLoadsAndItsPageIsReported() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         XCTAssertEqual(page.navigationRequested(problem: nil), .ask(id: 1))
         XCTAssertEqual(page.decided(id: 1, .allow), .load)
         XCTAssertEqual(page.loadFinished(), .finished)
@@ -15,7 +26,7 @@ final class PageLifecycleTests: XCTestCase {
     }
 
     func testCancelStopsThePage() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         _ = page.navigationRequested(problem: nil)
         XCTAssertEqual(page.decided(id: 1, .cancel), .ignore)
         XCTAssertEqual(page.phase, .stopped(.cancelledBySDK))
@@ -28,28 +39,28 @@ final class PageLifecycleTests: XCTestCase {
     /// A web process that ends while the page is open is reported once, and stops the page; one that
     /// ends after the buyer closed it (or after the dismissal) is not news.
     func testAnEndedWebProcessIsReportedOnceWhileOpen() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         XCTAssertEqual(page.webProcessEnded(reason: "crashed"), .terminated(reason: "crashed"))
         XCTAssertEqual(page.phase, .stopped(.failed))
         XCTAssertEqual(page.webProcessEnded(reason: "crashed"), .none)
         XCTAssertEqual(page.buyerClosed(), .none)
-        var closed = PageLifecycle()
+        var closed = PageLifecycle.fresh()
         _ = closed.buyerClosed()
         XCTAssertEqual(closed.webProcessEnded(reason: "crashed"), .none)
-        var dismissed = PageLifecycle()
+        var dismissed = PageLifecycle.fresh()
         _ = dismissed.dismiss()
         XCTAssertEqual(dismissed.webProcessEnded(reason: "crashed"), .none)
     }
 
     func testTrustProblemFailsWithoutAsking() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         XCTAssertEqual(page.navigationRequested(problem: "no"), .refuseAndFail(reason: "no"))
         XCTAssertEqual(page.phase, .stopped(.failed))
         XCTAssertTrue(page.pending.isEmpty)
     }
 
     func testAnswersAreUsedOnceAndStaleOnesDropped() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         _ = page.navigationRequested(problem: nil)
         _ = page.navigationRequested(problem: nil)
         XCTAssertEqual(page.decided(id: 2, .allow), .load)
@@ -61,10 +72,10 @@ final class PageLifecycleTests: XCTestCase {
     }
 
     func testFailureAndCloseAreReportedOnce() {
-        var failing = PageLifecycle()
+        var failing = PageLifecycle.fresh()
         XCTAssertEqual(failing.loadFailed(reason: "HTTP status 500"), .failed(reason: "HTTP status 500"))
         XCTAssertEqual(failing.buyerClosed(), .none)
-        var closing = PageLifecycle()
+        var closing = PageLifecycle.fresh()
         XCTAssertEqual(closing.buyerClosed(), .closedByBuyer)
         XCTAssertEqual(closing.buyerClosed(), .none)
         XCTAssertEqual(closing.loadFailed(reason: "late"), .none)
@@ -78,7 +89,7 @@ final class PageLifecycleTests: XCTestCase {
     /// The buyer is asked once per document, when it has both finished loading and been described by
     /// the watch script, whichever came first.
     func testTheBuyerIsAskedOncePerDocumentWhenItFinishedAndWasDescribed() {
-        var finishedFirst = PageLifecycle()
+        var finishedFirst = PageLifecycle.fresh()
         XCTAssertEqual(finishedFirst.loadFinished(), .finished)
         XCTAssertNil(finishedFirst.nextBuyerRound(), "not described yet")
         finishedFirst.described(Self.page("/challenge"))
@@ -87,7 +98,7 @@ final class PageLifecycleTests: XCTestCase {
         finishedFirst.described(Self.page("/challenge"))
         XCTAssertNil(finishedFirst.nextBuyerRound(), "a second description of the same document asks nothing")
 
-        var describedFirst = PageLifecycle()
+        var describedFirst = PageLifecycle.fresh()
         describedFirst.described(Self.page("/challenge"))
         XCTAssertNil(describedFirst.nextBuyerRound(), "not finished yet")
         _ = describedFirst.loadFinished()
@@ -97,7 +108,7 @@ final class PageLifecycleTests: XCTestCase {
     /// A new load makes the old document's round stale and its description void; a closed page asks no
     /// more.
     func testBuyerRoundsEndWithTheirDocument() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         _ = page.loadFinished()
         page.described(Self.page("/first"))
         let first = try! XCTUnwrap(page.nextBuyerRound()).round
@@ -122,7 +133,7 @@ final class PageLifecycleTests: XCTestCase {
     /// round starts on it (a scripted buyer acting there raced the hand-back in CI), and the next
     /// document gets one.
     func testALateLoadOfADocumentBeingLeftStartsNoBuyerRound() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         page.described(Self.page("/acs-complete"))
         XCTAssertEqual(page.navigationRequested(problem: nil, leavesDocument: true), .ask(id: 1))
         page.described(Self.page("/acs-complete"))  // the watch script's description, arriving late
@@ -140,12 +151,12 @@ final class PageLifecycleTests: XCTestCase {
     /// WebKit asks about an iframe's src load as an "other" navigation, which leaves the shown
     /// document in place; so does a navigation that became a download or a subframe's response.
     func testNavigationsThatLeaveTheDocumentInPlaceKeepBuyerRounds() {
-        var framed = PageLifecycle()
+        var framed = PageLifecycle.fresh()
         _ = framed.navigationRequested(problem: nil, leavesDocument: false)  // the iframe, while parsing
         framed.described(Self.page("/with-frame"))
         _ = framed.loadFinished()
         XCTAssertNotNil(framed.nextBuyerRound())
-        var downloaded = PageLifecycle()
+        var downloaded = PageLifecycle.fresh()
         _ = downloaded.navigationRequested(problem: nil, leavesDocument: true)  // a link to a receipt file
         _ = downloaded.loadFinished()
         downloaded.described(Self.page("/shop"))
@@ -158,7 +169,7 @@ final class PageLifecycleTests: XCTestCase {
     /// without asking, its load and description count for nothing, and the form's POST is the first
     /// navigation the SDK is asked about.
     func testTheBootstrapDocumentIsNeitherAskedAboutNorReported() {
-        var page = PageLifecycle()
+        var page = PageLifecycle.fresh()
         page.bootstrapStarted()
         XCTAssertTrue(page.isBootstrapNavigation("about:blank"))
         XCTAssertEqual(page.loadFinished(), .none, "the bootstrap document's load is not the page's")

@@ -1,12 +1,28 @@
+import Foundation
 import PaymentFlow
 
-/// One presented page's life, as a value: events in, what to do out. The
-/// presenter performs the actions on the GTK thread; this type does no I/O.
+/// One presented page's life, as a value: events in, what to do out
+/// (PageLifecycleSteps.swift), run by the one lifecycle runtime on the GTK
+/// thread; this type does no I/O. The steps below are its parts, each a rule
+/// of its own (PageLifecycleTests).
 ///
 /// A page is `open` until the first of: the SDK cancels a navigation, the
 /// page fails to load, the buyer closes it (`stopped`, after which nothing
 /// more is reported and nothing is loaded), or `dismiss` (`dismissed`).
-struct PageLifecycle {
+struct PageLifecycle: Sendable {
+    /// The page asked for (its URL stands for the page where WebKit names none).
+    let request: PageRequest
+    /// The kit's rules for where the page may go.
+    let trust: PageTrust
+    /// Whether a scripted buyer answers the page (tests and the REPL); else no buyer round asks anyone.
+    let hasBuyer: Bool
+
+    init(request: PageRequest, trust: PageTrust, hasBuyer: Bool) {
+        self.request = request
+        self.trust = trust
+        self.hasBuyer = hasBuyer
+    }
+
     enum Ending: Equatable {
         case cancelledBySDK
         case failed
@@ -50,6 +66,8 @@ struct PageLifecycle {
     private(set) var phase = Phase.open
     private var lastDecision: UInt64 = 0
     private(set) var pending: Set<UInt64> = []
+    /// The questions the SDK has not answered yet: the WebKit decision each holds, and its URL.
+    var asked: [UInt64: (decision: Decision, url: URL)] = [:]
     private var buyerRound: UInt64 = 0
     /// A navigation that replaces the shown document (a form submitted, a link followed) was asked
     /// about and no new document has committed since: the shown one is going. WebKit can report its
@@ -61,6 +79,8 @@ struct PageLifecycle {
     private var documentFinished = false
     private var description: RenderedPage?
     private var askedAboutDocument = false
+    /// The current round's buyer was asked.
+    private var buyerAsked = false
     /// Our own document that posts the request's form (an `about:blank` page) is loading: its own
     /// navigation is used without asking the SDK, and its load and description count for nothing.
     private(set) var bootstrapping = false
@@ -170,9 +190,21 @@ struct PageLifecycle {
         guard isOpen, !leavingDocument, documentFinished, !askedAboutDocument, let description else { return nil }
         askedAboutDocument = true
         buyerRound += 1
+        buyerAsked = false
         return (buyerRound, description)
     }
 
-    /// Whether `round` is still the page's current round and the page still open.
-    func isCurrent(round: UInt64) -> Bool { isOpen && round == buyerRound }
+    /// Whether `round` is the round ``nextBuyerRound()`` last started, still current, the page still open.
+    func isCurrent(round: UInt64) -> Bool { isOpen && askedAboutDocument && round == buyerRound }
+
+    /// Whether a buyer's answer for `round` is one the page waits for: the round is current and its buyer
+    /// was asked.
+    func awaitsBuyer(round: UInt64) -> Bool { isCurrent(round: round) && buyerAsked }
+
+    /// Whether the buyer is to be asked now in `round`: once per round, while it is current.
+    mutating func asksBuyer(round: UInt64) -> Bool {
+        guard isCurrent(round: round), !buyerAsked else { return false }
+        buyerAsked = true
+        return true
+    }
 }

@@ -2,26 +2,30 @@ internal import CWebKitShim
 internal import EGWWire
 import Foundation
 @_spi(GTK) internal import GLibMainQueue
-import PaymentFlow
+@_spi(LifecycleRuntime) import PaymentFlow
 import Synchronization
 
-/// One presented page: its web view, window, session and lifecycle. Lives on
-/// the GTK thread, which is the main actor (GTKRuntime's rule); the C callbacks
-/// reach it through an unretained pointer that stays valid until ``tearDown()``
-/// disconnects them, and the handler's decisions and the buyer's answers hop
-/// back there (onGTKThread) before touching anything.
+/// One presented page: the executor of its ``PageLifecycle``, and the web view, window, session and
+/// relay it acts on. The lifecycle decides (PageLifecycleSteps.swift); this class turns WebKit's C
+/// callbacks into the lifecycle's events and performs its effects with the shim, and nothing else.
+///
+/// Lives on the GTK thread, which is the main thread, the main queue and the main actor (GTKRuntime's
+/// rule): the lifecycle's runner runs on the main queue; the C callbacks reach this object through an
+/// unretained pointer that stays valid until the teardown disconnects them; the handler's decisions
+/// and the buyer's answers hop back (onGTKThread) before they are fed.
 @MainActor
 final class WebPage {
     private let request: PageRequest
     private let handler: PageEventHandler
     private unowned let presenter: WebKitPagePresenter
-    private var lifecycle = PageLifecycle()
+    private let runner: LifecycleRunner<PageLifecycle>
     private var session: UnsafeMutableRawPointer?
     private var view: UnsafeMutableRawPointer?
     private var window: UnsafeMutableRawPointer?
     private var container: UnsafeMutableRawPointer?
-    /// Decisions WebKit waits for, by the lifecycle's id.
-    private var decisions: [UInt64: (decision: UnsafeMutableRawPointer, url: URL)] = [:]
+    /// The C decisions WebKit waits on, by the name the lifecycle knows them by.
+    private var decisions: [UInt64: UnsafeMutableRawPointer] = [:]
+    private var lastDecision: UInt64 = 0
     // MARK: pagetrust: the TLS relay every https connection of the page goes through (PageRelay.swift)
     private var relay: PageRelayLink?
     private var relayMissing = false
@@ -33,6 +37,13 @@ final class WebPage {
         self.handler = handler
         self.presenter = presenter
         self.invisible = invisible
+        let lifecycle = PageLifecycle(
+            request: request, trust: presenter.trustRules, hasBuyer: !invisible && presenter.scriptedBuyer != nil)
+        // The page owns no timer; the schedule is there because every runner has one.
+        runner = LifecycleRunner(lifecycle, queue: .main, schedule: liveLifecycleSchedule)
+        runner.setPerformer { [weak self] effect in
+            MainActor.assumeIsolated { self?.perform(effect) }
+        }
     }
 
     private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -46,9 +57,9 @@ final class WebPage {
         let session = egwwk_session_new_ephemeral()
         let proxy = PageProxy(presenter.trustRules.proxy, environment: ProcessInfo.processInfo.environment)
         relay?.attach(to: session, proxy: proxy)
-        relay?.onAdmitted = { [unowned self] host in presenter.emit(.certificateAdmitted(host: host)) }
+        relay?.onAdmitted = { [unowned self] host in feed(.certificateAdmitted(host: host)) }
         relay?.onTrustFailure = { [unowned self] host, port, reason in
-            relayRefused(host: host, port: port, reason: reason)
+            feed(.relayRefused(host: host, port: port, reason: reason))
         }
         (self.relay, relayMissing) = (relay, relay == nil)
         var callbacks = egwwk_callbacks(
@@ -66,13 +77,12 @@ final class WebPage {
                 let uri = uri.map { String(cString: $0) } ?? ""
                 MainActor.assumeIsolated { WebPage.from(context).load(event: event, uri: uri) }
             },
-            fail: { context, kind, uri, message, certificate, flags in
+            fail: { context, kind, uri, message, _, flags in
                 guard let context else { return }
                 let uri = uri.map { String(cString: $0) } ?? ""
                 let message = message.map { String(cString: $0) } ?? ""
                 MainActor.assumeIsolated {
-                    WebPage.from(context).fail(
-                        kind: kind, uri: uri, message: message, certificate: certificate, flags: flags)
+                    WebPage.from(context).fail(kind: kind, uri: uri, message: message, flags: flags)
                 }
             },
             event: { context, event in
@@ -82,17 +92,17 @@ final class WebPage {
             message: { context, text in
                 guard let context, let text else { return }
                 let json = String(cString: text)
-                MainActor.assumeIsolated { WebPage.from(context).rendered(json) }
+                MainActor.assumeIsolated { WebPage.from(context).feed(.described(json: json)) }
             },
             request: { context, method, uri in
                 guard let context, let method, let uri else { return }
                 let (verb, target) = (String(cString: method), String(cString: uri))
-                MainActor.assumeIsolated { WebPage.from(context).sent(method: verb, uri: target) }
+                MainActor.assumeIsolated { WebPage.from(context).feed(.sent(method: verb, uri: target)) }
             },
             terminated: { context, reason in
                 guard let context else { return }
                 let how = reason.map { String(cString: $0) } ?? "ended"
-                MainActor.assumeIsolated { WebPage.from(context).webProcessEnded(how) }
+                MainActor.assumeIsolated { WebPage.from(context).feed(.webProcessEnded(how: how)) }
             })
         let watching = !invisible && (presenter.scriptedBuyer != nil || presenter.wantsScreenshots)
         let watch = BuyerJavaScript.watch(patience: presenter.scriptedBuyer?.patience ?? .seconds(2))
@@ -139,27 +149,20 @@ final class WebPage {
 
     /// The first navigation: a GET of the URL, or our own document posting the form fields.
     func start() {
-        guard let view else { return }
-        if relayMissing {  // pagetrust: never a page without the kit's trust
-            report(lifecycle.loadFailed(reason: "the pages' TLS relay could not start"), url: request.url)
-            return
-        }
-        guard let fields = request.formFields else {
-            egwwk_view_load_uri(view, request.url.absoluteString)
-            return
-        }
-        lifecycle.bootstrapStarted()
-        egwwk_view_load_html(view, Self.autoPostDocument(to: request.url, fields: fields), "about:blank")
+        guard view != nil else { return }
+        feed(.start(relayMissing: relayMissing))
     }
 
-    /// `reporting: false` when the presenter itself is going (its deinit): nothing is emitted.
+    /// The page is going: the decisions the SDK has not answered are ignored (and reported, unless
+    /// `reporting` is false because the presenter itself is going), then the view is let go.
     func tearDown(reporting: Bool = true) {
-        _ = lifecycle.dismiss()
-        for (_, pending) in decisions.sorted(by: { $0.key < $1.key }) {
-            egwwk_decision_ignore(pending.decision)
-            guard reporting else { continue }
-            presenter.emit(.refused(pending.url, reason: "the page was dismissed before the SDK answered"))
-        }
+        feed(.dismiss(reporting: reporting))
+    }
+
+    /// The lifecycle's `tearDown`: disconnect from WebKit, then let the view, window, relay and session go.
+    private func tearDownView() {
+        // The lifecycle answered every decision it named; one left here would keep WebKit waiting.
+        for (_, decision) in decisions.sorted(by: { $0.key < $1.key }) { egwwk_decision_ignore(decision) }
         decisions = [:]
         if let session { egwwk_view_unguard(session) }
         if let view {
@@ -185,256 +188,143 @@ final class WebPage {
         Unmanaged<WebPage>.fromOpaque(context).takeUnretainedValue()
     }
 
-    // MARK: WebKit's events
+    // MARK: WebKit's callbacks, as the lifecycle's events
 
     private func policy(
         _ decision: UnsafeMutableRawPointer?, type: egwwk_policy_kind, uri: String, status: Int, mainFrame: Bool
     ) {
         guard let decision else {
-            if type == .newWindow { openInPlace(uri) }
+            if type == .newWindow { feed(.newWindow(nil, uri: uri)) }
             return
         }
         switch type {
         case .response:
-            // An attachment or what WebKit cannot show: a download, which the guard cancels and reports
-            // (an error status still fails the page below).
             let download = egwwk_response_is_download(decision)
-            if download {
-                egwwk_decision_download(decision)
-            } else {
-                egwwk_decision_use(decision)
-            }
-            if download || !mainFrame { documentStayed() }
-            if mainFrame, status >= 400, !lifecycle.bootstrapping {
-                // pagetrust: WebKit shows the relay's 502 for a refused host as the page's answer.
-                let refusal = status == 502 ? URL(string: uri)?.host.flatMap { relay?.refusal(forHost: $0) } : nil
-                report(lifecycle.loadFailed(reason: refusal ?? "HTTP status \(status)"), url: URL(string: uri))
-            }
+            feed(
+                .response(
+                    waiting(decision), uri: uri, status: status, mainFrame: mainFrame, download: download,
+                    relayRefusal: relayRefusal(for: uri)))
         case .newWindow:
-            // A pop-up: never a window of its own; the same view loads it, through the same decision.
-            egwwk_decision_ignore(decision)
-            openInPlace(uri)
+            feed(.newWindow(waiting(decision), uri: uri))
         case .navigation:
-            navigate(decision, uri: uri)
-        }
-    }
-
-    /// A navigation asked about left the shown document in place: it may be asked about again.
-    private func documentStayed() {
-        lifecycle.navigationStayed()
-        askBuyerIfReady()
-    }
-
-    private func openInPlace(_ uri: String) {
-        guard lifecycle.isOpen, let view, let url = URL(string: uri), url.scheme != nil else { return }
-        refused(.newWindow(url))
-        egwwk_view_load_uri(view, url.absoluteString)
-    }
-
-    /// The page tried to reach past its window and was refused (a download, a dialog answered, a
-    /// new window kept in this view): the SDK hears of it, until the page is dismissed.
-    private func refused(_ refusal: PageRefusal) {
-        guard let view else { return }
-        let page = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
-        // The reason names the URL without its query: emit cuts the event's URL, not the text.
-        let reason = refusal.withoutQueries.description
-        switch refusal {
-        case .download(let url), .newWindow(let url): presenter.emit(.refused(url, reason: reason))
-        case .dialog: presenter.emit(.refused(page, reason: reason))
-        }
-        handler.page(didRefuse: refusal)
-    }
-
-    private func navigate(_ decision: UnsafeMutableRawPointer, uri: String) {
-        if lifecycle.isBootstrapNavigation(uri) {
-            egwwk_decision_use(decision)
-            return
-        }
-        guard let url = URL(string: uri) else {
-            egwwk_decision_ignore(decision)
-            return
-        }
-        let problem = presenter.trustRules.navigationProblem(url)
-        switch lifecycle.navigationRequested(problem: problem, leavesDocument: egwwk_decision_leaves_document(decision))
-        {
-        case .refuse:
-            egwwk_decision_ignore(decision)
-            presenter.emit(.refused(url, reason: "the page has stopped"))
-        case .refuseAndFail(let reason):
-            egwwk_decision_ignore(decision)
-            presenter.emit(.refused(url, reason: reason))
-            handler.pageDidFailLoad(url, reason: reason)
-        case .ask(let id):
-            // The page is leaving (a hand-back form its script submitted, the buyer's own click): the
-            // buyer is not asked about it any more, while the SDK decides nor after (a late report of its
-            // load finishing starts no round until a new document commits: PageLifecycle.leavingDocument).
-            decisions[id] = (decision, url)
-            // The method lets the SDK tell the buyer's form POST from a link, recorded at the decision.
-            // One WebKit does not report stays unknown (`nil`), which the SDK counts as a request that
-            // may carry the buyer's action: never guessed as a GET.
-            let method = egwwk_decision_method(decision).map { String(cString: $0).uppercased() }
-            handler.page(decidePolicyFor: PageNavigation(url: url, method: method)) { [self] answer in
-                onGTKThread { self.decided(id, answer, url: url) }
-            }
-        }
-    }
-
-    private func decided(_ id: UInt64, _ answer: NavigationDecision, url: URL) {
-        let action = lifecycle.decided(id: id, answer)
-        guard let decision = decisions.removeValue(forKey: id)?.decision else { return }
-        switch action {
-        case .load:
-            presenter.emit(.decided(url, answer))
-            egwwk_decision_use(decision)
-        case .ignore:
-            presenter.emit(.decided(url, answer))
-            egwwk_decision_ignore(decision)
-        case .drop:
-            egwwk_decision_ignore(decision)
+            let leaves = egwwk_decision_leaves_document(decision)
+            let method = egwwk_decision_method(decision).map { String(cString: $0) }
+            feed(.navigation(waiting(decision), uri: uri, leavesDocument: leaves, method: method))
         }
     }
 
     private func load(event: egwwk_load_event, uri: String) {
-        guard let view else { return }
         switch event {
-        case .started:
-            lifecycle.loadStarted()
-        case .redirected:
-            // pagetrust: pins, CA and TLS version were held by the relay before the request left.
-            break
-        case .committed:
-            lifecycle.documentCommitted()
-        case .finished:
-            guard let url = URL(string: uri), url.scheme != "about" else { return }
-            let report = lifecycle.loadFinished()
-            self.report(report, url: url)
-            if report == .finished {
-                reportFirstPaint(of: url, view: view)
-                askBuyerIfReady()
+        case .started: feed(.load(.started))
+        case .redirected: feed(.load(.redirected))
+        case .committed: feed(.load(.committed))
+        case .finished: feed(.load(.finished(uri: uri)))
+        }
+    }
+
+    private func fail(kind: egwwk_fail_kind, uri: String, message: String, flags: UInt32) {
+        let why: PageLifecycle.FailKind =
+            switch kind {
+            case .interrupted: .interrupted
+            case .tls: .tls(flags: flags)
+            case .other: .other
             }
-        }
-    }
-
-    private func fail(
-        kind: egwwk_fail_kind, uri: String, message: String, certificate: UnsafeMutableRawPointer?, flags: UInt32
-    ) {
-        guard kind != .interrupted else { return }
-        let url = URL(string: uri) ?? request.url
-        // pagetrust: a connection the relay refused fails with the relay's reason, not WebKit's words.
-        if let refusal = url.host.flatMap({ relay?.refusal(forHost: $0) }) {
-            report(lifecycle.loadFailed(reason: refusal), url: url)
-            return
-        }
-        guard kind == .tls else {
-            report(lifecycle.loadFailed(reason: message), url: url)
-            return
-        }
-        // Only the relay's certificate reaches WebKit, allowed per host once the relay vouched for it:
-        // anything else WebKit refuses is not the kit's server, and is never admitted.
-        report(lifecycle.loadFailed(reason: "the server's certificate is not trusted (TLS flags \(flags))"), url: url)
-    }
-
-    /// pagetrust: the relay refused a host the page asked for (pin, chain, TLS version): the page fails
-    /// now, whichever request (navigation, form, script, subresource, subframe) met the refusal.
-    private func relayRefused(host: String, port: Int, reason: String) {
-        guard let url = URL(string: "https://\(host.contains(":") ? "[\(host)]" : host):\(port)/") else { return }
-        presenter.emit(.refused(url, reason: reason))
-        if let view { egwwk_view_stop(view) }
-        report(lifecycle.loadFailed(reason: reason), url: url)
+        let refusal = relayRefusal(for: uri, fallback: request.url)
+        feed(.loadFailed(why, uri: uri, message: message, relayRefusal: refusal))
     }
 
     private func event(_ event: egwwk_view_event) {
         switch event {
         case .close:
-            report(lifecycle.buyerClosed(), url: nil)
+            feed(.closeRequested)
         case .title, .uri:
-            guard let window, let view else { return }
+            guard window != nil, let view else { return }
             let title = egwwk_view_title(view).map { String(cString: $0) } ?? ""
-            let url = egwwk_view_uri(view).flatMap { URL(string: String(cString: $0)) } ?? request.url
-            let origin = Self.origin(of: url)
-            egwwk_window_set_title(window, title.isEmpty ? origin : "\(title) — \(origin)")
+            feed(.titleChanged(title: title, uri: egwwk_view_uri(view).map { String(cString: $0) }))
         }
     }
 
-    /// The page's script is about to send a request (PageRequestWatch): the SDK hears of it before it
-    /// leaves, also after the buyer closed the page (the request may still go), until the page is dismissed.
-    private func sent(method: String, uri: String) {
-        guard view != nil, !lifecycle.bootstrapping, let url = URL(string: uri), url.scheme != "about" else { return }
-        presenter.emit(.sentRequest(url, method: method))
-        handler.page(didSend: PageSentRequest(url: url, method: method))
+    private func refused(_ refusal: PageRefusal) {
+        feed(.actRefused(refusal, shownURI: view.flatMap { egwwk_view_uri($0) }.map { String(cString: $0) }))
     }
 
-    /// The view's web process ended (crashed, killed, out of memory): the page cannot go on, and the
-    /// buyer did not close it. Reported at once, so the SDK does not wait for the page's deadline.
-    private func webProcessEnded(_ how: String) {
-        report(lifecycle.webProcessEnded(reason: "the page's web process \(how)"), url: nil)
+    // MARK: The executor: the lifecycle's effects, performed
+
+    /// Hands `event` to the lifecycle (on the GTK thread); an event fed while another is handled waits
+    /// behind it (the runtime's local event queue), so a C call that answers at once never re-enters.
+    private func feed(_ event: PageLifecycle.Event) { runner.feed(event) }
+
+    private func perform(_ effect: PageLifecycle.Effect) {
+        switch effect {
+        case .use(let decision): take(decision).map { egwwk_decision_use($0) }
+        case .ignore(let decision): take(decision).map { egwwk_decision_ignore($0) }
+        case .download(let decision): take(decision).map { egwwk_decision_download($0) }
+        case .load(let url): view.map { egwwk_view_load_uri($0, url.absoluteString) }
+        case .loadBootstrap(let html): view.map { egwwk_view_load_html($0, html, "about:blank") }
+        case .stopLoading: view.map { egwwk_view_stop($0) }
+        case .hideWindow: window.map { egwwk_widget_set_visible($0, false) }
+        case .setTitle(let title): window.map { egwwk_window_set_title($0, title) }
+        case .watchFirstPaint(let url): watchFirstPaint(of: url)
+        case .screenshot(let round, let page):
+            screenshot(page) { [weak self] in self?.feed(.screenshotDone(round: round, page)) }
+        case .askBuyer(let round, let page): ask(round: round, page)
+        case .runScript(let round, let script, let action, let url):
+            runScript(script) { [weak self] value, error in
+                self?.feed(.scriptAnswered(round: round, action, url: url, value: value, error: error))
+            }
+        case .tearDown: tearDownView()
+        case .emit(let event): presenter.emit(event)
+        case .tell(let call): tell(call)
+        }
     }
 
-    private func report(_ report: PageLifecycle.Report, url: URL?) {
-        switch report {
-        case .none: break
+    private func tell(_ call: PageLifecycle.HandlerCall) {
+        switch call {
+        case .decide(let question, let navigation):
+            handler.page(decidePolicyFor: navigation) { [weak self] answer in
+                onGTKThread { self?.feed(.decided(question: question, answer)) }
+            }
+        case .refused(let refusal): handler.page(didRefuse: refusal)
+        case .finished(let url): handler.pageDidFinishLoad(url)
+        case .failed(let url, let reason): handler.pageDidFailLoad(url, reason: reason)
+        case .closedByBuyer: handler.pageWasClosedByBuyer()
         case .terminated(let reason): handler.pageDidTerminate(reason: reason)
-        case .finished: handler.pageDidFinishLoad(url ?? request.url)
-        case .failed(let reason): handler.pageDidFailLoad(url ?? request.url, reason: reason)
-        case .closedByBuyer:
-            if let window { egwwk_widget_set_visible(window, false) }
-            handler.pageWasClosedByBuyer()
+        case .sent(let request): handler.page(didSend: request)
         }
     }
 
-    private func reportFirstPaint(of url: URL, view: UnsafeMutableRawPointer) {
-        // Not after the page is gone (a frame painted while the window closes).
-        let callback = GTKCallback<Void>.retained { [weak self] in
-            guard let self, self.view != nil else { return }
-            self.presenter.emit(.painted(url))
-        }
+    /// A C decision WebKit waits on, named for the lifecycle; ``take(_:)`` hands it back exactly once.
+    private func waiting(_ decision: UnsafeMutableRawPointer) -> PageLifecycle.Decision {
+        lastDecision += 1
+        decisions[lastDecision] = decision
+        return PageLifecycle.Decision(id: lastDecision)
+    }
+
+    private func take(_ decision: PageLifecycle.Decision) -> UnsafeMutableRawPointer? {
+        decisions.removeValue(forKey: decision.id)
+    }
+
+    /// What the relay last refused for the host of `uri` (or of `fallback` when `uri` is no URL).
+    private func relayRefusal(for uri: String, fallback: URL? = nil) -> String? {
+        (URL(string: uri) ?? fallback)?.host.flatMap { relay?.refusal(forHost: $0) }
+    }
+
+    private func watchFirstPaint(of url: URL) {
+        guard let view else { return }
+        let callback = GTKCallback<Void>.retained { [weak self] in self?.feed(.painted(url)) }
         let waiting = egwwk_after_next_paint(view, { data in GTKCallback<Void>.call(data, with: ()) }, callback)
         if !waiting { GTKCallback<Void>.release(callback) }
     }
 
-    // MARK: The scripted buyer
-
-    /// The watch script described the page: the buyer is asked once the load also finished.
-    private func rendered(_ json: String) {
-        guard let page = Self.renderedPage(from: json), page.url.scheme != "about" else { return }
-        lifecycle.described(page)
-        askBuyerIfReady()
-    }
-
-    /// Asks the buyer about the shown document once it finished loading and was described (the rules
-    /// are PageLifecycle's).
-    private func askBuyerIfReady() {
-        guard let (round, page) = lifecycle.nextBuyerRound() else { return }
-        screenshot(page) { [self] in
-            guard let buyer = presenter.scriptedBuyer, lifecycle.isCurrent(round: round) else { return }
-            presenter.emit(.buyerAsked(page.url))
-            let once = Once()
-            DispatchQueue.global().async {
-                buyer.decide(page) { action in
-                    guard once.claim() else { return }
-                    onGTKThread { self.perform(action, round: round, url: page.url) }
-                }
+    /// Asks the scripted buyer off the GTK thread; its first answer comes back as an event.
+    private func ask(round: UInt64, _ page: RenderedPage) {
+        guard let buyer = presenter.scriptedBuyer else { return }
+        let once = Once()
+        DispatchQueue.global().async { [weak self] in
+            buyer.decide(page) { action in
+                guard once.claim() else { return }
+                onGTKThread { self?.feed(.buyerAnswered(round: round, action, url: page.url)) }
             }
-        }
-    }
-
-    private func perform(_ action: PageAction, round: UInt64, url: URL) {
-        guard lifecycle.isCurrent(round: round), let view else { return }
-        presenter.emit(.buyerActed(action.description))
-        let script: String
-        switch action {
-        case .wait: return
-        case .close:
-            report(lifecycle.buyerClosed(), url: url)
-            return
-        case .enterCode(let code): script = BuyerJavaScript.enterCode(code)
-        case .press(let labels): script = BuyerJavaScript.press(labels)
-        case .fill(let formIndex, let fields): script = BuyerJavaScript.fill(formIndex: formIndex, fields: fields)
-        }
-        runScript(script, in: view) { [self] value, error in
-            // A script that navigated may end with its context destroyed: only a plain answer is a refusal.
-            guard let value, value != "ok", error == nil, lifecycle.isCurrent(round: round) else { return }
-            report(lifecycle.loadFailed(reason: "buyer action \(action): \(value)"), url: url)
         }
     }
 
@@ -450,9 +340,8 @@ final class WebPage {
         egwwk_view_snapshot_png(view, file.path, { data, saved in GTKCallback<Bool>.call(data, with: saved) }, callback)
     }
 
-    private func runScript(
-        _ body: String, in view: UnsafeMutableRawPointer, done: @escaping @MainActor (String?, String?) -> Void
-    ) {
+    private func runScript(_ body: String, done: @escaping @MainActor (String?, String?) -> Void) {
+        guard let view else { return }
         egwwk_view_evaluate(
             view, body, BuyerJavaScript.world,
             { data, value, error in
@@ -461,27 +350,7 @@ final class WebPage {
             }, GTKCallback<(String?, String?)>.retained(done))
     }
 
-    nonisolated private static func renderedPage(from json: String) -> RenderedPage? {
-        struct Shape: Decodable {
-            var title: String
-            var url: String
-            var html: String
-            var codeFields: Int
-            var buttons: [String]
-        }
-        guard let shape = try? JSONDecoder().decode(Shape.self, from: Data(json.utf8)), let url = URL(string: shape.url)
-        else { return nil }
-        return RenderedPage(
-            url: url, title: shape.title, html: shape.html, codeFieldCount: shape.codeFields,
-            buttonLabels: shape.buttons)
-    }
-
     // MARK: Helpers
-
-    nonisolated private static func spki(_ certificate: UnsafeMutableRawPointer) -> [UInt8]? {
-        var digest = [UInt8](repeating: 0, count: 32)
-        return egwwk_certificate_spki_sha256(certificate, &digest) ? digest : nil
-    }
 
     /// `scheme://host[:port]`: whose page it is.
     nonisolated static func origin(of url: URL) -> String {
