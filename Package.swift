@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "StateExplorer", path: "Packages/TestSupport/Sources/StateExplorer"),
         .testTarget(name: "TestSupportTests", dependencies: ["LatencyProxy", "LoopbackTestServer", "CMutexVisibility", "FreedMemoryScan", "StateExplorer"], path: "Packages/TestSupport/Tests/TestSupportTests"),
         // Packages/WebKitPresenter (WebKitPresenter)
-        .systemLibrary(name: "CWebKitGTK", path: "Packages/WebKitPresenter/Sources/CWebKitGTK", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev", "libssl-dev"])]),
+        .systemLibrary(name: "CWebKitGTK", path: "Packages/WebKitPresenter/Sources/CWebKitGTK", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
         .target(name: "CWebKitShim", dependencies: ["CWebKitGTK"], path: "Packages/WebKitPresenter/Sources/CWebKitShim"),
         .target(name: "WebKitPresenter", dependencies: ["CWebKitShim", "EGWWire", "GLibMainQueue", "PaymentFlow"], path: "Packages/WebKitPresenter/Sources/WebKitPresenter"),
         .testTarget(name: "WebKitPresenterTests", dependencies: ["WebKitPresenter", "PaymentFlow"], path: "Packages/WebKitPresenter/Tests/WebKitPresenterTests"),

@@ -3,8 +3,9 @@ import PackageDescription
 
 // WebKitPresenter: PaymentFlow's pages (the issuer's 3-D Secure challenge, the hosted checkout) in a
 // real WebKitGTK 6 web view, in a modal GTK 4 window over the app's window or inside one of its
-// widgets. It uses only PaymentFlow's public API; GTK, WebKitGTK and OpenSSL (the pin's SPKI hash)
-// stay behind the CWebKitShim target, reached with `internal import`; EGWWire gives it the one HTML
+// widgets. It uses PaymentFlow's public API and its lifecycle runtime (SPI `LifecycleRuntime`, which
+// runs the page's lifecycle on the main queue); GTK and WebKitGTK stay behind the CWebKitShim target,
+// reached with `internal import` (the pages' TLS trust is the relay's); EGWWire gives it the one HTML
 // escaper (the bootstrap page that posts the challenge). Dispatch's main queue reaches GLib's
 // loop through GLibMainQueue, the bridge PaymentUI shares.
 let package = Package(
@@ -21,7 +22,7 @@ let package = Package(
         .systemLibrary(
             name: "CWebKitGTK",
             pkgConfig: "webkitgtk-6.0",
-            providers: [.apt(["libwebkitgtk-6.0-dev", "libssl-dev"])]
+            providers: [.apt(["libwebkitgtk-6.0-dev"])]
         ),
         .target(name: "CWebKitShim", dependencies: ["CWebKitGTK"]),
         .target(

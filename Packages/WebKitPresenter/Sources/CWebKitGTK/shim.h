@@ -1,3 +1,1 @@
 #include <webkit/webkit.h>
-#include <openssl/evp.h>
-#include <openssl/x509.h>

@@ -2,8 +2,6 @@
 #include "egw_webkit_method.h"
 
 #include <gtk/gtk.h>
-#include <openssl/evp.h>
-#include <openssl/x509.h>
 #include <stdlib.h>
 #include <string.h>
 #include <webkit/webkit.h>
@@ -160,17 +158,18 @@ static gboolean egwwk_on_load_failed(WebKitWebView *view, WebKitLoadEvent event,
         kind = EGWWK_FAIL_INTERRUPTED;
     }
     callbacks->fail(callbacks->context, kind, failing_uri ? failing_uri : "", error ? error->message : "load failed",
-                    NULL, 0);
+                    0);
     return TRUE;  // no built-in error page: the SDK decides what the buyer sees
 }
 
 static gboolean egwwk_on_tls_errors(WebKitWebView *view, gchar *failing_uri, GTlsCertificate *certificate,
                                     GTlsCertificateFlags errors, gpointer user_data) {
     (void)view;
+    (void)certificate;  // never admitted: only the relay's certificate reaches WebKit
     egwwk_callbacks *callbacks = user_data;
     if (callbacks->context == NULL) return TRUE;
     callbacks->fail(callbacks->context, EGWWK_FAIL_TLS, failing_uri ? failing_uri : "", "TLS certificate error",
-                    certificate, (unsigned)errors);
+                    (unsigned)errors);
     return TRUE;
 }
 
@@ -459,24 +458,3 @@ void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *da
                                  egwwk_view_cancellable(view), egwwk_snapshot_finished, call);
 }
 
-// MARK: Certificates
-
-bool egwwk_certificate_spki_sha256(void *certificate, uint8_t out[32]) {
-    GByteArray *der = NULL;
-    g_object_get(certificate, "certificate", &der, NULL);
-    if (der == NULL) return false;
-    const unsigned char *cursor = der->data;
-    X509 *x509 = d2i_X509(NULL, &cursor, (long)der->len);
-    g_byte_array_unref(der);
-    if (x509 == NULL) return false;
-    unsigned char *spki = NULL;
-    int length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x509), &spki);
-    bool ok = false;
-    if (length > 0) {
-        unsigned int size = 0;
-        ok = EVP_Digest(spki, (size_t)length, out, &size, EVP_sha256(), NULL) == 1 && size == 32;
-    }
-    OPENSSL_free(spki);
-    X509_free(x509);
-    return ok;
-}

@@ -75,9 +75,8 @@ typedef struct egwwk_callbacks {
     void (*policy)(void *context, void *decision, egwwk_policy_kind type, const char *uri, int status,
                    bool main_frame);
     void (*load)(void *context, egwwk_load_event event, const char *uri);
-    /// `certificate` (TLS failures only) is valid during the call; `tls_flags` are GTlsCertificateFlags.
-    void (*fail)(void *context, egwwk_fail_kind kind, const char *uri, const char *message, void *certificate,
-                 unsigned tls_flags);
+    /// `tls_flags` (TLS failures only) are GTlsCertificateFlags.
+    void (*fail)(void *context, egwwk_fail_kind kind, const char *uri, const char *message, unsigned tls_flags);
     void (*event)(void *context, egwwk_view_event event);
     /// A message the watch script (egwwk_view_new's `watch_script`) posted from a page: a string.
     void (*message)(void *context, const char *text);
@@ -145,8 +144,6 @@ void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *da
 
 // MARK: Certificates
 
-/// SHA-256 of the DER SubjectPublicKeyInfo of `certificate` into `out` (32 bytes).
-bool egwwk_certificate_spki_sha256(void *certificate, uint8_t out[32]);
 
 #ifdef __cplusplus
 }

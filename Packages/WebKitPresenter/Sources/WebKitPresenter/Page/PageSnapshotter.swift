@@ -78,7 +78,7 @@ private final class Snapshot {
                 guard let context, event == .finished else { return }
                 MainActor.assumeIsolated { Snapshot.from(context).loaded() }
             },
-            fail: { context, kind, _, _, _, _ in
+            fail: { context, kind, _, _, _ in
                 guard let context, kind != .interrupted else { return }
                 MainActor.assumeIsolated { Snapshot.from(context).finish(saved: false) }
             },

@@ -77,7 +77,7 @@ final class WebPage {
                 let uri = uri.map { String(cString: $0) } ?? ""
                 MainActor.assumeIsolated { WebPage.from(context).load(event: event, uri: uri) }
             },
-            fail: { context, kind, uri, message, _, flags in
+            fail: { context, kind, uri, message, flags in
                 guard let context else { return }
                 let uri = uri.map { String(cString: $0) } ?? ""
                 let message = message.map { String(cString: $0) } ?? ""
