@@ -1,6 +1,5 @@
 #include "ckt_gtk.h"
 
-gboolean ckt_init(void) { return gtk_init_check(); }
 
 void ckt_set_application_name(const char *prgname, const char *name) {
     g_set_prgname(prgname);
@@ -99,13 +98,3 @@ void ckt_on_activate(GtkWidget *entry, ckt_fn fn, void *context) {
     g_signal_connect_data(entry, "activate", G_CALLBACK(on_activate), callback_new(fn, context), callback_free, 0);
 }
 
-static GMainLoop *loop = NULL;
-
-void ckt_run(void) {
-    loop = g_main_loop_new(NULL, FALSE);
-    g_main_loop_run(loop);
-}
-
-void ckt_quit(void) {
-    if (loop != NULL) g_main_loop_quit(loop);
-}

@@ -44,14 +44,14 @@ public enum CheckoutMain {
             return 1
         }
         let gtkWindow = shop.window.assumingMemoryBound(to: GtkWidget.self)
-        let quit = Action { ckt_quit() }
+        let quit = Action { GTKRuntime.quit() }
         ckt_on_close(gtkWindow, Action.callback, Unmanaged.passUnretained(quit).toOpaque())
         let shown = Action {
             sandboxStart?.begin()
             if options.exitWhenShown && options.measure == nil {
                 print(
                     String(format: "egw-checkout: first frame after %.0f ms", Date().timeIntervalSince(started) * 1000))
-                ckt_quit()
+                GTKRuntime.quit()
                 return
             }
             // Wait for the sandbox only after this frame is painted (a main-queue block runs after the
@@ -71,7 +71,7 @@ public enum CheckoutMain {
         }
         ckt_on_first_frame(gtkWindow, Action.callback, Unmanaged.passUnretained(shown).toOpaque())
         shop.present()
-        ckt_run()
+        GTKRuntime.runUntilQuit()
         // A sandbox still starting uses libcrypto, which exit's handlers tear down: let it finish first.
         try? shop.finishStarting()
         _ = (quit, shown)

@@ -24,7 +24,7 @@ enum CheckoutMeasure {
             whenSheetShows(shop, asked: asked)
         case .challenge:
             measuringChallenge = true
-            shop.pay(challengedCard) { _ in ckt_quit() }
+            shop.pay(challengedCard) { _ in GTKRuntime.quit() }
         case .payments(let count): pay(shop, remaining: count, done: 0, total: count)
         }
     }
@@ -41,7 +41,7 @@ enum CheckoutMeasure {
             print(
                 String(
                     format: "egw-checkout: sheet first frame after %.0f ms", milliseconds(ContinuousClock.now - asked)))
-            ckt_quit()
+            GTKRuntime.quit()
         }
         firstFrame = action
         window.withUnsafePointer {
@@ -63,7 +63,7 @@ enum CheckoutMeasure {
                     String(
                         format: "egw-checkout: challenge first frame after %.0f ms",
                         milliseconds(ContinuousClock.now - presentedAt)))
-                ckt_quit()
+                GTKRuntime.quit()
             default: break
             }
         }
@@ -73,7 +73,7 @@ enum CheckoutMeasure {
     private static func pay(_ shop: CheckoutWindow, remaining: Int, done: Int, total: Int) {
         guard remaining > 0 else {
             print("egw-checkout: webkit RSS after \(total) payments \(webKitResidentKiB()) KiB")
-            ckt_quit()
+            GTKRuntime.quit()
             return
         }
         shop.pay(challengedCard) { outcome in

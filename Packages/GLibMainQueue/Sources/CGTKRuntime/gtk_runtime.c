@@ -61,6 +61,22 @@ void egwgtk_source_remove(unsigned id) { g_source_remove(id); }
 
 bool egwgtk_iterate(bool may_block) { return g_main_context_iteration(NULL, may_block); }
 
+// The innermost loop egwgtk_loop_run turns; touched on the GTK thread only.
+static GMainLoop *egwgtk_loop = NULL;
+
+void egwgtk_loop_run(void) {
+    GMainLoop *loop = g_main_loop_new(NULL, FALSE);
+    GMainLoop *outer = egwgtk_loop;
+    egwgtk_loop = loop;
+    g_main_loop_run(loop);
+    egwgtk_loop = outer;
+    g_main_loop_unref(loop);
+}
+
+void egwgtk_loop_quit(void) {
+    if (egwgtk_loop != NULL) g_main_loop_quit(egwgtk_loop);
+}
+
 void egwgtk_object_ref(void *object) { g_object_ref(object); }
 
 void egwgtk_object_unref(void *object) { g_object_unref(object); }

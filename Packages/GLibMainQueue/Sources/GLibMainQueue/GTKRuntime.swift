@@ -102,6 +102,22 @@ public enum GTKRuntime {
         return true
     }
 
+    /// Runs GLib's main loop on the GTK thread until ``quit()``, for an app whose whole life is the loop
+    /// (a shop window); Dispatch's main queue is drained inside it, as in ``run(timeout:until:)``. Runs
+    /// nest: ``quit()`` ends the innermost.
+    ///
+    /// - Precondition: called on the GTK thread.
+    public static func runUntilQuit() {
+        precondition(egwgtk_is_gtk_thread(), "GTKRuntime.runUntilQuit must be called on the GTK thread after start()")
+        egwgtk_loop_run()
+    }
+
+    /// Ends the innermost ``runUntilQuit()`` (from any thread: it hops onto the GTK thread first). Nothing
+    /// happens when no such run turns, so a quit before the run is not remembered.
+    public static func quit() {
+        perform { egwgtk_loop_quit() }
+    }
+
     /// Set by the deadline's GLib timeout; read on the same (GTK) thread.
     private final class Expiry {
         var expired = false

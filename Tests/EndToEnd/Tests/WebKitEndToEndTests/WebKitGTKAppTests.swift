@@ -33,6 +33,31 @@ final class WebKitGTKAppTests: WebKitTestCase {
         return (result, sandbox.paymentStatus(payment.paymentId))
     }
 
+    /// An app whose whole life is the loop (egw-checkout) runs it with GTKRuntime: a quit from another thread
+    /// ends the innermost run only, Dispatch's main queue is drained inside the loop, and the outer run
+    /// ends on its own quit. A watchdog quits twice after 10 s so that a wrong quit fails instead of hanging.
+    func testAnAppsOwnLoopRunsUntilItIsQuitAndAQuitEndsTheInnermostRun() {
+        let steps = LoopSteps()
+        let note = steps.note
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+            note("watchdog")
+            GTKRuntime.quit()
+            GTKRuntime.quit()
+        }
+        GTKRuntime.after(.milliseconds(1)) {
+            note("inner")
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { GTKRuntime.quit() }
+            GTKRuntime.runUntilQuit()
+            note("inner ended")
+            DispatchQueue.main.async {
+                note("main queue")
+                GTKRuntime.quit()
+            }
+        }
+        GTKRuntime.runUntilQuit()
+        XCTAssertEqual(steps.list.withLock { $0 }, ["inner", "inner ended", "main queue"])
+    }
+
     func testChallengeModalOverTheAppWindow() throws {
         let window = appWindow(title: "Shop")
         defer { gtk_window_destroy(window) }
@@ -221,4 +246,10 @@ final class WindowCloser: @unchecked Sendable {
             gtk_window_close(window)
         }
     }
+}
+
+/// What happened, in order, from any thread.
+private final class LoopSteps: Sendable {
+    let list = Mutex<[String]>([])
+    @Sendable func note(_ step: String) { list.withLock { $0.append(step) } }
 }

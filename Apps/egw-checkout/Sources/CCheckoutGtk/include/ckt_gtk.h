@@ -1,4 +1,5 @@
-// egw-checkout's C boundary: a window from GtkBuilder XML, signal connections and the main loop.
+// egw-checkout's C boundary: a window from GtkBuilder XML and signal connections (GTK's start and main
+// loop are GLibMainQueue's GTKRuntime).
 #ifndef CKT_GTK_H
 #define CKT_GTK_H
 
@@ -6,7 +7,6 @@
 
 typedef void (*ckt_fn)(void *context);
 
-gboolean ckt_init(void);
 /// Names the program before GTK starts (g_set_prgname, g_set_application_name): the name assistive
 /// technology announces for the application (AT-SPI reads it when GTK opens the display; unset, "Unnamed").
 void ckt_set_application_name(const char *prgname, const char *name);
@@ -35,7 +35,4 @@ void ckt_grab_focus(GtkWidget *widget);
 void ckt_set_invalid(GtkWidget *widget, gboolean invalid, const char *description);
 /// Calls `fn(context)` on the entry's `activate` (Enter).
 void ckt_on_activate(GtkWidget *entry, ckt_fn fn, void *context);
-/// Runs the main loop until ckt_quit().
-void ckt_run(void);
-void ckt_quit(void);
 #endif

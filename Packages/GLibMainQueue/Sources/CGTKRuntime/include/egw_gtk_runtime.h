@@ -45,6 +45,11 @@ void egwgtk_focus_keep(void *window);
 void egwgtk_focus_restore(void *window);
 /// One iteration of the default main context (g_main_context_iteration); whether it dispatched anything.
 bool egwgtk_iterate(bool may_block);
+/// Turns GLib's default main context in a loop of its own until egwgtk_loop_quit; loops nest, and a
+/// quit ends the innermost. GTK thread.
+void egwgtk_loop_run(void);
+/// Ends the innermost egwgtk_loop_run; nothing when none turns. GTK thread.
+void egwgtk_loop_quit(void);
 
 #ifdef __cplusplus
 }
