@@ -17,6 +17,7 @@ let package = Package(
         .package(path: "../EGWWire"),
         .package(path: "../GLibMainQueue"),
         .package(path: "../PaymentFlow"),
+        .package(path: "../TestSupport"),
     ],
     targets: [
         .systemLibrary(
@@ -35,7 +36,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WebKitPresenterTests",
-            dependencies: ["WebKitPresenter", .product(name: "PaymentFlow", package: "PaymentFlow")]
+            dependencies: [
+                "WebKitPresenter", .product(name: "PaymentFlow", package: "PaymentFlow"),
+                .product(name: "StateExplorer", package: "TestSupport"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,161 +1,216 @@
 import Foundation
 import PaymentFlow
+import StateExplorer
 import Testing
 
 @testable import WebKitPresenter
 
-/// The page lifecycle's guarantees over random runs: WebKit, the relay, the SDK and a scripted buyer say
-/// things in any order (stale answers, repeated closes, late loads), then the page is dismissed. The
-/// checks read only the effects that came out, the way WebKit and the SDK would see them; the model
-/// keeps its own books (which decisions it handed in, which questions and rounds it was shown) and never
-/// asks the lifecycle what it believes.
+/// The page lifecycle's guarantees over every ordering up to a depth (TestSupport's one StateExplorer)
+/// and over long random runs: WebKit, the relay, the SDK and a scripted buyer say things in any order
+/// (stale answers, repeated closes, late loads, callbacks after the dismissal). The checks read only
+/// the effects that came out, the way WebKit and the SDK would see them; the model keeps its own books
+/// (which decisions it handed in, which questions and rounds it was shown) and never asks the lifecycle
+/// what it believes.
 ///
-/// Guarantees: every decision handed in is answered exactly once, and none that was not; the page's end
-/// (failed, closed by the buyer, terminated) is told at most once, and after it no load is reported
-/// finished, no question is asked and no buyer is asked; the view is torn down exactly once, at the
-/// dismissal, and after it nothing happens but ignoring a decision; a buyer is asked once per round it
-/// was shown a screenshot for, and a script runs only for a round the buyer was asked in.
+/// Guarantees: every decision handed in is answered exactly once by the end (the dismissal), and none
+/// that was not; the page's end (failed, closed by the buyer, terminated) is told at most once, and
+/// after it no load is reported finished, no question asked and no buyer asked; the view is torn down
+/// exactly once, at the dismissal, and after it nothing happens but ignoring a decision; a buyer is
+/// asked once per round it was shown a screenshot for, and a script runs only for a round the buyer
+/// was asked in.
 @Suite struct PageLifecycleInvariantTests {
-    static let runs = 3_000
-
-    @Test func randomRunsKeepEveryGuarantee() {
-        var generator = SplitMix(seed: 0x5EED_0F_9A9E)
-        var violations: [String] = []
-        for run in 0..<Self.runs {
-            var world = World(generator: &generator)
-            let found = world.play(generator: &generator)
-            if !found.isEmpty { violations.append("run \(run): \(found.joined(separator: "; "))\n\(world.log)") }
-            if violations.count >= 3 { break }
+    /// Every ordering of up to 7 events from three starting points (a fresh page, one posting its form
+    /// from the bootstrap document, and one whose buyer round has started), each state once.
+    @Test func everyOrderingUpToTheDepthKeepsEveryGuarantee() {
+        var total = ExplorationTotals()
+        for start in PageWorld.starts {
+            let totals = StateExplorer.breadthFirst(
+                from: start, depth: 7, fingerprint: \.fingerprint, successors: \.successors,
+                violations: \.violationsSettledOrNot, maximumViolations: 5)
+            total.states += totals.states
+            total.transitions += totals.transitions
+            total.violations += totals.violations
         }
-        #expect(violations.isEmpty, "\(violations.joined(separator: "\n\n"))")
+        print("PageLifecycle exploration: \(total.states) states, \(total.transitions) transitions")
+        #expect(total.violations.isEmpty, "\(total.violations.prefix(5).joined(separator: "\n"))")
+        // The walk reached the rounds and the endings it is meant to (a floor, not a count to match).
+        #expect(total.states > 30_000, "only \(total.states) states, \(total.transitions) transitions")
     }
 
-    /// One page and what was seen of it.
-    struct World {
-        var page: PageLifecycle
-        var nextDecision: UInt64 = 0
-        var handedIn: Set<UInt64> = []
-        var answered: [UInt64: Int] = [:]
-        var questions: [UInt64] = []
-        var screenshots: [UInt64: RenderedPage] = [:]
-        var askedRounds: [UInt64: Int] = [:]
-        var endings = 0
-        var tornDown = 0
-        var log = ""
-        var violations: [String] = []
-
-        init(generator: inout SplitMix) {
-            let form: [(name: String, value: String)]? =
-                generator.next(2) == 0 ? nil : [(name: "creq", value: "e30")]
-            page = .fresh(formFields: form)
-        }
-
-        mutating func play(generator: inout SplitMix) -> [String] {
-            apply(.start(relayMissing: generator.next(20) == 0))
+    /// Long runs the exploration's depth does not reach, each choosing among the enabled events.
+    @Test func randomRunsKeepEveryGuarantee() {
+        var generator = SplitMix(seed: 0x5EED_0F_9A9E)
+        var failures: [String] = []
+        for run in 0..<2_000 {
+            var world = PageWorld.starts[generator.next(PageWorld.starts.count)]
+            world.keepsLog = true
             for _ in 0..<generator.next(40) {
-                if violations.count > 0 { break }
-                apply(randomEvent(&generator))
+                let events = world.enabled
+                world.apply(events[generator.next(events.count)])
             }
-            apply(.dismiss(reporting: generator.next(2) == 0))
-            for _ in 0..<generator.next(4) { apply(randomEvent(&generator)) }
-            for id in handedIn where answered[id] != 1 {
-                violations.append("decision d\(id) answered \(answered[id] ?? 0) times")
+            world.settle()
+            if !world.violations.isEmpty {
+                failures.append("run \(run): \(world.violations.joined(separator: "; "))\n\(world.log)")
             }
-            if tornDown != 1 { violations.append("torn down \(tornDown) times") }
-            return violations
+            if failures.count >= 3 { break }
         }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n\n"))")
+    }
+}
 
-        mutating func decision() -> PageLifecycle.Decision {
-            nextDecision += 1
-            handedIn.insert(nextDecision)
-            return .init(id: nextDecision)
+/// One page and what was seen of it.
+struct PageWorld: EventDrivenWorld {
+    typealias Event = PageLifecycle.Event
+    static let challenge = "https://acs.example/challenge"
+    static let complete = "https://acs.example/complete"
+
+    var page: PageLifecycle
+    var nextDecision: UInt64 = 0
+    var handedIn: Set<UInt64> = []
+    var answered: [UInt64: Int] = [:]
+    /// Questions told to the SDK and not answered yet by this model, and the last one it answered.
+    var openQuestions: [UInt64] = []
+    var answeredQuestion: UInt64?
+    var screenshots: [UInt64: RenderedPage] = [:]
+    var askedRounds: [UInt64: Int] = [:]
+    var scriptRounds: Set<UInt64> = []
+    var endings = 0
+    var tornDown = 0
+    var violations: [String] = []
+    var keepsLog = false
+    var log = ""
+
+    static let starts: [PageWorld] = {
+        var fresh = PageWorld(page: .fresh())
+        fresh.apply(.start(relayMissing: false))
+        var posting = PageWorld(page: .fresh(formFields: [(name: "creq", value: "e30")]))
+        posting.apply(.start(relayMissing: false))
+        var round = fresh
+        for event: Event in [.load(.started), .load(.committed), .load(.finished(uri: challenge)), described()] {
+            round.apply(event)
         }
+        return [fresh, posting, round]
+    }()
 
-        mutating func randomEvent(_ g: inout SplitMix) -> PageLifecycle.Event {
-            let uris = [
-                "https://acs.example/challenge", "https://acs.example/complete", "about:blank",
-                "http://acs.example/plain", "javascript:void(0)", "http://[",
+    static func described() -> Event {
+        .described(json: #"{"title":"T","url":"\#(challenge)","html":"","codeFields":1,"buttons":["OK"]}"#)
+    }
+
+    init(page: PageLifecycle) { self.page = page }
+
+    var fingerprint: String {
+        "\(page.stateKey)|\(nextDecision)|\(answered.sorted { $0.key < $1.key })|\(openQuestions)|\(answeredQuestion ?? 0)|"
+            + "\(screenshots.keys.sorted())|\(askedRounds.sorted { $0.key < $1.key })|\(scriptRounds.sorted())|"
+            + "\(endings)|\(tornDown)"
+    }
+
+    var enabled: [Event] {
+        // Decisions are named when the event is applied (the next free name): the same event value in two
+        // successors names the same decision, as the executor would.
+        let next = PageLifecycle.Decision(id: nextDecision + 1)
+        let url = URL(string: Self.challenge)!
+        var events: [Event] = [
+            .navigation(next, uri: Self.challenge, leavesDocument: true, method: "post"),
+            .navigation(next, uri: "http://acs.example/plain", leavesDocument: true, method: nil),
+            .response(next, uri: Self.complete, status: 500, mainFrame: true, download: false, relayRefusal: nil),
+            .response(next, uri: Self.complete, status: 200, mainFrame: false, download: true, relayRefusal: nil),
+            .newWindow(next, uri: "https://acs.example/help"),
+            .load(.started), .load(.committed), .load(.finished(uri: Self.challenge)),
+            .loadFailed(.other, uri: Self.complete, message: "gone", relayRefusal: nil),
+            .closeRequested, .sent(method: "POST", uri: Self.complete), .webProcessEnded(how: "crashed"),
+            Self.described(), .dismiss(reporting: true),
+        ]
+        for question in openQuestions {
+            events += [.decided(question: question, .allow), .decided(question: question, .cancel)]
+        }
+        if let answeredQuestion { events.append(.decided(question: answeredQuestion, .allow)) }
+        // A screenshot's end, and a buyer's answer that comes before the buyer was asked (never sent by
+        // the executor, but the page must not act on one).
+        for (round, shown) in screenshots.sorted(by: { $0.key < $1.key }) {
+            events.append(.screenshotDone(round: round, shown))
+            if askedRounds[round] == nil {
+                events.append(.buyerAnswered(round: round, .press(labels: ["OK"]), url: url))
+            }
+        }
+        for round in askedRounds.keys.sorted() {
+            events += [
+                .buyerAnswered(round: round, .enterCode("123456"), url: url),
+                .buyerAnswered(round: round, .close, url: url),
             ]
-            let uri = uris[g.next(uris.count)]
-            switch g.next(19) {
-            case 0: return .navigation(decision(), uri: uri, leavesDocument: g.next(2) == 0, method: "POST")
-            case 1:
-                return .response(
-                    decision(), uri: uri, status: [200, 404, 502][g.next(3)], mainFrame: g.next(2) == 0,
-                    download: g.next(4) == 0, relayRefusal: g.next(3) == 0 ? "pinned" : nil)
-            case 2: return .newWindow(g.next(2) == 0 ? decision() : nil, uri: uri)
-            case 3:
-                let question =
-                    questions.isEmpty || g.next(5) == 0 ? UInt64(g.next(9)) : questions[g.next(questions.count)]
-                return .decided(question: question, g.next(3) == 0 ? .cancel : .allow)
-            case 4: return .load([.started, .redirected, .committed][g.next(3)])
-            case 5, 6: return .load(.finished(uri: uri))
-            case 7:
-                let kind: PageLifecycle.FailKind = [.interrupted, .tls(flags: 8), .other][g.next(3)]
-                return .loadFailed(kind, uri: uri, message: "m", relayRefusal: nil)
-            case 8: return .relayRefused(host: "acs.example", port: 443, reason: "pin")
-            case 9: return .closeRequested
-            case 10: return .sent(method: "POST", uri: uri)
-            case 11: return .webProcessEnded(how: "crashed")
-            case 12, 13:
-                return .described(
-                    json: #"{"title":"T","url":"\#(uri)","html":"","codeFields":1,"buttons":["OK"]}"#)
-            case 14:
-                guard let (round, page) = screenshots.randomElement(using: &g) else { return .closeRequested }
-                return .screenshotDone(round: round, page)
-            case 15, 16:
-                let round = askedRounds.keys.randomElement(using: &g) ?? UInt64(g.next(5))
-                let action: PageAction = [.enterCode("123456"), .wait, .close, .press(labels: ["OK"])][g.next(4)]
-                return .buyerAnswered(round: round, action, url: URL(string: "https://acs.example/challenge")!)
-            case 17:
-                let round = askedRounds.keys.randomElement(using: &g) ?? 1
-                return .scriptAnswered(
-                    round: round, .press(labels: ["OK"]), url: URL(string: "https://acs.example/challenge")!,
-                    value: ["ok", "no such button", nil][g.next(3)], error: nil)
-            default: return .actRefused(.dialog(.confirm, messageLength: 3), shownURI: nil)
-            }
         }
+        for round in scriptRounds.sorted() {
+            events.append(.scriptAnswered(round: round, .enterCode("123456"), url: url, value: "no", error: nil))
+        }
+        return events
+    }
 
-        mutating func apply(_ event: PageLifecycle.Event) {
-            let effects = page.handle(event)
-            log += "\(event) → \(effects.map(PageLifecycleTableTests.describe))\n"
-            let dismissedBefore = tornDown > 0
-            for effect in effects {
-                if dismissedBefore {
-                    if case .ignore = effect {} else { violations.append("after the dismissal: \(effect)") }
-                }
-                check(effect)
+    mutating func apply(_ event: Event) {
+        switch event {
+        case .navigation(let d, _, _, _), .response(let d, _, _, _, _, _), .newWindow(.some(let d), _):
+            nextDecision = max(nextDecision, d.id)
+            handedIn.insert(d.id)
+        case .decided(let question, _):
+            if let index = openQuestions.firstIndex(of: question) {
+                openQuestions.remove(at: index)
+                answeredQuestion = question
             }
+        default: break
         }
+        let effects = page.handle(event)
+        if keepsLog { log += "\(event) → \(effects.map(PageLifecycleTableTests.describe))\n" }
+        let dismissedBefore = tornDown > 0
+        for effect in effects {
+            if dismissedBefore, !effect.isIgnore { violations.append("after the dismissal: \(effect)") }
+            check(effect)
+        }
+    }
 
-        mutating func check(_ effect: PageLifecycle.Effect) {
-            switch effect {
-            case .use(let d), .ignore(let d), .download(let d):
-                if !handedIn.contains(d.id) { violations.append("answered \(d), never handed in") }
-                answered[d.id, default: 0] += 1
-                if answered[d.id]! > 1 { violations.append("\(d) answered twice") }
-            case .tearDown:
-                tornDown += 1
-            case .tell(.failed), .tell(.closedByBuyer), .tell(.terminated):
-                endings += 1
-                if endings > 1 { violations.append("a second ending: \(effect)") }
-            case .tell(.finished), .tell(.decide):
-                if endings > 0 { violations.append("after the ending: \(effect)") }
-                if case .tell(.decide(let question, _)) = effect { questions.append(question) }
-            case .screenshot(let round, let page):
-                if endings > 0 { violations.append("a round after the ending") }
-                screenshots[round] = page
-            case .askBuyer(let round, _):
-                if endings > 0 { violations.append("the buyer asked after the ending") }
-                if screenshots[round] == nil { violations.append("asked in round \(round) with no screenshot") }
-                askedRounds[round, default: 0] += 1
-                if askedRounds[round]! > 1 { violations.append("asked twice in round \(round)") }
-            case .runScript(let round, _, _, _):
-                if askedRounds[round] == nil { violations.append("a script for round \(round), never asked") }
-                if endings > 0 { violations.append("a script after the ending") }
-            default: break
-            }
+    /// The page is dismissed (if it was not), and every decision must have had its answer.
+    mutating func settle() {
+        if tornDown == 0 { apply(.dismiss(reporting: true)) }
+        for id in handedIn.sorted() where answered[id] != 1 {
+            violations.append("decision d\(id) answered \(answered[id] ?? 0) times")
         }
+    }
+
+    private mutating func check(_ effect: PageLifecycle.Effect) {
+        switch effect {
+        case .use(let d), .ignore(let d), .download(let d):
+            if !handedIn.contains(d.id) { violations.append("answered \(d), never handed in") }
+            answered[d.id, default: 0] += 1
+            if answered[d.id]! > 1 { violations.append("\(d) answered twice") }
+        case .tearDown:
+            tornDown += 1
+            if tornDown > 1 { violations.append("torn down twice") }
+        case .tell(.failed), .tell(.closedByBuyer), .tell(.terminated):
+            endings += 1
+            if endings > 1 { violations.append("a second ending: \(effect)") }
+        case .tell(.finished):
+            if endings > 0 { violations.append("after the ending: \(effect)") }
+        case .tell(.decide(let question, _)):
+            if endings > 0 { violations.append("after the ending: \(effect)") }
+            openQuestions.append(question)
+        case .screenshot(let round, let shown):
+            if endings > 0 { violations.append("a round after the ending") }
+            screenshots[round] = shown
+        case .askBuyer(let round, _):
+            if endings > 0 { violations.append("the buyer asked after the ending") }
+            if screenshots[round] == nil { violations.append("asked in round \(round) with no screenshot") }
+            askedRounds[round, default: 0] += 1
+            if askedRounds[round]! > 1 { violations.append("asked twice in round \(round)") }
+        case .runScript(let round, _, _, _):
+            if askedRounds[round] == nil { violations.append("a script for round \(round), never asked") }
+            if endings > 0 { violations.append("a script after the ending") }
+            scriptRounds.insert(round)
+        default: break
+        }
+    }
+}
+
+extension PageLifecycle.Effect {
+    fileprivate var isIgnore: Bool {
+        if case .ignore = self { return true }
+        return false
     }
 }
 

@@ -207,4 +207,13 @@ struct PageLifecycle: Sendable {
         buyerAsked = true
         return true
     }
+
+    /// Everything that decides the page's next steps, in one canonical string (sets and tables sorted):
+    /// what an exploration visits each state of the page once by.
+    var stateKey: String {
+        let asked = asked.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.decision.id):\($0.value.url)" }
+        return "\(phase) \(lastDecision) \(pending.sorted()) \(asked) \(buyerRound) \(leavingDocument) "
+            + "\(documentFinished) \(description?.url.absoluteString ?? "-") \(askedAboutDocument) \(buyerAsked) "
+            + "\(bootstrapping)"
+    }
 }
