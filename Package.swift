@@ -124,7 +124,7 @@ let package = Package(
         .systemLibrary(name: "CWebKitGTK", path: "Packages/WebKitPresenter/Sources/CWebKitGTK", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
         .target(name: "CWebKitShim", dependencies: ["CWebKitGTK"], path: "Packages/WebKitPresenter/Sources/CWebKitShim"),
         .target(name: "WebKitPresenter", dependencies: ["CWebKitShim", "EGWWire", "GLibMainQueue", "PaymentFlow"], path: "Packages/WebKitPresenter/Sources/WebKitPresenter"),
-        .testTarget(name: "WebKitPresenterTests", dependencies: ["WebKitPresenter", "PaymentFlow", "StateExplorer"], path: "Packages/WebKitPresenter/Tests/WebKitPresenterTests"),
+        .testTarget(name: "WebKitPresenterTests", dependencies: ["WebKitPresenter", "EGWWire", "PaymentFlow", "StateExplorer"], path: "Packages/WebKitPresenter/Tests/WebKitPresenterTests"),
         // Apps/egw-checkout (egw-checkout)
         .systemLibrary(name: "CCheckoutGtk4", path: "Apps/egw-checkout/Sources/CCheckoutGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "CCheckoutGtk", dependencies: ["CCheckoutGtk4"], path: "Apps/egw-checkout/Sources/CCheckoutGtk"),

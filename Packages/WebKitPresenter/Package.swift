@@ -37,7 +37,8 @@ let package = Package(
         .testTarget(
             name: "WebKitPresenterTests",
             dependencies: [
-                "WebKitPresenter", .product(name: "PaymentFlow", package: "PaymentFlow"),
+                "WebKitPresenter", .product(name: "EGWWire", package: "EGWWire"),
+                .product(name: "PaymentFlow", package: "PaymentFlow"),
                 .product(name: "StateExplorer", package: "TestSupport"),
             ]
         ),

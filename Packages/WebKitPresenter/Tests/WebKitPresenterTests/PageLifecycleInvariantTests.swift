@@ -1,3 +1,4 @@
+import EGWWire
 import Foundation
 import PaymentFlow
 import StateExplorer
@@ -39,14 +40,13 @@ import Testing
 
     /// Long runs the exploration's depth does not reach, each choosing among the enabled events.
     @Test func randomRunsKeepEveryGuarantee() {
-        var generator = SplitMix(seed: 0x5EED_0F_9A9E)
+        var generator = SplitMix64(seed: 0x5EED_0F_9A9E)
         var failures: [String] = []
         for run in 0..<2_000 {
-            var world = PageWorld.starts[generator.next(PageWorld.starts.count)]
+            var world = PageWorld.starts.randomElement(using: &generator)!
             world.keepsLog = true
-            for _ in 0..<generator.next(40) {
-                let events = world.enabled
-                world.apply(events[generator.next(events.count)])
+            for _ in 0..<Int.random(in: 0..<40, using: &generator) {
+                world.apply(world.enabled.randomElement(using: &generator)!)
             }
             world.settle()
             if !world.violations.isEmpty {
@@ -212,18 +212,4 @@ extension PageLifecycle.Effect {
         if case .ignore = self { return true }
         return false
     }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }
