@@ -149,14 +149,19 @@ final class CountingTLSServer: Sendable {
     let port: UInt16
     private let process: Process
     private let input: Pipe
+    /// Kept, so that its read source is cancelled (``stop()``) before its descriptor is closed: a
+    /// FileHandle let go with its readability handler still set closes the descriptor under a live
+    /// Dispatch source, which once crashed libdispatch's event loop in this suite (`_dispatch_event_loop_drain`).
+    private let output: Pipe
     private let received = Mutex(0)
 
     var bytesReceived: Int { received.withLock { $0 } }
 
-    private init(port: UInt16, process: Process, input: Pipe) {
+    private init(port: UInt16, process: Process, input: Pipe, output: Pipe) {
         self.port = port
         self.process = process
         self.input = input
+        self.output = output
     }
 
     static func start(
@@ -182,7 +187,7 @@ final class CountingTLSServer: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let server = CountingTLSServer(port: port, process: process, input: input)
+        let server = CountingTLSServer(port: port, process: process, input: input, output: output)
         output.fileHandleForReading.readabilityHandler = { [weak server] handle in
             let count = handle.availableData.count
             server?.received.withLock { $0 += count }
@@ -196,12 +201,16 @@ final class CountingTLSServer: Sendable {
         throw POSIXError(.ETIMEDOUT)
     }
 
+    /// Ends the server, then its output's read source (set to nil, the handler's source is cancelled).
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        output.fileHandleForReading.readabilityHandler = nil
     }
+
+    deinit { output.fileHandleForReading.readabilityHandler = nil }
 }
 
 extension LoopbackServer {
