@@ -80,7 +80,7 @@ public enum UITest {
         reference.withUnsafePointer { $0 }
     }
 
-    /// ``find(_:in:)`` under a referenced root (a sheet's ``windowReference``).
+    /// ``find(_:in:)`` under a referenced root (a sheet's `windowReference`).
     public static func find(_ name: String, in root: GObjectReference?) -> UnsafeMutableRawPointer? {
         root?.withUnsafePointer { find(name, in: $0) }
     }

@@ -121,7 +121,7 @@ public final class WebKitPagePresenter: PaymentPresenter, Sendable {
         /// The SDK answered a navigation.
         case decided(URL, NavigationDecision)
         /// The page's script sent a request that is not a `GET` or `HEAD` (`fetch`, XHR, a beacon),
-        /// reported to the SDK as ``PaymentFlow/PageSentRequest`` before it left.
+        /// reported to the SDK as `PageSentRequest` (PaymentFlow) before it left.
         case sentRequest(URL, method: String)
         /// A navigation was refused by ``PageTrust`` or because the page had stopped, or a connection by
         /// the kit's trust (`reason` names the pin, chain or TLS version); or the page tried to reach past
