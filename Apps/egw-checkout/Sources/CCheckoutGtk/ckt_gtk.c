@@ -1,6 +1,5 @@
 #include "ckt_gtk.h"
 
-
 void ckt_set_application_name(const char *prgname, const char *name) {
     g_set_prgname(prgname);
     g_set_application_name(name);

@@ -10,7 +10,7 @@ import Testing
     /// value closed the attribute (an `onfocus` handler in the page that runs script).
     @Test func aQuoteBeforeACombiningMarkCannotCloseTheAttribute() throws {
         let url = try #require(URL(string: "https://acs.example/challenge?a=1&b=2"))
-        let document = WebPage.autoPostDocument(
+        let document = PageLifecycle.autoPostDocument(
             to: url, fields: [("creq", "x\"\u{301} autofocus onfocus=alert(1) y=\""), ("n'\u{301}", "a\u{2028}b\u{0}")])
         #expect(
             document == """

@@ -14,12 +14,17 @@ extension PageLifecycle {
     }
 }
 
+extension PageLifecycle.Question {
+    /// A question about a navigation, for the steps that do not look at it.
+    static let sample = PageLifecycle.Question(decision: .init(id: 0), url: URL(string: "https://acs.example/next")!)
+}
+
 /// The page's lifecycle as a value, step by step: its parts' rules, no WebKit (the whole step, events in
 /// and effects out, is PageLifecycleTableTests).
 final class PageLifecycleTests: XCTestCase {
     func testAllowedNavigationLoadsAndItsPageIsReported() {
         var page = PageLifecycle.fresh()
-        XCTAssertEqual(page.navigationRequested(problem: nil), .ask(id: 1))
+        XCTAssertEqual(page.navigationRequested(.sample, problem: nil), .ask(id: 1))
         XCTAssertEqual(page.decided(id: 1, .allow), .load)
         XCTAssertEqual(page.loadFinished(), .finished)
         XCTAssertEqual(page.phase, .open)
@@ -27,10 +32,11 @@ final class PageLifecycleTests: XCTestCase {
 
     func testCancelStopsThePage() {
         var page = PageLifecycle.fresh()
-        _ = page.navigationRequested(problem: nil)
+        _ = page.navigationRequested(.sample, problem: nil)
         XCTAssertEqual(page.decided(id: 1, .cancel), .ignore)
         XCTAssertEqual(page.phase, .stopped(.cancelledBySDK))
-        XCTAssertEqual(page.navigationRequested(problem: nil), .refuse, "nothing is asked or loaded after a cancel")
+        XCTAssertEqual(
+            page.navigationRequested(.sample, problem: nil), .refuse, "nothing is asked or loaded after a cancel")
         XCTAssertEqual(page.loadFinished(), .none)
         XCTAssertEqual(page.loadFailed(reason: "x"), .none)
         XCTAssertEqual(page.buyerClosed(), .none)
@@ -54,19 +60,19 @@ final class PageLifecycleTests: XCTestCase {
 
     func testTrustProblemFailsWithoutAsking() {
         var page = PageLifecycle.fresh()
-        XCTAssertEqual(page.navigationRequested(problem: "no"), .refuseAndFail(reason: "no"))
+        XCTAssertEqual(page.navigationRequested(.sample, problem: "no"), .refuseAndFail(reason: "no"))
         XCTAssertEqual(page.phase, .stopped(.failed))
         XCTAssertTrue(page.pending.isEmpty)
     }
 
     func testAnswersAreUsedOnceAndStaleOnesDropped() {
         var page = PageLifecycle.fresh()
-        _ = page.navigationRequested(problem: nil)
-        _ = page.navigationRequested(problem: nil)
+        _ = page.navigationRequested(.sample, problem: nil)
+        _ = page.navigationRequested(.sample, problem: nil)
         XCTAssertEqual(page.decided(id: 2, .allow), .load)
         XCTAssertEqual(page.decided(id: 2, .allow), .drop, "a second answer")
         XCTAssertEqual(page.decided(id: 9, .allow), .drop, "never asked")
-        XCTAssertEqual(page.dismiss(), [1])
+        XCTAssertEqual(page.dismiss().map(\.id), [1])
         XCTAssertEqual(page.decided(id: 1, .allow), .drop, "answered by dismiss")
         XCTAssertEqual(page.phase, .dismissed)
     }
@@ -135,7 +141,7 @@ final class PageLifecycleTests: XCTestCase {
     func testALateLoadOfADocumentBeingLeftStartsNoBuyerRound() {
         var page = PageLifecycle.fresh()
         page.described(Self.page("/acs-complete"))
-        XCTAssertEqual(page.navigationRequested(problem: nil, leavesDocument: true), .ask(id: 1))
+        XCTAssertEqual(page.navigationRequested(.sample, problem: nil, leavesDocument: true), .ask(id: 1))
         page.described(Self.page("/acs-complete"))  // the watch script's description, arriving late
         XCTAssertEqual(page.decided(id: 1, .allow), .load)
         XCTAssertEqual(page.loadFinished(), .finished, "the late report still reaches the handler")
@@ -152,12 +158,12 @@ final class PageLifecycleTests: XCTestCase {
     /// document in place; so does a navigation that became a download or a subframe's response.
     func testNavigationsThatLeaveTheDocumentInPlaceKeepBuyerRounds() {
         var framed = PageLifecycle.fresh()
-        _ = framed.navigationRequested(problem: nil, leavesDocument: false)  // the iframe, while parsing
+        _ = framed.navigationRequested(.sample, problem: nil, leavesDocument: false)  // the iframe, while parsing
         framed.described(Self.page("/with-frame"))
         _ = framed.loadFinished()
         XCTAssertNotNil(framed.nextBuyerRound())
         var downloaded = PageLifecycle.fresh()
-        _ = downloaded.navigationRequested(problem: nil, leavesDocument: true)  // a link to a receipt file
+        _ = downloaded.navigationRequested(.sample, problem: nil, leavesDocument: true)  // a link to a receipt file
         _ = downloaded.loadFinished()
         downloaded.described(Self.page("/shop"))
         XCTAssertNil(downloaded.nextBuyerRound(), "leaving, as far as anyone knows")
@@ -176,7 +182,7 @@ final class PageLifecycleTests: XCTestCase {
         page.described(Self.page("/blank"))
         XCTAssertFalse(page.isBootstrapNavigation("https://acs.example/challenge"), "the form's POST")
         XCTAssertFalse(page.bootstrapping)
-        XCTAssertEqual(page.navigationRequested(problem: nil), .ask(id: 1))
+        XCTAssertEqual(page.navigationRequested(.sample, problem: nil), .ask(id: 1))
         XCTAssertFalse(page.isBootstrapNavigation("about:blank"), "after the bootstrap, about:blank is asked about")
         XCTAssertEqual(page.decided(id: 1, .allow), .load)
         XCTAssertEqual(page.loadFinished(), .finished)

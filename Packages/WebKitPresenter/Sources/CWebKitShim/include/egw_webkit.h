@@ -142,9 +142,6 @@ void egwwk_view_evaluate(void *view, const char *script, const char *world,
 /// Saves the visible part of the view as a PNG at `path`; `done(data, ok)`.
 void egwwk_view_snapshot_png(void *view, const char *path, void (*done)(void *data, bool ok), void *data);
 
-// MARK: Certificates
-
-
 #ifdef __cplusplus
 }
 #endif

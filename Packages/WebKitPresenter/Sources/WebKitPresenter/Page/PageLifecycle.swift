@@ -1,3 +1,4 @@
+internal import EGWWire
 import Foundation
 import PaymentFlow
 
@@ -63,11 +64,16 @@ struct PageLifecycle: Sendable {
         case terminated(reason: String)
     }
 
+    /// A question to the SDK not answered yet: the WebKit decision it holds, and where it goes.
+    struct Question: Sendable {
+        var decision: Decision
+        var url: URL
+    }
+
     private(set) var phase = Phase.open
     private var lastDecision: UInt64 = 0
-    private(set) var pending: Set<UInt64> = []
-    /// The questions the SDK has not answered yet: the WebKit decision each holds, and its URL.
-    var asked: [UInt64: (decision: Decision, url: URL)] = [:]
+    /// The questions the SDK has not answered yet, by id.
+    private(set) var pending: [UInt64: Question] = [:]
     private var buyerRound: UInt64 = 0
     /// A navigation that replaces the shown document (a form submitted, a link followed) was asked
     /// about and no new document has committed since: the shown one is going. WebKit can report its
@@ -90,7 +96,10 @@ struct PageLifecycle: Sendable {
     /// Asking about a navigation ends the shown document's buyer round (as ``loadStarted()`` does).
     /// `leavesDocument`: the navigation replaces the shown document (WebKit's link, form, reload or
     /// history navigations); an iframe's own load or a script's location change does not say so.
-    mutating func navigationRequested(problem: String?, leavesDocument: Bool = false) -> NavigationAction {
+    /// `question`: what the SDK is asked about (kept until it answers or the page is dismissed).
+    mutating func navigationRequested(
+        _ question: Question, problem: String?, leavesDocument: Bool = false
+    ) -> NavigationAction {
         switch phase {
         case .open:
             if let problem {
@@ -98,7 +107,7 @@ struct PageLifecycle: Sendable {
                 return .refuseAndFail(reason: problem)
             }
             lastDecision += 1
-            pending.insert(lastDecision)
+            pending[lastDecision] = question
             // The shown document may be going: its buyer round is stale even while the SDK decides.
             loadStarted()
             if leavesDocument { leavingDocument = true }
@@ -109,7 +118,7 @@ struct PageLifecycle: Sendable {
     }
 
     mutating func decided(id: UInt64, _ decision: NavigationDecision) -> DecisionAction {
-        guard pending.remove(id) != nil else { return .drop }
+        guard pending.removeValue(forKey: id) != nil else { return .drop }
         switch (phase, decision) {
         case (.open, .allow): return .load
         case (.open, .cancel):
@@ -176,12 +185,12 @@ struct PageLifecycle: Sendable {
         return .closedByBuyer
     }
 
-    /// The page is going: the decisions still pending, to be ignored.
-    mutating func dismiss() -> Set<UInt64> {
+    /// The page is going: the questions still pending, in the order asked, their decisions to be ignored.
+    mutating func dismiss() -> [(id: UInt64, question: Question)] {
         phase = .dismissed
         buyerRound += 1
-        defer { pending = [] }
-        return pending
+        defer { pending = [:] }
+        return pending.sorted { $0.key < $1.key }.map { (id: $0.key, question: $0.value) }
     }
 
     /// The buyer round to start now, with the page to ask about: once per document, when it finished
@@ -211,9 +220,30 @@ struct PageLifecycle: Sendable {
     /// Everything that decides the page's next steps, in one canonical string (sets and tables sorted):
     /// what an exploration visits each state of the page once by.
     var stateKey: String {
-        let asked = asked.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.decision.id):\($0.value.url)" }
-        return "\(phase) \(lastDecision) \(pending.sorted()) \(asked) \(buyerRound) \(leavingDocument) "
+        let pending = pending.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.decision.id):\($0.value.url)" }
+        return "\(phase) \(lastDecision) \(pending) \(buyerRound) \(leavingDocument) "
             + "\(documentFinished) \(description?.url.absoluteString ?? "-") \(askedAboutDocument) \(buyerAsked) "
             + "\(bootstrapping)"
+    }
+
+    /// `scheme://host[:port]`: whose page it is (the window's title names it).
+    static func origin(of url: URL) -> String {
+        var origin = "\(url.scheme ?? "")://\(url.host ?? "")"
+        if let port = url.port { origin += ":\(port)" }
+        return origin
+    }
+
+    /// A document that posts `fields` to `url` as soon as it loads (how a browser starts a challenge).
+    /// Names, values and the URL go through EGWWire's one HTML escaper.
+    static func autoPostDocument(to url: URL, fields: [(name: String, value: String)]) -> String {
+        let escape = HTMLEscaping.escape
+        let inputs = fields.map { "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value))\">" }
+        return """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title></title></head><body>
+            <form id="egw-start" method="post" action="\(escape(url.absoluteString))">\(inputs.joined())</form>
+            <script>document.getElementById("egw-start").submit();</script>
+            </body></html>
+            """
     }
 }

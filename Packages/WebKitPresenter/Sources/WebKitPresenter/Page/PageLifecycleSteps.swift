@@ -143,7 +143,7 @@ extension PageLifecycle: Lifecycle {
                 report(loadFailed(reason: "the pages' TLS relay could not start"), url: nil, into: &effects)
             } else if let fields = request.formFields {
                 bootstrapStarted()
-                effects.append(.loadBootstrap(html: WebPage.autoPostDocument(to: request.url, fields: fields)))
+                effects.append(.loadBootstrap(html: Self.autoPostDocument(to: request.url, fields: fields)))
             } else {
                 effects.append(.load(request.url))
             }
@@ -165,14 +165,12 @@ extension PageLifecycle: Lifecycle {
             let reason = (status == 502 ? relayRefusal : nil) ?? "HTTP status \(status)"
             report(loadFailed(reason: reason), url: URL(string: uri), into: &effects)
         case .decided(let question, let answer):
-            guard let asked = asked.removeValue(forKey: question) else { return }
+            // Not pending: answered before (or by the dismissal), or never asked.
+            guard let asked = pending[question] else { return }
             switch decided(id: question, answer) {
-            case .load:
-                effects += [.emit(.decided(asked.url, answer)), .use(asked.decision)]
-            case .ignore:
-                effects += [.emit(.decided(asked.url, answer)), .ignore(asked.decision)]
-            case .drop:
-                effects.append(.ignore(asked.decision))
+            case .load: effects += [.emit(.decided(asked.url, answer)), .use(asked.decision)]
+            case .ignore: effects += [.emit(.decided(asked.url, answer)), .ignore(asked.decision)]
+            case .drop: break  // only for a question not pending, which the guard above returned for
             }
         case .load(let step):
             loaded(step, into: &effects)
@@ -200,7 +198,7 @@ extension PageLifecycle: Lifecycle {
         case .closeRequested:
             report(buyerClosed(), url: nil, into: &effects)
         case .titleChanged(let title, let uri):
-            let origin = WebPage.origin(of: uri.flatMap { URL(string: $0) } ?? request.url)
+            let origin = Self.origin(of: uri.flatMap { URL(string: $0) } ?? request.url)
             effects.append(.setTitle(title.isEmpty ? origin : "\(title) — \(origin)"))
         case .actRefused(let refusal, let shownURI):
             refused(refusal, shownURI: shownURI, into: &effects)
@@ -230,10 +228,7 @@ extension PageLifecycle: Lifecycle {
             guard let value, value != "ok", error == nil, isCurrent(round: round) else { return }
             report(loadFailed(reason: "buyer action \(action): \(value)"), url: url, into: &effects)
         case .dismiss(let reporting):
-            let waiting = asked.sorted { $0.key < $1.key }
-            _ = dismiss()
-            asked = [:]
-            for (_, question) in waiting {
+            for (_, question) in dismiss() {
                 effects.append(.ignore(question.decision))
                 if reporting {
                     effects.append(
@@ -255,7 +250,8 @@ extension PageLifecycle: Lifecycle {
             effects.append(.ignore(decision))
             return
         }
-        switch navigationRequested(problem: trust.navigationProblem(url), leavesDocument: leavesDocument) {
+        let question = Question(decision: decision, url: url)
+        switch navigationRequested(question, problem: trust.navigationProblem(url), leavesDocument: leavesDocument) {
         case .refuse:
             effects += [.ignore(decision), .emit(.refused(url, reason: "the page has stopped"))]
         case .refuseAndFail(let reason):
@@ -264,7 +260,6 @@ extension PageLifecycle: Lifecycle {
             // The page is leaving (a hand-back form its script submitted, the buyer's own click): the
             // buyer is not asked about it any more, while the SDK decides nor after (a late report of its
             // load finishing starts no round until a new document commits: `leavingDocument`).
-            asked[id] = (decision, url)
             // The method lets the SDK tell the buyer's form POST from a link, recorded at the decision.
             // One WebKit does not report stays unknown (`nil`), which the SDK counts as a request that
             // may carry the buyer's action: never guessed as a GET.

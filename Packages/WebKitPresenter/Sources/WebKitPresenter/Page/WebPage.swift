@@ -129,7 +129,7 @@ final class WebPage {
             let window = egwwk_window_new(parent?.pointer, Int32(size.width), Int32(size.height))
             egwwk_window_set_child(window, view)
             egwwk_window_wire_close(window, view)
-            egwwk_window_set_title(window, Self.origin(of: request.url))
+            egwwk_window_set_title(window, PageLifecycle.origin(of: request.url))
             egwwk_window_present(window)
             self.window = window
         case .container(let host):
@@ -348,29 +348,6 @@ final class WebPage {
                 let answer = (value.map { String(cString: $0) }, error.map { String(cString: $0) })
                 GTKCallback<(String?, String?)>.call(data, with: answer)
             }, GTKCallback<(String?, String?)>.retained(done))
-    }
-
-    // MARK: Helpers
-
-    /// `scheme://host[:port]`: whose page it is.
-    nonisolated static func origin(of url: URL) -> String {
-        var origin = "\(url.scheme ?? "")://\(url.host ?? "")"
-        if let port = url.port { origin += ":\(port)" }
-        return origin
-    }
-
-    /// A document that posts `fields` to `url` as soon as it loads (how a browser starts a challenge).
-    /// Names, values and the URL go through EGWWire's one HTML escaper.
-    nonisolated static func autoPostDocument(to url: URL, fields: [(name: String, value: String)]) -> String {
-        let escape = HTMLEscaping.escape
-        let inputs = fields.map { "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value))\">" }
-        return """
-            <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title></title></head><body>
-            <form id="egw-start" method="post" action="\(escape(url.absoluteString))">\(inputs.joined())</form>
-            <script>document.getElementById("egw-start").submit();</script>
-            </body></html>
-            """
     }
 }
 
