@@ -115,7 +115,8 @@ final class WebKitTrustTests: WebKitTestCase {
         XCTAssertEqual(
             handler.events,
             ["failed \(payment.checkoutURL.absoluteString): plain http is refused outside the sandbox environment"])
-        XCTAssertEqual(plain.requestLog.filter { $0.sequence > mark }.count, 0)
+        let after = plain.requestLog.filter { $0.sequence > mark }
+        XCTAssertEqual(after.count, 0, "\(after.map { "\($0.method) \($0.path)" })")
     }
 }
 
